@@ -1,0 +1,28 @@
+# tcgen_add_library(NAME SOURCES... DEPENDS...)
+# One static library per piece of the design, public headers under
+# <piece>/include/tcgen/<piece>/, exported as tcgen::<piece>.
+function(tcgen_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_library(tcgen_${name} STATIC ${ARG_SOURCES})
+  add_library(tcgen::${name} ALIAS tcgen_${name})
+  set_target_properties(tcgen_${name} PROPERTIES EXPORT_NAME ${name} OUTPUT_NAME tcgen_${name})
+  target_include_directories(tcgen_${name} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(tcgen_${name} PUBLIC cxx_std_20)
+  target_compile_options(tcgen_${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
+  target_link_libraries(tcgen_${name} PUBLIC ${ARG_DEPENDS})
+  install(TARGETS tcgen_${name} EXPORT tcgenTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endfunction()
+
+# tcgen_device_flags(TARGET ARCH...) : compile a CUDA target for the given
+# arch-specific targets, e.g. 100a 90a (each as compute_X/sm_X).
+function(tcgen_device_flags target)
+  foreach(arch ${ARGN})
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_${arch},code=sm_${arch}>)
+  endforeach()
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
+endfunction()

@@ -1,0 +1,88 @@
+#include "args.hpp"
+
+#include <algorithm>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::cli {
+
+namespace {
+std::string names(std::span<const Option> allowed) {
+  std::string s;
+  for (const Option& o : allowed) s += (s.empty() ? "--" : ", --") + std::string(o.name);
+  return s.empty() ? "no options" : s;
+}
+std::string quoted(std::string_view text) {
+  std::string q = "\"";
+  q += text;
+  q += '"';
+  return q;
+}
+}  // namespace
+
+bool wants_help(std::span<const std::string> args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+std::int64_t parse_integer(std::string_view option, std::string_view text, std::int64_t lo, std::int64_t hi) {
+  const std::string expected = "expected a decimal integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  const std::string field = "--" + std::string(option);
+  if (text.empty() || text.size() > 18) fail(field.c_str(), quoted(text), expected);
+  std::int64_t v = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') fail(field.c_str(), quoted(text), expected);
+    v = v * 10 + (ch - '0');
+  }
+  if (v < lo || v > hi) fail(field.c_str(), std::string(text), expected);
+  return v;
+}
+
+Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 3 || a.compare(0, 2, "--") != 0)
+      fail("argument", quoted(a), "expected one of the options " + names(allowed));
+    std::string key = a.substr(2), value;
+    bool inline_value = false;
+    if (const auto eq = key.find('='); eq != std::string::npos) {
+      value = key.substr(eq + 1);
+      key.resize(eq);
+      inline_value = true;
+    }
+    const auto it = std::find_if(allowed.begin(), allowed.end(), [&](const Option& o) { return o.name == key; });
+    if (it == allowed.end()) fail("option", "--" + key, "expected one of " + names(allowed));
+    if (values_.count(key)) fail(("--" + key).c_str(), "given twice", "expected each option at most once");
+    if (it->takes_value) {
+      if (!inline_value) {
+        if (i + 1 == args.size() || args[i + 1].compare(0, 2, "--") == 0)
+          fail(("--" + key).c_str(), "(no value)", "expected a value after --" + key);
+        value = args[++i];
+      }
+      if (value.empty()) fail(("--" + key).c_str(), "(empty)", "expected a value after --" + key);
+    } else if (inline_value) {
+      fail(("--" + key).c_str(), value, "expected no value: --" + key + " is a switch");
+    }
+    values_[key] = value;
+  }
+}
+
+const std::string& Args::text(std::string_view name) const {
+  const auto it = values_.find(std::string(name));
+  if (it == values_.end()) fail(("--" + std::string(name)).c_str(), "(not given)", "the option is required (see --help)");
+  return it->second;
+}
+
+std::string Args::text_or(std::string_view name, std::string_view fallback) const {
+  const auto it = values_.find(std::string(name));
+  return it == values_.end() ? std::string(fallback) : it->second;
+}
+
+std::int64_t Args::integer(std::string_view name, std::int64_t lo, std::int64_t hi) const {
+  return parse_integer(name, text(name), lo, hi);
+}
+
+std::int64_t Args::integer_or(std::string_view name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
+  return has(name) ? integer(name, lo, hi) : fallback;
+}
+
+}  // namespace tcgen::cli

@@ -1,0 +1,43 @@
+#pragma once
+// The command line of one verb: --key value (or --key=value) options and
+// --flag switches, checked against the verb's table. Every mistake throws
+// tcgen::Error naming the option and what is allowed; main() turns that into
+// exit code 2.
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcgen::cli {
+
+struct Option {
+  std::string_view name;  // without the leading "--"
+  bool takes_value;
+};
+
+// True when --help or -h is among the arguments.
+bool wants_help(std::span<const std::string> args);
+
+// A decimal integer in [lo, hi], all of the text (no sign, no suffix).
+std::int64_t parse_integer(std::string_view option, std::string_view text, std::int64_t lo, std::int64_t hi);
+
+class Args {
+ public:
+  Args(std::span<const std::string> args, std::span<const Option> allowed);
+
+  bool flag(std::string_view name) const { return values_.count(std::string(name)) != 0; }
+  bool has(std::string_view name) const { return flag(name); }
+  // The value of a required option.
+  const std::string& text(std::string_view name) const;
+  // The value, or fallback when the option is absent.
+  std::string text_or(std::string_view name, std::string_view fallback) const;
+  std::int64_t integer(std::string_view name, std::int64_t lo, std::int64_t hi) const;
+  std::int64_t integer_or(std::string_view name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
+
+ private:
+  std::map<std::string, std::string> values_;  // flags map to ""
+};
+
+}  // namespace tcgen::cli

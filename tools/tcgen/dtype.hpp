@@ -1,0 +1,23 @@
+#pragma once
+// Operand element names accepted by --dtype and how each sits in shared
+// memory: dense (128/bits per 16 bytes) or the padded f8f6f4 formats
+// (16 values per 16 bytes). PTX #tcgen05-packing-formats.
+#include <span>
+#include <string_view>
+
+#include "tcgen/layout/smem_operand.hpp"
+
+namespace tcgen::cli {
+
+struct Dtype {
+  std::string_view name;
+  layout::SmemElement element;
+  std::string_view note;  // one line for --help and the summary
+};
+
+// The table, in --help order.
+std::span<const Dtype> dtypes();
+// Throws tcgen::Error("--dtype", text, "expected one of ...").
+const Dtype& parse_dtype(std::string_view text);
+
+}  // namespace tcgen::cli

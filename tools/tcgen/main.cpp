@@ -1,0 +1,73 @@
+// tcgen: print and draw the tcgen05 layouts modelled by tcgen::layout.
+// Exit codes: 0 success, 2 a bad command line or an illegal layout request
+// (one sentence on stderr), 1 anything else.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "tcgen/core/error.hpp"
+#include "verbs.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: tcgen <verb> [options]
+
+Print or draw the Blackwell tcgen05 layouts that tcgen models.
+
+verbs:
+  layout smem   a shared-memory operand tile (canonical layout, swizzle, LBO/SBO):
+                  tcgen layout smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --csv
+  layout tmem   the accumulator D in Tensor Memory (datapath Layouts A-G):
+                  tcgen layout tmem --m 128 --n 256 --cta-group 1 --csv
+  atom          one tcgen05.ld/st access: which thread register holds which TMEM cell:
+                  tcgen atom --shape 16x256b --num 1 --csv
+
+Each verb prints a summary, or --csv for the full mapping, and --svg FILE
+draws it. 'tcgen <verb> --help' lists the verb's options.
+)";
+
+constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
+
+  layout smem   a shared-memory operand tile; see 'tcgen layout smem --help'
+  layout tmem   the accumulator D in Tensor Memory; see 'tcgen layout tmem --help'
+)";
+
+int run(const std::vector<std::string>& args) {
+  using namespace tcgen::cli;
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem or atom; see tcgen --help");
+  const std::string& verb = args[0];
+  const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
+  if (verb == "--help" || verb == "-h" || verb == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (verb == "atom") return atom(rest);
+  if (verb == "layout") {
+    if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");
+    const std::span<const std::string> tail = rest.subspan(1);
+    if (rest[0] == "smem") return layout_smem(tail);
+    if (rest[0] == "tmem") return layout_tmem(tail);
+    if (rest[0] == "--help" || rest[0] == "-h") {
+      std::cout << kLayoutUsage;
+      return 0;
+    }
+    tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
+  }
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem or atom; see tcgen --help");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const tcgen::Error& e) {
+    std::cerr << "tcgen: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "tcgen: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,13 @@
+#pragma once
+// The verbs of the tcgen program. Each takes the arguments after its name,
+// prints its --help when asked, and throws tcgen::Error on a bad request.
+#include <span>
+#include <string>
+
+namespace tcgen::cli {
+
+int layout_smem(std::span<const std::string> args);  // tcgen layout smem
+int layout_tmem(std::span<const std::string> args);  // tcgen layout tmem
+int atom(std::span<const std::string> args);         // tcgen atom
+
+}  // namespace tcgen::cli
