@@ -52,7 +52,8 @@ struct TmemAccess {
 
 #define TCGEN_TMEM_ACCESS_RULES(X)                                                                 \
   X(num, "num", ".num must be a power of two from 1 to 128, with at most 128 registers per thread (PTX Table 49)") \
-  X(half_split, "half_split", "16x32bx2 immHalfSplitoff must keep the second half clear of the first")
+  X(half_split, "half_split", "16x32bx2 immHalfSplitoff must keep the second half clear of the first")    \
+  X(half_split_columns, "half_split", "16x32bx2 immHalfSplitoff must keep the second half inside the 512 columns of Tensor Memory")
 
 enum class TmemAccessRule {
   ok,
@@ -65,6 +66,8 @@ constexpr TmemAccessRule check(const TmemAccess& a) {
   if (a.num < 1 || a.num > max_num(a.shape) || (a.num & (a.num - 1)) != 0) return TmemAccessRule::num;
   if (a.shape == TmemShape::s16x32bx2 && a.half_split != 0 && a.half_split < a.num * a.column_scale())
     return TmemAccessRule::half_split;
+  // Only a large immHalfSplitoff can reach past the columns: .num is capped.
+  if (a.columns() > kTmemColumns) return TmemAccessRule::half_split_columns;
   return TmemAccessRule::ok;
 }
 
