@@ -23,6 +23,10 @@ verbs:
                   tcgen layout tmem --m 128 --n 256 --cta-group 1 --csv
   atom          one tcgen05.ld/st access: which thread register holds which TMEM cell:
                   tcgen atom --shape 16x256b --num 1 --csv
+  desc          shared-memory matrix descriptors, one per MMA K step, or decode one:
+                  tcgen desc smem --dtype bf16 --swizzle 128B --rows 128 --cols 64 --addr 0x400
+  idesc         the 32-bit tcgen05.mma instruction descriptor, or decode one:
+                  tcgen idesc --kind f16 --a bf16 --b bf16 --d f32 --m 128 --n 256 --json
 
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.
@@ -36,7 +40,7 @@ constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem or atom; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc or idesc; see tcgen --help");
   const std::string& verb = args[0];
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
   if (verb == "--help" || verb == "-h" || verb == "help") {
@@ -44,6 +48,8 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (verb == "atom") return atom(rest);
+  if (verb == "desc") return desc(rest);
+  if (verb == "idesc") return idesc(rest);
   if (verb == "layout") {
     if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");
     const std::span<const std::string> tail = rest.subspan(1);
@@ -55,7 +61,7 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem or atom; see tcgen --help");
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc or idesc; see tcgen --help");
 }
 
 }  // namespace

@@ -9,5 +9,7 @@ namespace tcgen::cli {
 int layout_smem(std::span<const std::string> args);  // tcgen layout smem
 int layout_tmem(std::span<const std::string> args);  // tcgen layout tmem
 int atom(std::span<const std::string> args);         // tcgen atom
+int desc(std::span<const std::string> args);         // tcgen desc smem|decode
+int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
 
 }  // namespace tcgen::cli
