@@ -8,6 +8,7 @@
 
 #include "args.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/core/log.hpp"
 #include "verbs.hpp"
 
 namespace {
@@ -42,6 +43,7 @@ int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
   if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc or idesc; see tcgen --help");
   const std::string& verb = args[0];
+  tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
   if (verb == "--help" || verb == "-h" || verb == "help") {
     std::cout << kUsage;
