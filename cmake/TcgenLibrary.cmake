@@ -18,8 +18,11 @@ function(tcgen_add_library name)
 endfunction()
 
 # tcgen_device_flags(TARGET ARCH...) : compile a CUDA target for the given
-# arch-specific targets, e.g. 100a 90a (each as compute_X/sm_X).
+# arch-specific targets, e.g. 100a 90a (each as compute_X/sm_X). The layout
+# algebra's constexpr host code is used on the device too, as in CUTLASS,
+# hence --expt-relaxed-constexpr.
 function(tcgen_device_flags target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
   foreach(arch ${ARGN})
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_${arch},code=sm_${arch}>)

@@ -1,12 +1,14 @@
 #include "tcgen/core/error.hpp"
 
+#include <sstream>
+
 namespace tcgen {
 
 namespace {
 std::string sentence(const std::string& field, const std::string& value, const std::string& expected) {
-  std::string s;
-  s.append(field).append(" = ").append(value).append(" is invalid: ").append(expected);
-  return s;
+  std::ostringstream s;  // not operator+: GCC 12 warns falsely (-Wrestrict) on string concatenation
+  s << field << " = " << value << " is invalid: " << expected;
+  return s.str();
 }
 }  // namespace
 
