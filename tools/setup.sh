@@ -28,12 +28,13 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export CUDACXX=/usr/local/cuda/bin/nvcc
 fi
 
-# cuobjdump lets the SASS checks run; some CUDA installs lack it, and PyPI has
-# it as a wheel (any 13.x reads nvcc 13.0's sm_100a code).
+# cuobjdump (with nvdisasm, which it calls) lets the SASS checks run; some
+# CUDA installs lack them, and PyPI has both as wheels (any 13.x reads nvcc
+# 13.0's sm_100a code).
 if { command -v nvcc >/dev/null 2>&1 || [ -n "${CUDACXX:-}" ]; } && ! command -v cuobjdump >/dev/null 2>&1; then
   tools_dir="$build/.cuda-tools"
   if [ ! -x "$tools_dir/nvidia/cu13/bin/cuobjdump" ]; then
-    python3 -m pip install -q --disable-pip-version-check --target "$tools_dir" "nvidia-cuda-cuobjdump>=13.2,<14" ||
+    python3 -m pip install -q --disable-pip-version-check --target "$tools_dir" "nvidia-cuda-cuobjdump>=13.2,<14" "nvidia-cuda-nvdisasm>=13.2,<14" ||
       echo "tcgen: could not install cuobjdump from PyPI; the SASS checks will report skipped" >&2
   fi
   [ -x "$tools_dir/nvidia/cu13/bin/cuobjdump" ] && export PATH="$tools_dir/nvidia/cu13/bin:$PATH"

@@ -11,6 +11,8 @@ if ! command -v "$cuobjdump" >/dev/null 2>&1; then
   echo "SKIPPED: cuobjdump not found"
   exit 77
 fi
+# cuobjdump runs nvdisasm, which sits beside it.
+PATH="$(dirname "$(command -v "$cuobjdump")"):$PATH"
 sass=$("$cuobjdump" -sass "$program")
 
 # What ptxas 13.0 emits (cuobjdump -sass, observed on the test's kernels):
