@@ -25,17 +25,38 @@ struct AccumulatorTile {
   TmemAddress address;
 };
 
+// Bits one A element takes in a TMEM cell: 6-bit types sit in 8-bit
+// containers (PTX #tcgen05-packing-formats-mxf8f6f4-tmem). 4-bit types count
+// as packed two per byte, the kind::mxf4 / mxf4nvf4 form; kind::mxf8f6f4 keeps
+// them one per byte (tcgen05-facts-2.md §1.1), which this count does not model.
+constexpr int tmem_container_bits(ElementType a) { return bits(a) == 6 ? 8 : bits(a); }
+
 // The A operand of a TS-MMA (A from Tensor Memory): M rows in lanes, K
-// elements of A packed into 32-bit columns, 32/bits(A) per column
+// elements of A packed into 32-bit columns, the lower k in the lower bits
 // (PTX #tcgen05-packing-formats; tcgen05-facts-2.md, A operand in TMEM).
 template <int M, int K, ElementType A>
 struct OperandTile {
   static_assert(M == 64 || M == 128, "a TMEM A operand has 64 or 128 rows per CTA");
-  static_assert(K * bits(A) % 32 == 0, "a TMEM A operand fills whole 32-bit columns");
+  static_assert(K * tmem_container_bits(A) % 32 == 0, "a TMEM A operand fills whole 32-bit columns");
   static constexpr int m = M;
   static constexpr int k = K;
   static constexpr ElementType element = A;
-  static constexpr std::uint32_t columns = K * bits(A) / 32;
+  static constexpr int per_column = 32 / tmem_container_bits(A);  // elements of a row in one 32-bit cell
+  static constexpr std::uint32_t columns = K / per_column;
+
+  TmemAddress address;
+};
+
+// Cells that only tcgen05.st / ld / cp touch, such as the softmax row
+// statistics or scale factors: M rows per CTA in the lanes an M-row
+// accumulator uses, one E value per 32-bit cell.
+template <int M, int Columns, ElementType E = ElementType::f32>
+struct ScratchTile {
+  static_assert(M == 64 || M == 128, "a scratch region has 64 or 128 rows per CTA, in an accumulator's lanes");
+  static_assert(Columns >= 1 && Columns <= 512, "a scratch region has 1 to 512 columns");
+  static constexpr int m = M;
+  static constexpr ElementType element = E;
+  static constexpr std::uint32_t columns = Columns;
 
   TmemAddress address;
 };

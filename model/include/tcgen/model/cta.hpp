@@ -1,0 +1,182 @@
+#pragma once
+// One CTA's tcgen05 machinery on the host: shared memory, Tensor Memory,
+// allocations, mbarriers and each warp's asynchronous state, with every PTX
+// instruction the kernels use as a method. Each method takes the issuing warp
+// (and lane, for single-thread instructions), executes the instruction and
+// checks the rules it must obey; a broken rule throws ModelError (see
+// rule.hpp for the list, docs/model.md for how to read them).
+//
+// Semantics: asynchronous operations take effect when issued, but the model
+// tracks completion and ordering (knowledge.hpp). An MMA's D cells stay
+// "pending" for a warp until a tcgen05.commit by the issuing thread has
+// arrived on an mbarrier, the warp has waited on that phase and then executed
+// tcgen05.fence::after_thread_sync (PTX #tcgen05-memory-consistency-model).
+// A driver calls the methods in one valid interleaving of the kernel's warps.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/model/cp_shape.hpp"
+#include "tcgen/model/knowledge.hpp"
+#include "tcgen/model/ld_st_access.hpp"
+#include "tcgen/model/mbarrier.hpp"
+#include "tcgen/model/mma_types.hpp"
+#include "tcgen/model/model_error.hpp"
+#include "tcgen/model/shared_memory.hpp"
+#include "tcgen/model/tensor_memory.hpp"
+
+namespace tcgen::model {
+
+enum class CtaGroup { one = 1, two = 2 };
+
+struct CtaConfig {
+  int warps = 4;                                       // 1 to 32
+  std::uint32_t smem_base = 0;                         // shared address of the image's first byte
+  std::uint32_t smem_bytes = SharedMemory::kMaxBytes;  // up to 227 KB
+};
+
+struct Thread {
+  int warp = 0, lane = 0;
+};
+
+class Cta {
+ public:
+  explicit Cta(const CtaConfig& config = {});
+
+  // ---- shared memory through the generic proxy, and the proxy fence
+  void st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> bytes);
+  void ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out);
+  std::uint32_t ld_shared_u32(int warp, std::uint32_t addr);
+  void fence_proxy_async(int warp);
+  // A TMA load landing: the bytes are written through the async proxy (no
+  // proxy fence needed), then complete_tx(bytes) on mbar.
+  void tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar);
+
+  // ---- execution barrier: bar.sync 0 by every warp of the CTA
+  void bar_sync();
+
+  // ---- mbarrier (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
+  void mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count);
+  void mbarrier_inval(Thread t, std::uint32_t mbar);
+  void mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count = 1);
+  void mbarrier_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes);
+  void mbarrier_arrive_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes);
+  void mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes);
+  // try_wait.parity by the whole warp; true when that phase has completed.
+  // A true result makes what the phase carried known to the warp, in force
+  // after its next tcgen05.fence::after_thread_sync.
+  bool mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity);
+  const Mbarrier& mbarrier(std::uint32_t mbar) const;  // the state, for inspection
+
+  // ---- Tensor Memory allocation (PTX #tcgen05-instructions-tcgen05-alloc)
+  void alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group = CtaGroup::one);
+  void dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup group = CtaGroup::one);
+  void relinquish_alloc_permit(int warp, CtaGroup group = CtaGroup::one);
+
+  // ---- tcgen05.mma (PTX #tcgen05-mma-instructions-mma), single thread
+  void mma_ss(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one);
+  void mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one);
+  // ---- tcgen05.cp shared memory → Tensor Memory, single thread
+  void cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, CtaGroup group = CtaGroup::one);
+  // ---- tcgen05.commit.mbarrier::arrive::one: the thread's prior mma/cp → one arrival on mbar
+  void commit(Thread t, std::uint32_t mbar, CtaGroup group = CtaGroup::one);
+
+  // ---- tcgen05.ld / tcgen05.st, warp-collective. taddr: one value for the
+  // whole warp, or each thread's own (they must all be equal).
+  WarpRegisters ld(int warp, const LdStAccess& access, std::uint32_t taddr);
+  WarpRegisters ld(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr);
+  void st(int warp, const LdStAccess& access, std::uint32_t taddr, const WarpRegisters& regs);
+  void st(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs);
+  void wait_ld(int warp);
+  void wait_st(int warp);
+
+  // ---- tcgen05.fence (PTX #tcgen05-instructions-tcgen05-fence), by a whole warp
+  void fence_before_thread_sync(int warp);
+  void fence_after_thread_sync(int warp);
+
+  // ---- the kernel's exit: throws if Tensor Memory is still allocated
+  void finish() const;
+
+  // ---- the host's view, no rules checked
+  std::span<const std::uint8_t> smem_image() const { return smem_.image(); }
+  std::uint32_t tmem_value(int lane, int column) const { return tmem_.cell(lane, column).value; }
+  bool tmem_written(int lane, int column) const { return tmem_.cell(lane, column).writer != 0; }
+
+ private:
+  enum class OpKind { mma, cp, st, ld };
+  struct AsyncOp {
+    OpKind kind;
+    int issuer, warp, lane;  // lane -1 for tcgen05.ld/st
+    std::string instruction;
+    int lanes_covered;  // 16 or 32 for tcgen05.ld/st, 0 otherwise
+  };
+  // Ops of a thread with id < bound arrived on mbar in phase `phase`.
+  struct Commit {
+    std::uint64_t bound;
+    std::uint32_t mbar;
+    std::uint64_t phase;
+  };
+  struct WarpState {
+    Knowledge pending;    // acquired by waits and bar.sync, not yet fenced
+    Knowledge effective;  // in force: fenced with tcgen05.fence::after_thread_sync
+    Knowledge released;   // published by tcgen05.fence::before_thread_sync
+    std::uint64_t proxy_fences = 0;          // fence.proxy.async executed
+    std::uint64_t st_done = 0, ld_done = 0;  // own st/ld with id below this are complete
+  };
+  struct MbarrierSlot {
+    Mbarrier state;
+    Knowledge filling;    // carried by arrivals of the current phase
+    Knowledge completed;  // carried by every completed phase
+  };
+  struct AllocStore {  // the address tcgen05.alloc wrote, with a weak store
+    std::uint32_t addr;
+    int warp;
+    std::uint64_t barrier_epoch;
+  };
+  // How an instruction touches a TMEM cell, for the ordering checks.
+  enum class Touch { ld, st, mma_read, mma_write, cp };
+
+  void check_thread(const Issue& issue, Thread t) const;
+  void check_cta_group(const Issue& issue, CtaGroup group);
+  void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
+  void check_column(const Issue& issue, int column, int first, int last) const;
+  void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column);
+  void check_written(const Issue& issue, int lane, int column, const char* why) const;
+  void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
+  std::uint32_t uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) const;
+  void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr) const;
+  MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
+  enum class MbarOp { arrive, expect_tx, complete_tx };
+  // Applies op to the mbarrier; `carried` joins what its phase delivers to waiters.
+  void mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount, const Knowledge* carried);
+  std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered);
+  void mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc,
+           std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group);
+  Operand fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
+                     bool mn_major);
+  Operand read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::uint32_t d_tmem, int rows, int k,
+                      ElementType type);
+
+  CtaConfig config_;
+  SharedMemory smem_;
+  TensorMemory tmem_;
+  std::vector<WarpState> warps_;
+  std::map<std::uint32_t, MbarrierSlot> mbarriers_;
+  std::vector<AsyncOp> ops_;                        // ops_[id - 1]
+  std::map<int, std::vector<Commit>> commits_;      // by issuing thread
+  std::vector<AllocStore> alloc_stores_;
+  std::uint64_t barrier_epoch_ = 0;                 // bar.sync executed
+  std::optional<CtaGroup> cta_group_;               // the kernel's, from its first instruction that names one
+  std::string cta_group_first_;                     // that instruction
+  std::optional<int> relinquished_by_;              // warp that ran relinquish_alloc_permit
+  int last_alloc_columns_ = 0;
+};
+
+}  // namespace tcgen::model

@@ -1,0 +1,29 @@
+#pragma once
+// Operand fetch of tcgen05.mma from a shared-memory image: where each element
+// lies follows from the descriptor's fields by the PTX address rules alone
+// (PTX #tcgen05-canonical-layouts, #tcgen05-shared-memory-descriptor; facts
+// §2.1 "Byte-address form for the emulator", §2.3 swizzles). This is written
+// apart from tcgen::layout so that a mistake in either is caught by the other.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/model/mma_types.hpp"
+
+namespace tcgen::model {
+
+// Reads one operand of one MMA: A (rows = M) or B (rows = N), k = the kind's
+// K per instruction (256 bits: 16 fp16/bf16, 8 tf32, 32 8-bit or padded
+// 6/4-bit values), from an image whose first byte is at shared address
+// image_base. Elements are decoded exactly (core's decode()): bf16, fp16,
+// tf32 (the top 19 bits of its 32), e4m3, e5m2, s8, u8, and e2m3/e3m2/e2m1
+// in the padded 16-values-per-16-bytes formats (K-major only).
+// Every 16-byte chunk read is appended to *chunks_read (its physical shared
+// address) if non-null. Throws tcgen::Error naming the field for a bad
+// descriptor, type, k, rows or swizzle/major combination, and "address" when
+// a chunk lies outside the image.
+Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows, int k,
+                      ElementType type, bool mn_major, std::vector<std::uint32_t>* chunks_read = nullptr);
+
+}  // namespace tcgen::model

@@ -1,0 +1,117 @@
+#pragma once
+// Every rule the host model checks: one row each, with the PTX section (by
+// anchor, https://docs.nvidia.com/cuda/parallel-thread-execution/#<anchor>)
+// that states it and the sentence an error prints. A ModelError carries one.
+namespace tcgen::model {
+
+#define TCGEN_MODEL_RULES(X)                                                                                         \
+  X(tmem_outside_allocation, "tcgen05-instructions-tcgen05-alloc",                                                   \
+    "Tensor Memory may be accessed only in columns allocated by tcgen05.alloc and not yet freed")                    \
+  X(lane_quarter, "tcgen05-tensor-memory-ld-st-access-restrictions",                                                 \
+    "with tcgen05.ld/st, warp w may access only Tensor Memory lanes 32*(w%4) to 32*(w%4)+31")                        \
+  X(taddr_not_uniform, "tcgen05-instructions-tcgen05-ld",                                                            \
+    "all threads of the warp must give the same taddr, the base address of the collective access")                   \
+  X(ldst_access, "tcgen05-instructions-tcgen05-ld",                                                                  \
+    ".num is a power of two giving at most 128 registers per thread (Tables 49/50), and each thread supplies "       \
+    "exactly that many")                                                                                             \
+  X(uninitialized_tmem, "tcgen05-instructions-tcgen05-alloc",                                                        \
+    "Tensor Memory holds no defined value after tcgen05.alloc until an MMA, tcgen05.st or tcgen05.cp writes it")     \
+  X(mma_not_complete, "tcgen05-memory-consistency-model",                                                            \
+    "the result of tcgen05.mma or tcgen05.cp may be accessed only after tcgen05.commit arrives on an mbarrier and "  \
+    "the accessing warp has waited on that phase")                                                                   \
+  X(missing_after_thread_sync, "tcgen05-instructions-tcgen05-fence",                                                 \
+    "after the wait that observes an asynchronous tcgen05 operation, tcgen05.fence::after_thread_sync must come "    \
+    "before the tcgen05 access that depends on it")                                                                  \
+  X(st_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
+    "cells written by tcgen05.st may be read by tcgen05.ld or tcgen05.mma only after tcgen05.wait::st")              \
+  X(ld_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
+    "cells that tcgen05.ld reads may be overwritten by tcgen05.mma or tcgen05.cp only after tcgen05.wait::ld")       \
+  X(unordered_tmem_access, "tcgen05-memory-consistency-model",                                                       \
+    "a tcgen05 access to cells another thread's tcgen05 operation touched must be ordered after it: "                \
+    "tcgen05.fence::before_thread_sync (or tcgen05.commit), a barrier or mbarrier, then "                            \
+    "tcgen05.fence::after_thread_sync")                                                                              \
+  X(alloc_address_before_barrier, "tcgen05-instructions-tcgen05-alloc",                                              \
+    "tcgen05.alloc stores the address with a weak store: another warp may read it only after a barrier")             \
+  X(alloc_after_relinquish, "tcgen05-instructions-tcgen05-alloc",                                                    \
+    "tcgen05.alloc is illegal after any thread of the CTA executed tcgen05.relinquish_alloc_permit")                 \
+  X(alloc_columns, "tcgen05-instructions-tcgen05-alloc", "nCols must be a power of two in [32, 512]")                \
+  X(alloc_increase, "tcgen05-instructions-tcgen05-alloc",                                                            \
+    "the number of columns allocated should not increase between two allocations of the CTA")                        \
+  X(alloc_unavailable, "tcgen05-instructions-tcgen05-alloc",                                                         \
+    "tcgen05.alloc blocks until enough Tensor Memory is free, so with the CTA's own allocations holding it the "     \
+    "warp never resumes")                                                                                            \
+  X(dealloc_mismatch, "tcgen05-instructions-tcgen05-alloc",                                                          \
+    "tcgen05.dealloc's taddr and nCols must name a previous, live allocation")                                       \
+  X(tmem_not_freed, "tcgen05-instructions-tcgen05-alloc",                                                            \
+    "all Tensor Memory allocated by tcgen05.alloc must be freed by tcgen05.dealloc before the kernel exits")         \
+  X(mixed_cta_group, "tcgen05-instructions-tcgen05-alloc",                                                           \
+    "all tcgen05 instructions within a kernel must specify the same .cta_group")                                     \
+  X(descriptor_invalid, "tcgen05-shared-memory-descriptor",                                                          \
+    "a shared-memory matrix descriptor needs valid fields: fixed bits, reserved bits, swizzle code")                 \
+  X(idesc_invalid, "tcgen05-instruction-descriptor",                                                                 \
+    "the instruction descriptor's fields must be valid for the MMA kind: types, shape (Table 39), reserved bits")    \
+  X(smem_outside_image, "tcgen05-shared-memory-descriptor",                                                          \
+    "every shared-memory byte an instruction reads or writes must lie in the CTA's shared memory")                   \
+  X(proxy_fence_missing, "tcgen05-memory-consistency-model-smem-access",                                             \
+    "tcgen05.mma and tcgen05.cp read shared memory through the async proxy: bytes written by ordinary stores need "  \
+    "fence.proxy.async by the writing warp first")                                                                   \
+  X(mma_lane_offset, "tcgen05-data-path-layout-organization",                                                        \
+    "d-tmem's lane must be 0 for Layout D (M = 128) and 0 or 16 for Layout F (M = 64); [a-tmem] must use the same "  \
+    "lane as d-tmem")                                                                                                \
+  X(ts_a_major, "tcgen05-matrices-majorness", "A in Tensor Memory is K-major: idesc transpose-A must be 0")          \
+  X(mbarrier_address, "parallel-synchronization-and-communication-instructions-mbarrier-size-alignment",             \
+    "an mbarrier is an 8-byte-aligned 64-bit object in the CTA's shared memory")                                     \
+  X(mbarrier_uninitialized, "parallel-synchronization-and-communication-instructions-mbarrier-init",                 \
+    "an mbarrier must be initialized by mbarrier.init before any other operation on it")                             \
+  X(mbarrier_reinit, "parallel-synchronization-and-communication-instructions-mbarrier-init",                        \
+    "mbarrier.init on a valid mbarrier is undefined: invalidate it with mbarrier.inval first")                       \
+  X(mbarrier_count, "parallel-synchronization-and-communication-instructions-mbarrier-contents",                     \
+    "the expected arrival count lies in [1, 2^20 - 1]")                                                              \
+  X(mbarrier_arrivals, "parallel-synchronization-and-communication-instructions-mbarrier-contents",                  \
+    "an arrival may not exceed the pending arrival count of the current phase")                                      \
+  X(mbarrier_tx, "parallel-synchronization-and-communication-instructions-mbarrier-contents",                        \
+    "the tx-count stays within [-(2^20 - 1), 2^20 - 1]")                                                             \
+  X(unsupported, "", "the host model does not execute this form")
+
+enum class Rule {
+  ok,
+#define TCGEN_X(code, anchor, sentence) code,
+  TCGEN_MODEL_RULES(TCGEN_X)
+#undef TCGEN_X
+};
+
+constexpr const char* name(Rule r) {
+  switch (r) {
+    case Rule::ok: return "ok";
+#define TCGEN_X(code, anchor, sentence) \
+  case Rule::code: return #code;
+      TCGEN_MODEL_RULES(TCGEN_X)
+#undef TCGEN_X
+  }
+  return "?";
+}
+
+// The PTX anchor, "" for Rule::unsupported (a limit of the model, not of PTX).
+constexpr const char* anchor(Rule r) {
+  switch (r) {
+    case Rule::ok: return "";
+#define TCGEN_X(code, anchor, sentence) \
+  case Rule::code: return anchor;
+      TCGEN_MODEL_RULES(TCGEN_X)
+#undef TCGEN_X
+  }
+  return "";
+}
+
+constexpr const char* sentence(Rule r) {
+  switch (r) {
+    case Rule::ok: return "";
+#define TCGEN_X(code, anchor, sentence) \
+  case Rule::code: return sentence;
+      TCGEN_MODEL_RULES(TCGEN_X)
+#undef TCGEN_X
+  }
+  return "";
+}
+
+}  // namespace tcgen::model

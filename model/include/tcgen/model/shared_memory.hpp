@@ -1,0 +1,46 @@
+#pragma once
+// A CTA's shared memory as a byte image, plus, per 16-byte chunk, the last
+// write through the generic proxy (st.shared): tcgen05.mma and tcgen05.cp
+// read through the async proxy, so such bytes need fence.proxy.async by the
+// writer first (PTX #tcgen05-memory-consistency-model-smem-access).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tcgen::model {
+
+class SharedMemory {
+ public:
+  static constexpr std::uint32_t kMaxBytes = 232448;  // 227 KB per CTA on sm_100 (CUTLASS sm100_smem_capacity_bytes)
+  static constexpr std::uint32_t kWindow = 1u << 18;  // descriptors address 18 bits (tcgen05-facts.md §1)
+
+  // base: the shared address of the first byte. Throws tcgen::Error unless
+  // base is 1024-aligned (so the swizzle patterns start on the image's
+  // atoms), bytes ≤ kMaxBytes and the image fits the descriptors' window.
+  SharedMemory(std::uint32_t base, std::uint32_t bytes);
+
+  std::uint32_t base() const { return base_; }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(bytes_.size()); }
+  bool contains(std::uint32_t addr, std::uint64_t n) const {
+    return addr >= base_ && std::uint64_t{addr} - base_ + n <= bytes_.size();
+  }
+  std::span<const std::uint8_t> image() const { return bytes_; }
+  // Precondition: contains(addr, n).
+  std::span<std::uint8_t> bytes(std::uint32_t addr, std::uint32_t n) { return {bytes_.data() + (addr - base_), n}; }
+
+  // Who last wrote a chunk with st.shared, and how many fence.proxy.async
+  // that warp had executed then; warp -1: no generic write since the async
+  // proxy last wrote it (or ever).
+  struct GenericWrite {
+    int warp = -1;
+    std::uint64_t proxy_fences = 0;
+  };
+  GenericWrite& generic_write(std::uint32_t addr) { return chunks_[(addr - base_) / 16]; }
+
+ private:
+  std::uint32_t base_;
+  std::vector<std::uint8_t> bytes_;
+  std::vector<GenericWrite> chunks_;
+};
+
+}  // namespace tcgen::model

@@ -1,0 +1,67 @@
+// The Cta's state and the checks its instructions share. The instructions
+// are in cta_*.cpp, one family per file.
+#include <string>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/model/cta.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+Cta::Cta(const CtaConfig& config) : config_(config), smem_(config.smem_base, config.smem_bytes) {
+  if (config.warps < 1 || config.warps > 32) fail("warps", config.warps, "1 to 32 warps (1024 threads) per CTA");
+  warps_.resize(static_cast<std::size_t>(config.warps));
+}
+
+void Cta::check_thread(const Issue& issue, Thread t) const {
+  if (t.warp < 0 || t.warp >= config_.warps)
+    fail("warp", std::to_string(t.warp), "a warp of this CTA, 0 to " + std::to_string(config_.warps - 1) +
+                                             " (in " + issue.instruction + ")");
+  if (t.lane < 0 || t.lane > 31) fail("lane", std::to_string(t.lane), "0 to 31 (in " + issue.instruction + ")");
+}
+
+void Cta::check_cta_group(const Issue& issue, CtaGroup group) {
+  if (!cta_group_) {
+    cta_group_ = group;
+    cta_group_first_ = issue.instruction + " by warp " + std::to_string(issue.warp);
+  }
+  if (*cta_group_ != group)
+    throw ModelError(issue, Rule::mixed_cta_group, ".cta_group", "::" + std::to_string(static_cast<int>(group)),
+                     "the kernel's first tcgen05 instruction with a .cta_group, " + cta_group_first_ + ", used ::" +
+                         std::to_string(static_cast<int>(*cta_group_)) + ".");
+  if (group == CtaGroup::two)
+    throw ModelError(issue, Rule::unsupported, ".cta_group", "::2",
+                     "cta_group::2 works on a CTA pair, and the model holds one CTA.");
+}
+
+void Cta::check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const {
+  if (smem_.contains(addr, n)) return;
+  throw ModelError(issue, Rule::smem_outside_image, field, hex(addr),
+                   "the " + std::to_string(n) + " bytes there are not all inside the shared memory image [" +
+                       hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ").");
+}
+
+void Cta::check_column(const Issue& issue, int column, int first, int last) const {
+  if (tmem_.live(column)) return;
+  std::string detail = "the access covers columns " + std::to_string(first) + " to " + std::to_string(last) +
+                       "; allocated: " + tmem_.describe() + ".";
+  // A column field past the 512 columns usually holds a row offset computed
+  // as if Tensor Memory were linear (tcgen05-facts.md §8a (i)).
+  if (column >= TensorMemory::kColumns)
+    detail += " Tensor Memory has 512 columns; the lane is in taddr bits 31-16, so 16 lanes down is "
+              "taddr + (16 << 16).";
+  throw ModelError(issue, Rule::tmem_outside_allocation, "column", std::to_string(column), detail);
+}
+
+std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered) {
+  ops_.push_back({kind, issuer, warp, lane, std::move(instruction), lanes_covered});
+  return static_cast<std::uint32_t>(ops_.size());
+}
+
+void Cta::finish() const {
+  if (tmem_.allocations().empty()) return;
+  throw ModelError({"kernel exit"}, Rule::tmem_not_freed, "allocations", tmem_.describe(),
+                   "the kernel ends with Tensor Memory still allocated; call tcgen05.dealloc for each.");
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,62 @@
+// tcgen05.alloc / dealloc / relinquish_alloc_permit (PTX
+// #tcgen05-instructions-tcgen05-alloc, tcgen05-facts.md §6).
+#include <string>
+
+#include "tcgen/model/cta.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+std::string group_name(CtaGroup g) { return "cta_group::" + std::to_string(static_cast<int>(g)); }
+
+}  // namespace
+
+void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group) {
+  const Issue issue{"tcgen05.alloc." + group_name(group) + ".sync.aligned.shared::cta.b32", warp};
+  check_thread(issue, {warp, 0});
+  check_cta_group(issue, group);
+  if (relinquished_by_)
+    throw ModelError(issue, Rule::alloc_after_relinquish, "nCols", std::to_string(ncols),
+                     "warp " + std::to_string(*relinquished_by_) +
+                         " already executed tcgen05.relinquish_alloc_permit.");
+  if (ncols < 32 || ncols > 512 || (ncols & (ncols - 1)) != 0)
+    throw ModelError(issue, Rule::alloc_columns, "nCols", std::to_string(ncols),
+                     "columns are allocated in powers of two.");
+  if (last_alloc_columns_ != 0 && static_cast<int>(ncols) > last_alloc_columns_)
+    throw ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
+                     "the CTA's previous tcgen05.alloc took " + std::to_string(last_alloc_columns_) + " columns.");
+  check_smem(issue, "dst", dst, 4);
+  const int column = tmem_.find_space(static_cast<int>(ncols));
+  if (column < 0)
+    throw ModelError(issue, Rule::alloc_unavailable, "nCols", std::to_string(ncols),
+                     "no free aligned range of that many columns; allocated: " + tmem_.describe() + ".");
+  tmem_.allocate({column, static_cast<int>(ncols), warp});
+  last_alloc_columns_ = static_cast<int>(ncols);
+  // The address (lane 0, the first column) goes to dst with a weak store:
+  // other warps may read it only after a barrier.
+  const std::uint32_t taddr = static_cast<std::uint32_t>(column);
+  auto out = smem_.bytes(dst, 4);
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(taddr >> (8 * i));
+  alloc_stores_.push_back({dst, warp, barrier_epoch_});
+}
+
+void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup group) {
+  const Issue issue{"tcgen05.dealloc." + group_name(group) + ".sync.aligned.b32", warp};
+  check_thread(issue, {warp, 0});
+  check_cta_group(issue, group);
+  const int column = static_cast<int>(taddr & 0xFFFF);
+  if ((taddr >> 16) != 0 || !tmem_.release(column, static_cast<int>(ncols)))
+    throw ModelError(issue, Rule::dealloc_mismatch, "taddr", hex(taddr) + " with nCols " + std::to_string(ncols),
+                     "live allocations: " + tmem_.describe() + ".");
+}
+
+void Cta::relinquish_alloc_permit(int warp, CtaGroup group) {
+  const Issue issue{"tcgen05.relinquish_alloc_permit." + group_name(group) + ".sync.aligned", warp};
+  check_thread(issue, {warp, 0});
+  check_cta_group(issue, group);
+  if (!relinquished_by_) relinquished_by_ = warp;
+}
+
+}  // namespace tcgen::model

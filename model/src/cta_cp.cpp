@@ -1,0 +1,66 @@
+// tcgen05.cp shared memory → Tensor Memory (PTX #tcgen05-instructions-tcgen05-cp,
+// tcgen05-facts-2.md §2), single thread, without decompression.
+#include <algorithm>
+#include <string>
+
+#include "tcgen/model/cta.hpp"
+#include "tcgen/model/smem_descriptor_decode.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, CtaGroup group) {
+  const Issue issue{"tcgen05.cp.cta_group::" + std::to_string(static_cast<int>(group)) + "." + name(shape) +
+                        " [taddr], s-desc",
+                    t.warp, t.lane};
+  check_thread(issue, t);
+  check_cta_group(issue, group);
+  SmemDescriptorFields f;
+  try {
+    f = decode_smem_descriptor(s_desc);
+  } catch (const Error& e) {
+    throw ModelError(issue, Rule::descriptor_invalid, "s-desc." + e.field(), e.value(),
+                     "decoding s-desc " + hex(s_desc) + " failed: " + e.what() + ".");
+  }
+  if (f.layout_type != 0)
+    throw ModelError(issue, Rule::unsupported, "s-desc layout type", std::to_string(f.layout_type),
+                     "the model reads tcgen05.cp sources without swizzle only; CUTLASS never swizzles them and PTX "
+                     "does not say whether swizzled sources are legal.");
+  const int lane0 = static_cast<int>(taddr >> 16), col0 = static_cast<int>(taddr & 0xFFFF);
+  if (lane0 != 0)
+    throw ModelError(issue, Rule::unsupported, "taddr lane", std::to_string(lane0),
+                     "the model copies to lane 0 only, the one lane CUTLASS uses; PTX does not say which others work.");
+  const int rows = source_rows(shape), bytes = row_bytes(shape), columns = bytes / 4;
+  for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
+
+  // Source row s, 16-byte chunk c: K-major without swizzle, rows 16 bytes
+  // apart inside a group of 8, groups SBO apart, chunks LBO apart.
+  std::vector<std::uint32_t> chunks;
+  std::vector<std::uint8_t> data(static_cast<std::size_t>(rows) * bytes);
+  for (int s = 0; s < rows; ++s)
+    for (int c = 0; c < bytes / 16; ++c) {
+      const std::uint32_t addr = f.start_address + (s % 8) * 16 + (s / 8) * f.sbo + c * f.lbo;
+      check_smem(issue, "address", addr, 16);
+      chunks.push_back(addr);
+      const auto src = smem_.image().subspan(addr - smem_.base(), 16);
+      std::copy(src.begin(), src.end(), data.begin() + s * bytes + c * 16);
+    }
+  check_proxy(issue, chunks);
+
+  const int issuer = issuer_thread(t.warp, t.lane);
+  for (int s = 0; s < rows; ++s)
+    for (int lane : destination_lanes(shape, s))
+      for (int c = 0; c < columns; ++c) check_order(issue, Touch::cp, t.warp, issuer, lane, col0 + c);
+  const std::uint32_t id = issue_op(OpKind::cp, issuer, t.warp, t.lane, issue.instruction, 0);
+  // Bit b of a row goes to column b/32, bit b%32: bytes little-endian into cells.
+  for (int s = 0; s < rows; ++s)
+    for (int lane : destination_lanes(shape, s))
+      for (int c = 0; c < columns; ++c) {
+        const std::uint8_t* p = data.data() + s * bytes + 4 * c;
+        TmemCell& cell = tmem_.cell(lane, col0 + c);
+        cell.value = p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24);
+        cell.writer = id;
+      }
+}
+
+}  // namespace tcgen::model

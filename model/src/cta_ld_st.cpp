@@ -1,0 +1,111 @@
+// tcgen05.ld / tcgen05.st (PTX #tcgen05-instructions-tcgen05-ld,
+// #tcgen05-instructions-tcgen05-st): warp-collective, one taddr for the warp,
+// lanes restricted to the warp's quarter, the thread maps of ld_st_access.hpp.
+#include <algorithm>
+#include <string>
+
+#include "tcgen/model/cta.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+std::array<std::uint32_t, 32> same_for_all(std::uint32_t taddr) {
+  std::array<std::uint32_t, 32> a;
+  a.fill(taddr);
+  return a;
+}
+
+// Calls f(thread, register, half, lane, column) for every cell of the access.
+template <class F>
+void for_each_cell(const LdStAccess& a, std::uint32_t taddr, F&& f) {
+  const int lane0 = static_cast<int>(taddr >> 16), col0 = static_cast<int>(taddr & 0xFFFF);
+  const int regs = registers(a), halves = a.pack ? 2 : 1;
+  for (int t = 0; t < 32; ++t)
+    for (int i = 0; i < regs; ++i)
+      for (int h = 0; h < halves; ++h) {
+        const CellOffset o = cell_offset(a, t, i, h);
+        f(t, i, h, lane0 + o.lane, col0 + o.column);
+      }
+}
+
+}  // namespace
+
+std::uint32_t Cta::uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) const {
+  for (int t = 1; t < 32; ++t)
+    if (taddr[t] != taddr[0])
+      throw ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
+                       "thread 0 gives " + hex(taddr[0]) + "; a per-thread address does not select per-thread cells, "
+                       "the thread map does.");
+  return taddr[0];
+}
+
+void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) const {
+  const std::string p = problem(a);
+  if (!p.empty()) throw ModelError(issue, Rule::ldst_access, "shape", issue.instruction, p + ".");
+  // PTX #tcgen05-tensor-memory-ld-st-access-restrictions: warp w owns lanes 32·(w%4) … +31.
+  const int lane0 = static_cast<int>(taddr >> 16), q = warp % 4, n = lanes(a.shape);
+  if (lane0 < 32 * q || lane0 + n > 32 * q + 32)
+    throw ModelError(issue, Rule::lane_quarter, "taddr lane", std::to_string(lane0),
+                     "the access covers lanes " + std::to_string(lane0) + " to " + std::to_string(lane0 + n - 1) +
+                         ", but warp " + std::to_string(warp) + " (warp % 4 = " + std::to_string(q) +
+                         ") may access only lanes " + std::to_string(32 * q) + " to " + std::to_string(32 * q + 31) +
+                         ".");
+  int first = 1 << 30, last = -1;
+  for_each_cell(a, taddr, [&](int, int, int, int, int col) {
+    first = std::min(first, col);
+    last = std::max(last, col);
+  });
+  for_each_cell(a, taddr, [&](int, int, int, int, int col) { check_column(issue, col, first, last); });
+}
+
+WarpRegisters Cta::ld(int warp, const LdStAccess& access, std::uint32_t taddr) {
+  return ld(warp, access, same_for_all(taddr));
+}
+
+WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr) {
+  const Issue issue{instruction_name(true, a), warp};
+  check_thread(issue, {warp, 0});
+  const std::uint32_t base = uniform_taddr(issue, taddr);
+  check_ld_st(issue, warp, a, base);
+  WarpRegisters regs;
+  for (auto& r : regs) r.assign(static_cast<std::size_t>(registers(a)), 0);
+  for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
+    check_order(issue, Touch::ld, warp, issuer_ld(warp), lane, col);
+    check_written(issue, lane, col, "");
+    const std::uint32_t v = tmem_.cell(lane, col).value;
+    regs[t][i] |= a.pack ? (v & 0xFFFFu) << (16 * h) : v;
+  });
+  const std::uint32_t id = issue_op(OpKind::ld, issuer_ld(warp), warp, -1, issue.instruction, lanes(a.shape));
+  for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.cell(lane, col).reader = id; });
+  return regs;
+}
+
+void Cta::st(int warp, const LdStAccess& access, std::uint32_t taddr, const WarpRegisters& regs) {
+  st(warp, access, same_for_all(taddr), regs);
+}
+
+void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs) {
+  const Issue issue{instruction_name(false, a), warp};
+  check_thread(issue, {warp, 0});
+  const std::uint32_t base = uniform_taddr(issue, taddr);
+  check_ld_st(issue, warp, a, base);
+  for (int t = 0; t < 32; ++t)
+    if (regs[t].size() != static_cast<std::size_t>(registers(a)))
+      throw ModelError(issue, Rule::ldst_access, "registers", std::to_string(regs[t].size()) + " in thread " +
+                       std::to_string(t), "the access takes " + std::to_string(registers(a)) + " per thread.");
+  for_each_cell(a, base, [&](int, int, int, int lane, int col) {
+    check_order(issue, Touch::st, warp, issuer_st(warp), lane, col);
+  });
+  const std::uint32_t id = issue_op(OpKind::st, issuer_st(warp), warp, -1, issue.instruction, lanes(a.shape));
+  for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
+    TmemCell& c = tmem_.cell(lane, col);
+    // .unpack::16b: each half into the low 16 bits of its column; the model
+    // writes the high 16 bits as zero (PTX leaves them unstated).
+    c.value = a.pack ? (regs[t][i] >> (16 * h)) & 0xFFFFu : regs[t][i];
+    c.writer = id;
+  });
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,116 @@
+// The checks that order Tensor Memory and shared-memory accesses against the
+// asynchronous operations before them (PTX #tcgen05-memory-consistency-model,
+// tcgen05-facts.md §7), and the check that a read finds written cells.
+#include <string>
+
+#include "tcgen/model/cta.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+std::string cell_name(int lane, int column) {
+  return "lane " + std::to_string(lane) + ", column " + std::to_string(column);
+}
+
+std::string by(int warp, int lane) {
+  return "warp " + std::to_string(warp) + (lane >= 0 ? ", lane " + std::to_string(lane) : "");
+}
+
+}  // namespace
+
+void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column) {
+  const TmemCell& c = tmem_.cell(lane, column);
+  if (c.writer == 0 && c.reader == 0) return;
+  const WarpState& w = warps_[warp];
+  // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
+  auto require = [&](bool known, bool waited, const AsyncOp& op, Rule rule, auto why) {
+    if (known) return;
+    if (waited)
+      throw ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+                       "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
+                           by(op.warp, op.lane) + " that wrote or read it, but has not executed "
+                           "tcgen05.fence::after_thread_sync since that wait.");
+    throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
+  };
+
+  if (c.writer != 0) {
+    const AsyncOp& op = ops_[c.writer - 1];
+    auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
+    if (op.kind == OpKind::st && touch != Touch::st) {
+      if (c.writer >= warps_[op.warp].st_done)
+        throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
+                         writer() + ", which has not executed tcgen05.wait::st since.");
+      if (op.warp != warp)
+        require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+                Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
+    } else if (op.kind == OpKind::mma || op.kind == OpKind::cp) {
+      // mma → mma and cp → mma from one thread are pipelined (PTX
+      // #tcgen05-memory-consistency-model-pipelined-instructions).
+      const bool pipelined = (touch == Touch::mma_read || touch == Touch::mma_write) && op.issuer == issuer;
+      // ld and st need the operation finished; another async tcgen05
+      // operation needs it ordered before itself.
+      if (!pipelined && (touch == Touch::ld || touch == Touch::st)) {
+        require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+                Rule::mma_not_complete, [&] {
+                  const std::vector<Commit>& commits = commits_[op.issuer];
+                  auto covering = commits.begin();
+                  while (covering != commits.end() && covering->bound <= c.writer) ++covering;
+                  if (covering == commits.end())
+                    return writer() + ", and no tcgen05.commit by that thread has been issued since.";
+                  return writer() + ", committed to the mbarrier at " + hex(covering->mbar) + " in its phase " +
+                         std::to_string(covering->phase) + "; warp " + std::to_string(warp) +
+                         " has not seen that phase complete (mbarrier.try_wait.parity " +
+                         std::to_string(covering->phase & 1) + ").";
+                });
+      } else if (!pipelined) {
+        require(w.effective.knows_ordered(op.issuer, c.writer), w.pending.knows_ordered(op.issuer, c.writer), op,
+                Rule::unordered_tmem_access,
+                [&] { return writer() + ", another thread, and nothing orders this access after it."; });
+      }
+    }
+  }
+
+  // An MMA or cp overwriting cells a tcgen05.ld still reads (WAR).
+  if (c.reader != 0 && (touch == Touch::mma_write || touch == Touch::cp)) {
+    const AsyncOp& op = ops_[c.reader - 1];
+    auto reader = [&] { return "it is read by " + op.instruction + " of " + by(op.warp, -1); };
+    if (c.reader >= warps_[op.warp].ld_done)
+      throw ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
+                       reader() + ", which has not executed tcgen05.wait::ld since.");
+    if (op.warp != warp)
+      require(w.effective.knows_complete(op.issuer, c.reader), w.pending.knows_complete(op.issuer, c.reader), op,
+              Rule::unordered_tmem_access,
+              [&] { return reader() + ", and nothing orders this write after that read."; });
+  }
+}
+
+void Cta::check_written(const Issue& issue, int lane, int column, const char* why) const {
+  if (tmem_.cell(lane, column).writer != 0) return;
+  std::string detail = std::string("it was never written since its tcgen05.alloc") + why + ".";
+  // The user's 16x256b bug: the second store of a warp went to column + 16
+  // instead of lane + 16, so lanes 16-31 of the quarter stay unwritten while
+  // the cell 16 lanes up and 16 columns right was written by a 16-lane access.
+  if (lane % 32 >= 16 && column + 16 < TensorMemory::kColumns) {
+    const TmemCell& twin = tmem_.cell(lane - 16, column + 16);
+    if (twin.writer != 0 && ops_[twin.writer - 1].lanes_covered == 16)
+      detail += " Yet " + cell_name(lane - 16, column + 16) + " was written, by " +
+                ops_[twin.writer - 1].instruction + ": a 16-lane access (16x64b, 16x128b, 16x256b, 16x32bx2) "
+                "covers 16 lanes, so the second half of a warp's 32 lanes is at taddr + (16 << 16) (lane + 16), "
+                "not taddr + 16 (column + 16).";
+  }
+  throw ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail);
+}
+
+void Cta::check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks) {
+  for (std::uint32_t addr : chunks) {
+    const SharedMemory::GenericWrite& g = smem_.generic_write(addr);
+    if (g.warp < 0 || warps_[g.warp].proxy_fences != g.proxy_fences) continue;
+    throw ModelError(issue, Rule::proxy_fence_missing, "address", hex(addr),
+                     "the 16 bytes there were written by st.shared of warp " + std::to_string(g.warp) +
+                         ", which has not executed fence.proxy.async since.");
+  }
+}
+
+}  // namespace tcgen::model

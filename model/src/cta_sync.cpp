@@ -1,0 +1,217 @@
+// Shared memory through the generic proxy, bar.sync, mbarriers, tcgen05.commit,
+// the tcgen05 fences and waits: everything that moves data or knowledge of
+// asynchronous operations between warps (knowledge.hpp).
+#include <algorithm>
+#include <string>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/model/cta.hpp"
+#include "hex.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+// What mbarrier.arrive / tcgen05.commit carry over: the issuing warp's
+// published and fenced knowledge (PTX causality order is transitive).
+Knowledge carried_by(const Knowledge& released, const Knowledge& effective) {
+  Knowledge k = released;
+  k.merge(effective);
+  return k;
+}
+
+}  // namespace
+
+void Cta::st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> bytes) {
+  const Issue issue{"st.shared", warp};
+  check_thread(issue, {warp, 0});
+  check_smem(issue, "address", addr, bytes.size());
+  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  const std::uint32_t first = addr - (addr - smem_.base()) % 16;
+  for (std::uint32_t a = first; a < addr + bytes.size(); a += 16)
+    smem_.generic_write(a) = {warp, warps_[warp].proxy_fences};
+  // An ordinary store over the address tcgen05.alloc wrote replaces it.
+  std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
+}
+
+void Cta::ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out) {
+  const Issue issue{"ld.shared", warp};
+  check_thread(issue, {warp, 0});
+  check_smem(issue, "address", addr, out.size());
+  for (const AllocStore& s : alloc_stores_) {
+    if (s.addr + 4 <= addr || s.addr >= addr + out.size()) continue;
+    if (s.warp != warp && s.barrier_epoch == barrier_epoch_)
+      throw ModelError(issue, Rule::alloc_address_before_barrier, "address", hex(addr),
+                       "tcgen05.alloc by warp " + std::to_string(s.warp) +
+                           " wrote the Tensor Memory address there, and no bar.sync has run since.");
+  }
+  const auto src = smem_.bytes(addr, static_cast<std::uint32_t>(out.size()));
+  std::copy(src.begin(), src.end(), out.begin());
+}
+
+std::uint32_t Cta::ld_shared_u32(int warp, std::uint32_t addr) {
+  std::uint8_t b[4];
+  ld_shared(warp, addr, b);
+  return b[0] | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24);
+}
+
+void Cta::fence_proxy_async(int warp) {
+  check_thread({"fence.proxy.async.shared::cta", warp}, {warp, 0});
+  ++warps_[warp].proxy_fences;
+}
+
+void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar) {
+  const Issue issue{"cp.async.bulk.tensor (bytes landing)"};
+  check_smem(issue, "address", addr, bytes.size());
+  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  const std::uint32_t first = addr - (addr - smem_.base()) % 16;
+  for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
+  std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
+  mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()), nullptr);
+}
+
+void Cta::bar_sync() {
+  ++barrier_epoch_;
+  Knowledge all;
+  for (const WarpState& w : warps_) all.merge(carried_by(w.released, w.effective));
+  for (WarpState& w : warps_) w.pending.merge(all);
+}
+
+// ---- mbarrier
+
+Cta::MbarrierSlot& Cta::slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid) {
+  if (mbar % 8 != 0 || !smem_.contains(mbar, 8))
+    throw ModelError(issue, Rule::mbarrier_address, "mbar", hex(mbar),
+                     "it is not an 8-byte-aligned address inside the shared memory image [" + hex(smem_.base()) +
+                         ", " + hex(smem_.base() + smem_.size()) + ").");
+  MbarrierSlot& s = mbarriers_[mbar];
+  if (must_be_valid && !s.state.valid())
+    throw ModelError(issue, Rule::mbarrier_uninitialized, "mbar", hex(mbar),
+                     "no mbarrier.init has made it a valid mbarrier (or mbarrier.inval ended it).");
+  return s;
+}
+
+void Cta::mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount,
+                      const Knowledge* carried) {
+  MbarrierSlot& s = slot(issue, mbar, true);
+  const std::uint64_t before = s.state.phase();
+  const Rule r = op == MbarOp::arrive      ? s.state.arrive(amount)
+                 : op == MbarOp::expect_tx ? s.state.expect_tx(amount)
+                                           : s.state.complete_tx(amount);
+  if (r != Rule::ok)
+    throw ModelError(issue, r, "mbar", hex(mbar),
+                     "it is in phase " + std::to_string(s.state.phase()) + " with " +
+                         std::to_string(s.state.pending()) + " of " + std::to_string(s.state.expected()) +
+                         " arrivals pending and tx-count " + std::to_string(s.state.tx()) + "; this " +
+                         (op == MbarOp::arrive ? "arrives " : op == MbarOp::expect_tx ? "expects " : "completes ") +
+                         std::to_string(amount) + (op == MbarOp::arrive ? " times." : " bytes."));
+  if (carried) s.filling.merge(*carried);
+  if (s.state.phase() != before) {  // the phase completed: what it carried reaches the waiters
+    s.completed.merge(s.filling);
+    s.filling = {};
+  }
+}
+
+void Cta::mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count) {
+  const Issue issue{"mbarrier.init.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  MbarrierSlot& s = slot(issue, mbar, false);
+  const Rule r = s.state.init(count);
+  if (r != Rule::ok) throw ModelError(issue, r, "count", std::to_string(count), "mbarrier at " + hex(mbar) + ".");
+  s.filling = s.completed = {};
+}
+
+void Cta::mbarrier_inval(Thread t, std::uint32_t mbar) {
+  const Issue issue{"mbarrier.inval.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  slot(issue, mbar, true).state.inval();  // valid, as slot() checked: cannot fail
+}
+
+void Cta::mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count) {
+  const Issue issue{"mbarrier.arrive.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  const Knowledge k = carried_by(warps_[t.warp].released, warps_[t.warp].effective);
+  mbarrier_op(issue, mbar, MbarOp::arrive, count, &k);
+}
+
+void Cta::mbarrier_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
+  const Issue issue{"mbarrier.expect_tx.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes, nullptr);
+}
+
+// -arrive: "expect-tx … then arrive-on", so a transfer that lands first cannot complete the phase early.
+void Cta::mbarrier_arrive_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
+  const Issue issue{"mbarrier.arrive.expect_tx.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes, nullptr);
+  const Knowledge k = carried_by(warps_[t.warp].released, warps_[t.warp].effective);
+  mbarrier_op(issue, mbar, MbarOp::arrive, 1, &k);
+}
+
+void Cta::mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
+  const Issue issue{"mbarrier.complete_tx.shared::cta.b64", t.warp, t.lane};
+  check_thread(issue, t);
+  mbarrier_op(issue, mbar, MbarOp::complete_tx, bytes, nullptr);
+}
+
+bool Cta::mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity) {
+  const Issue issue{"mbarrier.try_wait.parity.shared::cta.b64", warp};
+  check_thread(issue, {warp, 0});
+  const MbarrierSlot& s = slot(issue, mbar, true);
+  if (!s.state.test_wait(parity)) return false;
+  warps_[warp].pending.merge(s.completed);
+  return true;
+}
+
+const Mbarrier& Cta::mbarrier(std::uint32_t mbar) const {
+  const auto it = mbarriers_.find(mbar);
+  if (it == mbarriers_.end()) fail("mbar", hex(mbar), "the address of an mbarrier given to mbarrier_init");
+  return it->second.state;
+}
+
+// ---- tcgen05.commit, fences, waits
+
+// PTX #tcgen05-instructions-tcgen05-commit: the mbarrier tracks the
+// completion of all prior async tcgen05 operations of the executing thread;
+// they are complete in the model, so the arrival happens now.
+void Cta::commit(Thread t, std::uint32_t mbar, CtaGroup group) {
+  const Issue issue{"tcgen05.commit.cta_group::" + std::to_string(static_cast<int>(group)) +
+                        ".mbarrier::arrive::one.shared::cluster.b64",
+                    t.warp, t.lane};
+  check_thread(issue, t);
+  check_cta_group(issue, group);
+  const int issuer = issuer_thread(t.warp, t.lane);
+  const std::uint64_t bound = ops_.size() + 1, phase = slot(issue, mbar, true).state.phase();
+  Knowledge k;
+  k.complete[issuer] = bound;
+  mbarrier_op(issue, mbar, MbarOp::arrive, 1, &k);
+  commits_[issuer].push_back({bound, mbar, phase});
+}
+
+void Cta::fence_before_thread_sync(int warp) {
+  check_thread({"tcgen05.fence::before_thread_sync", warp}, {warp, 0});
+  WarpState& w = warps_[warp];
+  const std::uint64_t next = ops_.size() + 1;
+  for (int lane = 0; lane < 32; ++lane) Knowledge::raise(w.released.ordered, issuer_thread(warp, lane), next);
+  // tcgen05.ld/st are complete only once waited for (wait::ld / wait::st).
+  Knowledge::raise(w.released.complete, issuer_st(warp), w.st_done);
+  Knowledge::raise(w.released.complete, issuer_ld(warp), w.ld_done);
+}
+
+void Cta::fence_after_thread_sync(int warp) {
+  check_thread({"tcgen05.fence::after_thread_sync", warp}, {warp, 0});
+  warps_[warp].effective.merge(warps_[warp].pending);
+}
+
+void Cta::wait_ld(int warp) {
+  check_thread({"tcgen05.wait::ld.sync.aligned", warp}, {warp, 0});
+  warps_[warp].ld_done = ops_.size() + 1;
+}
+
+void Cta::wait_st(int warp) {
+  check_thread({"tcgen05.wait::st.sync.aligned", warp}, {warp, 0});
+  warps_[warp].st_done = ops_.size() + 1;
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,164 @@
+#include "tcgen/model/idesc_decode.hpp"
+
+#include <array>
+#include <string>
+
+#include "tcgen/core/bitfield.hpp"
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+// PTX #tcgen05-instruction-descriptor, Table 42 (kind::f16, tf32, f8f6f4, i8).
+constexpr BitField sparse_selector{"sparse_selector", 0, 2};
+constexpr BitField sparse{"sparse", 2, 1};
+constexpr BitField saturate{"saturate", 3, 1};
+constexpr BitField dtype{"d", 4, 2};
+constexpr BitField atype{"a", 7, 3};
+constexpr BitField btype{"b", 10, 3};
+constexpr BitField negate_a{"negate_a", 13, 1};
+constexpr BitField negate_b{"negate_b", 14, 1};
+constexpr BitField a_major{"a_major", 15, 1};  // "Transpose A": 0 = K-major
+constexpr BitField b_major{"b_major", 16, 1};
+constexpr BitField n_field{"n", 17, 6};  // N >> 3
+constexpr BitField m_field{"m", 24, 5};  // M >> 4
+constexpr BitField ws_shift{"ws_b_reuse_shift", 30, 2};
+constexpr std::array reserved{BitField{"reserved bit 6", 6, 1}, BitField{"reserved bit 23", 23, 1},
+                              BitField{"reserved bit 29", 29, 1}};
+
+[[noreturn]] void refuse(const char* field, std::int64_t value, const std::string& why, const char* section) {
+  fail(field, std::to_string(value), why + " (PTX " + section + ")");
+}
+constexpr const char* kTable42 = "#tcgen05-instruction-descriptor Table 42";
+constexpr const char* kTable39 = "#tcgen05-kind-shapes Table 39";
+
+// atype/btype code -> element type, per kind (Table 42); false if undefined.
+bool operand_type(MmaKind kind, std::uint64_t code, ElementType& t) {
+  using T = ElementType;
+  switch (kind) {
+    case MmaKind::f16:
+      if (code > 1) return false;
+      t = code == 0 ? T::fp16 : T::bf16;
+      return true;
+    case MmaKind::tf32:
+      t = T::tf32;
+      return code == 2;
+    case MmaKind::f8f6f4:
+      switch (code) {  // code 2 is undefined
+        case 0: t = T::e4m3; return true;
+        case 1: t = T::e5m2; return true;
+        case 3: t = T::e2m3; return true;
+        case 4: t = T::e3m2; return true;
+        case 5: t = T::e2m1; return true;
+      }
+      return false;
+    case MmaKind::i8:
+      if (code > 1) return false;
+      t = code == 0 ? T::u8 : T::s8;
+      return true;
+  }
+  return false;
+}
+
+// dtype code -> accumulator type (Table 42 bits 4-5); false if the kind lacks it.
+bool accumulator_type(MmaKind kind, std::uint64_t code, ElementType& t) {
+  const bool f16_out = kind == MmaKind::f16 || kind == MmaKind::f8f6f4;
+  if (code == 1 && kind != MmaKind::i8) t = ElementType::f32;
+  else if (code == 0 && f16_out) t = ElementType::fp16;
+  else if (code == 2 && kind == MmaKind::i8) t = ElementType::s32;
+  else return false;
+  return true;
+}
+
+const char* operand_types(MmaKind kind) {
+  switch (kind) {
+    case MmaKind::f16: return "expected 0 (f16) or 1 (bf16) for kind::f16";
+    case MmaKind::tf32: return "expected 2 (tf32) for kind::tf32";
+    case MmaKind::f8f6f4: return "expected 0 (e4m3), 1 (e5m2), 3 (e2m3), 4 (e3m2) or 5 (e2m1) for kind::f8f6f4";
+    case MmaKind::i8: return "expected 0 (u8) or 1 (s8) for kind::i8";
+  }
+  return "";
+}
+
+bool legal_n(MmaKind kind, int n) {
+  if (n < 8 || n > 256) return false;
+  if (kind == MmaKind::i8) return n == 8 || n == 24 || n % 16 == 0;  // 8, 16, 24, 32, then step 16
+  return n % 8 == 0;
+}
+
+}  // namespace
+
+InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind) {
+  const std::uint64_t w = idesc;
+  const auto get = [w](const BitField& f) { return f.extract(w); };
+  for (const BitField& r : reserved)
+    if (get(r) != 0) refuse(r.name, 1, "expected 0: reserved", kTable42);
+  if (get(ws_shift) != 0)
+    refuse(ws_shift.name, static_cast<std::int64_t>(get(ws_shift)),
+           "expected 0: the B-reuse shift belongs to tcgen05.mma.ws, and the model runs cta_group::1 without .ws",
+           kTable42);
+
+  InstrDescriptorFields f;
+  f.kind = kind;
+  f.sparse = get(sparse) != 0;
+  // Bits 0-1 pick the metadata sub-columns "if Sparsity is enabled", and only
+  // kind::f16 and tf32 have more than one choice.
+  if (get(sparse_selector) != 0 && !(f.sparse && (kind == MmaKind::f16 || kind == MmaKind::tf32)))
+    refuse(sparse_selector.name, static_cast<std::int64_t>(get(sparse_selector)),
+           std::string("expected 0: a sparsity selector needs sparse kind::f16 or tf32, not ") +
+               (f.sparse ? "kind::" : "a dense kind::") + name(kind),
+           kTable42);
+  if (get(saturate) != 0 && kind != MmaKind::i8)
+    refuse(saturate.name, 1, "expected 0: saturate is for kind::i8 only", kTable42);
+
+  if (!operand_type(kind, get(atype), f.a))
+    refuse(atype.name, static_cast<std::int64_t>(get(atype)), operand_types(kind), kTable42);
+  if (!operand_type(kind, get(btype), f.b))
+    refuse(btype.name, static_cast<std::int64_t>(get(btype)), operand_types(kind), kTable42);
+  if (kind == MmaKind::f16 && f.a != f.b)
+    refuse(btype.name, static_cast<std::int64_t>(get(btype)),
+           std::string("expected the type of A (") + tcgen::name(f.a) + "): kind::f16 multiplies f16 by f16 or bf16 by bf16",
+           kTable39);
+  if (!accumulator_type(kind, get(dtype), f.d))
+    refuse(dtype.name, static_cast<std::int64_t>(get(dtype)),
+           kind == MmaKind::i8 ? "expected 2 (s32) for kind::i8"
+           : kind == MmaKind::tf32 ? "expected 1 (f32) for kind::tf32"
+                                   : "expected 0 (f16) or 1 (f32)",
+           kTable42);
+  if (f.a == ElementType::bf16 && f.d != ElementType::f32)
+    refuse(dtype.name, static_cast<std::int64_t>(get(dtype)), "expected 1 (f32): bf16 inputs accumulate in f32 only",
+           kTable39);
+
+  f.negate_a = get(negate_a) != 0;
+  f.negate_b = get(negate_b) != 0;
+  if (kind == MmaKind::i8 && f.negate_a) refuse(negate_a.name, 1, "expected 0: kind::i8 cannot negate", kTable42);
+  if (kind == MmaKind::i8 && f.negate_b) refuse(negate_b.name, 1, "expected 0: kind::i8 cannot negate", kTable42);
+
+  f.a_mn_major = get(a_major) != 0;
+  f.b_mn_major = get(b_major) != 0;
+  // The padded 6- and 4-bit formats exist only K-major.
+  if (f.a_mn_major && bits(f.a) < 8)
+    refuse(a_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.a) + " cannot be MN-major",
+           "#tcgen05-canonical-layouts, Table 52");
+  if (f.b_mn_major && bits(f.b) < 8)
+    refuse(b_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.b) + " cannot be MN-major",
+           "#tcgen05-canonical-layouts, Table 52");
+
+  f.m = static_cast<int>(get(m_field) << 4);
+  if (f.m != 64 && f.m != 128)
+    refuse(m_field.name, f.m, "expected M = 64 or 128 (field = M >> 4) for cta_group::1", kTable39);
+  f.n = static_cast<int>(get(n_field) << 3);
+  if (!legal_n(kind, f.n))
+    refuse(n_field.name, f.n,
+           kind == MmaKind::i8 ? "expected N = 8, 16, 24, 32 or a multiple of 16 up to 256 (field = N >> 3) for "
+                                 "kind::i8 cta_group::1"
+                               : "expected N a multiple of 8 in [8, 256] (field = N >> 3) for cta_group::1",
+           kTable39);
+  if (f.b_mn_major && bits(f.b) == 8 && f.n % 16 != 0)
+    refuse(n_field.name, f.n, "expected N a multiple of 16 when an 8-bit B is MN-major (cta_group::1)",
+           "#tcgen05-kind-shapes-8b-transpose-b");
+  return f;
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,188 @@
+#include "tcgen/model/operand_fetch.hpp"
+
+#include <array>
+#include <bit>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/model/smem_descriptor_decode.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+// Elements per 16-byte chunk, the PTX "T" (T elements = 16 B): 128 / bits, and
+// 16 for the padded 6- and 4-bit formats, "16 elements ... followed by 4 (8)
+// bytes of padding" (PTX #tcgen05-packing-formats).
+int per_chunk(ElementType t) { return bits(t) < 8 ? 16 : 128 / bits(t); }
+
+// Every value of each type of at most 16 bits, decoded once with core's exact
+// decode(): one table look-up per element afterwards, so the fetch of a tile
+// costs little beside its multiply-adds.
+const float* value_table(ElementType t) {
+  static const auto tables = [] {
+    std::array<std::vector<float>, std::size(all_element_types)> v;
+    for (ElementType e : all_element_types) {
+      if (bits(e) > 16) continue;
+      auto& table = v[static_cast<std::size_t>(e)];
+      table.resize(std::size_t{1} << bits(e));
+      for (std::uint32_t x = 0; x < table.size(); ++x) table[x] = decode(e, x);
+    }
+    return v;
+  }();
+  return tables[static_cast<std::size_t>(t)].data();
+}
+
+// tf32 is the top 19 bits of an f32 (sign, 8 exponent bits, 10 mantissa
+// bits), so a finite tf32 value is that f32 with the low 13 bits cleared;
+// infinities and NaNs go through decode() for its canonical NaN.
+float tf32_value(std::uint32_t word) {
+  if (((word >> 23) & 0xFFu) != 0xFFu) return std::bit_cast<float>(word & 0xFFFFE000u);
+  return decode(ElementType::tf32, word);
+}
+
+// The values of one 16-byte chunk, little-endian, element i at bit i * bits,
+// written to dst[0], dst[stride], ... (the padded formats leave their tail unused).
+void decode_chunk(const std::uint8_t* p, ElementType t, const float* table, float* dst, std::ptrdiff_t stride) {
+  switch (bits(t)) {
+    case 32:
+      for (int i = 0; i < 4; ++i, p += 4)
+        dst[i * stride] = tf32_value(p[0] | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24);
+      return;
+    case 16:
+      for (int i = 0; i < 8; ++i, p += 2) dst[i * stride] = table[p[0] | p[1] << 8];
+      return;
+    case 8:
+      for (int i = 0; i < 16; ++i) dst[i * stride] = table[p[i]];
+      return;
+    default: {  // 6 or 4 bits, 16 values packed from bit 0
+      const int b = bits(t);
+      for (int i = 0; i < 16; ++i) {
+        const int bit = i * b;
+        const unsigned two = p[bit / 8] | p[bit / 8 + 1] << 8;  // a value spans at most two bytes
+        dst[i * stride] = table[(two >> (bit % 8)) & ((1u << b) - 1)];
+      }
+    }
+  }
+}
+
+// Swizzle width W in bytes (facts §2.1): a K-major atom row, an MN-major atom's
+// MN span; 16 for no swizzle (one core-matrix row).
+std::uint32_t swizzle_width(int layout_type) {
+  switch (layout_type) {
+    case 6: return 32;
+    case 4: return 64;
+    case 0: return 16;
+    default: return 128;  // 2 (128B) and 1 (128B with 32-byte atoms)
+  }
+}
+
+// The swizzle XOR on the absolute shared-memory address (facts §2.3, CuTe
+// Swizzle<B,M,3> and Swizzle<2,5,2>): B bits taken from bit 7 up, the 128-byte
+// row, are XORed in at bit M. The base offset (PTX Table 41, "(pattern start
+// addr >> 0x7) & 0x7") says in which 128-byte row the pattern starts, so the
+// row is counted from there: with 0 the pattern is anchored on the absolute
+// address; with the PTX formula's value, data swizzled relative to an
+// unaligned pattern start reads back right. Both were checked on an H200 with
+// wgmma for 32B, 64B and 128B (hardware-checks.md, docs/validation.md); for
+// 128B_base32B, which Table 41 does not cover, this is an assumption.
+std::uint32_t swizzle(std::uint32_t a, int layout_type, int base_offset) {
+  int b = 0, m = 4;
+  switch (layout_type) {
+    case 6: b = 1; break;           // 32B:  Swizzle<1,4,3>
+    case 4: b = 2; break;           // 64B:  Swizzle<2,4,3>
+    case 2: b = 3; break;           // 128B: Swizzle<3,4,3>
+    case 1: b = 2; m = 5; break;    // 128B with 32B atoms: Swizzle<2,5,2>
+    default: return a;
+  }
+  const std::uint32_t row = ((a >> 7) - static_cast<std::uint32_t>(base_offset)) & ((1u << b) - 1);
+  return a ^ (row << m);
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+constexpr const char* kLegal = " (PTX #tcgen05-canonical-layouts, Table 52)";
+
+void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major) {
+  if (type == ElementType::f32 || type == ElementType::s32)  // accumulator types, never MMA operands
+    fail("type", name(type), "expected an MMA operand type: bf16, fp16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8 or u8");
+  const int T = per_chunk(type);
+  if (k != 2 * T)
+    fail("k", std::to_string(k),
+         "expected " + std::to_string(2 * T) + " for " + name(type) +
+             ": one instruction reads 256 bits of K (PTX #tcgen05-kind-shapes)");
+  if (rows <= 0) fail("rows", std::to_string(rows), "expected a positive row count (M or N)");
+  const bool base32b = f.layout_type == 1;
+  if (!mn_major && base32b)
+    fail("layout_type", "1 (128B_base32B)", std::string("expected another swizzle: K-major operands cannot use 128B with 32-byte atoms") + kLegal);
+  if (mn_major && bits(type) < 8)
+    fail("major", "MN", std::string("expected K-major: ") + name(type) + " exists only K-major" + kLegal);
+  if (mn_major && bits(type) == 32 && !base32b)
+    fail("layout_type", std::to_string(f.layout_type),
+         std::string("expected 1 (128B_base32B): MN-major tf32 needs 128B swizzling with 32-byte atomicity") + kLegal);
+  if (base32b && bits(type) != 32)
+    fail("layout_type", "1 (128B_base32B)", std::string("expected another swizzle: 128B_base32B is for MN-major tf32 only") + kLegal);
+  if (mn_major && rows % T != 0)
+    fail("rows", std::to_string(rows),
+         "expected a multiple of " + std::to_string(T) + ": an MN-major operand is read in 16-byte chunks of " +
+             std::to_string(T) + " rows (PTX #tcgen05-kind-shapes-8b-transpose-b for 8-bit B)");
+}
+
+}  // namespace
+
+Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows, int k,
+                      ElementType type, bool mn_major, std::vector<std::uint32_t>* chunks_read) {
+  const SmemDescriptorFields f = decode_smem_descriptor(desc);
+  check_request(f, rows, k, type, mn_major);
+  const int T = per_chunk(type);
+  const std::uint32_t W = swizzle_width(f.layout_type);
+  const float* table = value_table(type);
+  Operand out{rows, k, std::vector<float>(static_cast<std::size_t>(rows) * k)};
+
+  // One 16-byte chunk at logical address a (before the swizzle): check, record, decode.
+  const auto read = [&](std::uint32_t a, float* dst, std::ptrdiff_t stride) {
+    const std::uint32_t phys = swizzle(a, f.layout_type, f.base_offset);
+    if (phys < image_base || phys - image_base > image.size() || image.size() - (phys - image_base) < 16)
+      fail("address", hex(phys),
+           "expected a 16-byte operand chunk inside the shared-memory image [" + hex(image_base) + ", " +
+               hex(image_base + image.size()) + ") (descriptor " + hex(desc) +
+               ", PTX #tcgen05-shared-memory-descriptor)");
+    if (chunks_read) chunks_read->push_back(phys);
+    decode_chunk(image.data() + (phys - image_base), type, table, dst, stride);
+  };
+
+  // Facts §2.1, per 16-byte chunk; r = row, c = which of the K step's two
+  // chunks, j = chunk index along M/N, kk = K row (all unsigned, so / and %
+  // by the powers of two are shifts and masks).
+  if (!mn_major) {
+    for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(rows); ++r)
+      for (std::uint32_t c = 0; c < 2; ++c) {
+        // K-major none:    start + (r%8)*16 + (r/8)*SBO + c*LBO
+        // K-major swizzled: start + (r%8)*W + (r/8)*SBO + c*16 (LBO "not used, assumed to be 1")
+        const std::uint32_t kstride = f.layout_type == 0 ? f.lbo : 16;
+        read(f.start_address + (r % 8) * W + (r / 8) * f.sbo + c * kstride, &out.values[r * k + c * T], 1);
+      }
+    return out;
+  }
+  const std::uint32_t chunks = static_cast<std::uint32_t>(rows / T), per_w = W / 16;
+  // K rows per atom: 8, or 4 in the 128B_base32B atom ((T,8,m),(4,k)), derived from CUTLASS (facts §2.1).
+  const std::uint32_t g = f.layout_type == 1 ? 4 : 8;
+  for (std::uint32_t kk = 0; kk < static_cast<std::uint32_t>(k); ++kk)
+    for (std::uint32_t j = 0; j < chunks; ++j) {
+      std::uint32_t a = f.start_address;
+      if (f.layout_type == 0)  // MN-major none: start + j*SBO + (kk%8)*16 + (kk/8)*LBO
+        a += j * f.sbo + (kk % 8) * 16 + (kk / 8) * f.lbo;
+      else  // MN-major swizzled: start + (j%(W/16))*16 + (j/(W/16))*LBO + (kk%g)*W + (kk/g)*SBO
+        a += (j % per_w) * 16 + (j / per_w) * f.lbo + (kk % g) * W + (kk / g) * f.sbo;
+      read(a, &out.values[j * T * k + kk], k);
+    }
+  return out;
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,44 @@
+#include "tcgen/model/tensor_memory.hpp"
+
+namespace tcgen::model {
+
+int TensorMemory::find_space(int columns) const {
+  for (int start = 0; start + columns <= kColumns; start += columns) {
+    bool free = true;
+    for (int c = start; c < start + columns && free; ++c) free = !live_[c];
+    if (free) return start;
+  }
+  return -1;
+}
+
+void TensorMemory::allocate(const Allocation& a) {
+  allocations_.push_back(a);
+  for (int c = a.column; c < a.column + a.columns; ++c) {
+    live_[c] = true;
+    for (int lane = 0; lane < kLanes; ++lane) cell(lane, c) = TmemCell{};
+  }
+}
+
+bool TensorMemory::release(int column, int columns) {
+  for (auto it = allocations_.begin(); it != allocations_.end(); ++it) {
+    if (it->column != column || it->columns != columns) continue;
+    for (int c = column; c < column + columns; ++c) live_[c] = false;
+    allocations_.erase(it);
+    return true;
+  }
+  return false;
+}
+
+std::string TensorMemory::describe() const {
+  if (allocations_.empty()) return "none";
+  std::string s = "columns ";
+  for (std::size_t i = 0; i < allocations_.size(); ++i) {
+    const Allocation& a = allocations_[i];
+    if (i) s += ", ";
+    s.append("[").append(std::to_string(a.column)).append(", ").append(std::to_string(a.column + a.columns));
+    s.append(") by warp ").append(std::to_string(a.warp));
+  }
+  return s;
+}
+
+}  // namespace tcgen::model

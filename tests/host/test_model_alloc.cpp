@@ -1,0 +1,85 @@
+// tcgen05.alloc / dealloc / relinquish_alloc_permit in the host model
+// (PTX #tcgen05-instructions-tcgen05-alloc, tcgen05-facts.md §6): the address
+// written to shared memory, and each allocation rule broken once.
+#include "test_model_support.hpp"
+
+using namespace model_test;
+
+TEST_CASE("alloc writes the address to shared memory; a barrier makes it readable to all warps") {
+  Cta cta;
+  cta.alloc(2, 0x40, 128);
+  cta.alloc(2, 0x44, 64);  // not larger than the previous: allowed
+  // Warp 2 wrote it and may read it back at once; other warps need a barrier.
+  CHECK(cta.ld_shared_u32(2, 0x40) == 0u);
+  expect_rule([&] { cta.ld_shared_u32(0, 0x44); }, Rule::alloc_address_before_barrier,
+              {"ld.shared (warp 0)", "warp 2", "bar.sync"});
+  cta.bar_sync();
+  CHECK(cta.ld_shared_u32(0, 0x44) == 128u);  // lane 0, column 128: the columns go to the first free aligned range
+  cta.dealloc(2, 0, 128);
+  cta.dealloc(2, 128, 64);
+  cta.finish();
+}
+
+TEST_CASE("nCols must be a power of two in [32, 512]") {
+  Cta cta;
+  for (std::uint32_t bad : {0u, 16u, 48u, 100u, 1024u})
+    expect_rule([&] { cta.alloc(0, 0, bad); }, Rule::alloc_columns, {"nCols = " + std::to_string(bad)});
+  for (std::uint32_t good : {512u, 256u, 64u, 32u}) {  // never growing
+    cta.alloc(0, 0, good);
+    cta.dealloc(0, cta.ld_shared_u32(0, 0), good);
+  }
+  cta.finish();
+}
+
+TEST_CASE("the number of columns may not grow between allocations") {
+  Cta cta;
+  cta.alloc(0, 0, 64);
+  expect_rule([&] { cta.alloc(0, 4, 128); }, Rule::alloc_increase, {"previous tcgen05.alloc took 64"});
+}
+
+TEST_CASE("alloc blocks forever when the CTA itself holds the columns") {
+  Cta cta;
+  cta.alloc(0, 0, 512);
+  expect_rule([&] { cta.alloc(0, 4, 32); }, Rule::alloc_unavailable, {"columns [0, 512) by warp 0"});
+}
+
+TEST_CASE("no alloc after relinquish_alloc_permit") {
+  Cta cta;
+  cta.relinquish_alloc_permit(3);
+  expect_rule([&] { cta.alloc(0, 0, 32); }, Rule::alloc_after_relinquish, {"warp 3"});
+}
+
+TEST_CASE("dealloc must name a live allocation exactly") {
+  Cta cta;
+  cta.alloc(0, 0, 64);
+  expect_rule([&] { cta.dealloc(0, 0, 32); }, Rule::dealloc_mismatch, {"0x0 with nCols 32", "[0, 64)"});
+  expect_rule([&] { cta.dealloc(0, taddr(16, 0), 64); }, Rule::dealloc_mismatch);
+  cta.dealloc(0, 0, 64);
+  expect_rule([&] { cta.dealloc(0, 0, 64); }, Rule::dealloc_mismatch, {"live allocations: none"});
+}
+
+TEST_CASE("Tensor Memory still allocated at the kernel's exit is an error") {
+  Cta cta;
+  cta.alloc(1, 0, 256);
+  expect_rule([&] { cta.finish(); }, Rule::tmem_not_freed, {"kernel exit", "columns [0, 256) by warp 1"});
+  cta.dealloc(1, 0, 256);
+  cta.finish();
+}
+
+TEST_CASE("every tcgen05 instruction of a kernel uses one .cta_group; ::2 is outside the model") {
+  Cta cta;
+  cta.alloc(0, 0, 32);
+  expect_rule([&] { cta.relinquish_alloc_permit(0, CtaGroup::two); }, Rule::mixed_cta_group,
+              {".cta_group = ::2", "tcgen05.alloc.cta_group::1", "used ::1"});
+  Cta pair;
+  expect_rule([&] { pair.alloc(0, 0, 32, CtaGroup::two); }, Rule::unsupported, {"CTA pair"});
+}
+
+TEST_CASE("alloc's dst must be in shared memory; a store over it replaces the address") {
+  Cta cta(CtaConfig{4, 0, 4096});
+  expect_rule([&] { cta.alloc(0, 4096, 32); }, Rule::smem_outside_image, {"dst = 0x1000", "[0x0, 0x1000)"});
+  cta.alloc(0, 0x10, 32);
+  const std::uint8_t zeros[4] = {};
+  cta.st_shared(1, 0x10, zeros);  // warp 1's own store: nothing weak left to race with
+  CHECK(cta.ld_shared_u32(1, 0x10) == 0u);
+}

@@ -1,0 +1,130 @@
+// Ordering of asynchronous tcgen05 operations in the host model (PTX
+// #tcgen05-memory-consistency-model, tcgen05-facts.md §7): MMA → ld needs
+// commit, a wait on that phase and fence::after_thread_sync; st → mma needs
+// wait::st; ld → mma needs wait::ld; another thread's MMA needs ordering.
+// Each rule broken once, and the canonical sequences pass.
+#include "test_model_support.hpp"
+
+using namespace model_test;
+
+namespace {
+
+constexpr std::uint32_t kA = 0x400, kB = 0x8000;
+const LdStAccess kX4{LdStShape::s32x32b, 4};
+
+// A kernel with operands staged and one MMA (128 × 32) issued by thread (0, 0) into columns 0-31.
+struct MmaIssued : Kernel {
+  KMajor A{kA, 128, 16, ElementType::bf16}, B{kB, 32, 16, ElementType::bf16};
+  Idesc id;
+  MmaIssued() {
+    id.n = 32;
+    stage(cta, A, small_values(128, 16, 1), 0);
+    stage(cta, B, small_values(32, 16, 2), 0);
+    mma({0, 0}, false);
+  }
+  void mma(Thread t, bool accumulate, std::uint32_t d_column = 0) {
+    cta.mma_ss(t, MmaKind::f16, tmem + d_column, A.desc(0), B.desc(0), idesc(id), accumulate);
+  }
+};
+
+WarpRegisters regs_of(const LdStAccess& a, std::uint32_t value) {
+  WarpRegisters r;
+  for (auto& v : r) v.assign(std::size_t(registers(a)), value);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("mma -> commit -> try_wait -> fence::after_thread_sync -> ld, each step required") {
+  MmaIssued k;
+  expect_rule([&] { k.cta.ld(1, kX4, k.tmem + taddr(32, 0)); }, Rule::mma_not_complete,
+              {"tcgen05.ld.sync.aligned.32x32b.x4.b32 (warp 1)", "cell = lane 32, column 0", "warp 0, lane 0",
+               "no tcgen05.commit"});
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  expect_rule([&] { k.cta.ld(1, kX4, k.tmem + taddr(32, 0)); }, Rule::mma_not_complete,
+              {"mbarrier at 0x8 in its phase 0", "try_wait.parity 0"});
+  CHECK(k.cta.mbarrier_try_wait(1, Kernel::kMbar, 0));
+  expect_rule([&] { k.cta.ld(1, kX4, k.tmem + taddr(32, 0)); }, Rule::missing_after_thread_sync,
+              {"warp 1 has waited", "tcgen05.fence::after_thread_sync"});
+  k.cta.fence_after_thread_sync(1);
+  k.cta.ld(1, kX4, k.tmem + taddr(32, 0));
+  // Warp 2 has not waited: its lanes are still pending for it.
+  expect_rule([&] { k.cta.ld(2, kX4, k.tmem + taddr(64, 0)); }, Rule::mma_not_complete, {"warp 2"});
+  // Nor may a store overwrite the MMA's cells before it is known complete.
+  expect_rule([&] { k.cta.st(3, kX4, k.tmem + taddr(96, 0), regs_of(kX4, 0)); }, Rule::mma_not_complete);
+}
+
+TEST_CASE("knowledge passes on: a warp that waited can hand the result on through bar.sync") {
+  MmaIssued k;
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  k.await(0, 0);
+  k.cta.bar_sync();  // warp 0's fenced knowledge reaches every warp
+  k.cta.fence_after_thread_sync(3);
+  k.cta.ld(3, kX4, k.tmem + taddr(96, 0));
+}
+
+TEST_CASE("tcgen05.st -> tcgen05.mma needs tcgen05.wait::st (TS A operand)") {
+  MmaIssued k;
+  const LdStAccess x8{LdStShape::s32x32b, 8};
+  for (int w = 0; w < 4; ++w) k.cta.st(w, x8, k.tmem + taddr(32 * w, 256), regs_of(x8, 0x3F803F80u));  // bf16 1.0
+  auto mma_ts = [&] {
+    k.cta.mma_ts({0, 0}, MmaKind::f16, k.tmem + 64, k.tmem + 256, k.B.desc(0), idesc(k.id), false);
+  };
+  expect_rule(mma_ts, Rule::st_without_wait, {"tcgen05.mma", "tcgen05.st.sync.aligned.32x32b.x8.b32 of warp 0"});
+  for (int w = 0; w < 4; ++w) k.cta.wait_st(w);
+  // Waited, but the MMA's thread is in warp 0: warps 1-3 must still sync with it.
+  expect_rule(mma_ts, Rule::unordered_tmem_access, {"warp 1"});
+  for (int w = 1; w < 4; ++w) k.cta.fence_before_thread_sync(w);
+  k.cta.bar_sync();
+  k.cta.fence_after_thread_sync(0);
+  mma_ts();
+}
+
+TEST_CASE("tcgen05.ld -> tcgen05.mma into the same cells needs tcgen05.wait::ld") {
+  MmaIssued k;
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  k.await(0, 0);
+  k.cta.ld(0, kX4, k.tmem);
+  expect_rule([&] { k.mma({0, 0}, false); }, Rule::ld_without_wait, {"it is read by tcgen05.ld", "wait::ld"});
+  k.cta.wait_ld(0);
+  k.mma({0, 0}, false);
+}
+
+TEST_CASE("mma -> mma is pipelined in one thread; another thread must be ordered after it") {
+  MmaIssued k;
+  k.mma({0, 0}, true);  // same thread, same D: no wait
+  expect_rule([&] { k.mma({1, 0}, true); }, Rule::unordered_tmem_access,
+              {"(warp 1, lane 0)", "another thread"});
+  k.cta.fence_before_thread_sync(0);
+  k.cta.bar_sync();
+  k.cta.fence_after_thread_sync(1);
+  k.mma({1, 0}, true);
+}
+
+TEST_CASE("a tcgen05.cp result is read by tcgen05.ld only after commit and wait") {
+  Kernel k;
+  stage(k.cta, KMajor{kA, 128, 16, ElementType::bf16}, small_values(128, 16, 3), 0);
+  k.cta.cp({0, 0}, CpShape::s128x128b, k.tmem + 100, smem_desc(kA, 2048, 128));
+  expect_rule([&] { k.cta.ld(0, kX4, k.tmem + 100); }, Rule::mma_not_complete, {"tcgen05.cp.cta_group::1.128x128b"});
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  k.await(0, 0);
+  k.cta.ld(0, kX4, k.tmem + 100);
+}
+
+TEST_CASE("a ModelError carries the instruction, the warp and lane, the field and value, and the rule") {
+  MmaIssued k;
+  bool threw = false;
+  try {
+    k.mma({2, 5}, true);
+  } catch (const ModelError& e) {
+    threw = true;
+    CHECK(e.issue().instruction.rfind("tcgen05.mma.cta_group::1.kind::f16", 0) == 0);
+    CHECK(e.issue().warp == 2);
+    CHECK(e.issue().lane == 5);
+    CHECK(e.rule() == Rule::unordered_tmem_access);
+    CHECK(e.field() == "cell");
+    CHECK(e.value() == "lane 0, column 0");
+    CHECK(e.expected() == sentence(Rule::unordered_tmem_access));
+  }
+  CHECK(threw);
+}

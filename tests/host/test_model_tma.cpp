@@ -1,0 +1,401 @@
+// The host model of TMA tiled loads (tcgen/model/tma.hpp), checked three ways:
+//   - validate() against the cuTensorMapEncodeTiled rules of the CUDA Driver
+//     API (../shared/reference/tcgen05-facts-2.md §5.1), one bad field each;
+//   - tma_load() against addresses computed by hand from facts-2 §5.2 (linear
+//     box image, dim 0 fastest; the swizzle XOR of tcgen05-facts.md §2.3 on
+//     absolute addresses; zero fill; full-box transaction bytes);
+//   - the cross-check: the image a box load writes equals the layout
+//     library's canonical operand tile (SmemOperand::address) holding the same
+//     elements, for K-major and MN-major, every swizzle, aligned and +384 bases.
+#include "tcgen/model/tma.hpp"
+
+#include <doctest/doctest.h>
+
+#include "expect_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "tcgen/layout/smem_operand.hpp"
+
+using namespace tcgen;
+using model::TensorMapSpec;
+using model::TmaSwizzle;
+
+// tma_load takes the span's address as the map's global address, which must
+// be 16-byte aligned: operator new gives that to every std::vector here.
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16);
+
+namespace {
+
+// A 2D map over rows × cols elements, rows pitch bytes apart.
+TensorMapSpec map_2d(std::uint32_t element_bytes, std::uint64_t cols, std::uint64_t rows, std::uint64_t pitch,
+                     std::uint32_t box0, std::uint32_t box1, TmaSwizzle swizzle = TmaSwizzle::none) {
+  TensorMapSpec s;
+  s.element_bytes = element_bytes;
+  s.rank = 2;
+  s.global_dims = {cols, rows, 1, 1, 1};
+  s.global_strides = {pitch, 0, 0, 0};
+  s.box_dims = {box0, box1, 1, 1, 1};
+  s.swizzle = swizzle;
+  return s;
+}
+
+// Global bf16-sized values v(row, col) = 256·row + col + 1 (never 0, so a
+// zero-filled element is told apart), little-endian, rows 2·cols bytes apart.
+std::vector<std::uint8_t> numbered(int rows, int cols) {
+  std::vector<std::uint8_t> g(static_cast<std::size_t>(2 * rows * cols));
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int v = 256 * r + c + 1;
+      g[2 * (r * cols + c)] = static_cast<std::uint8_t>(v);
+      g[2 * (r * cols + c) + 1] = static_cast<std::uint8_t>(v >> 8);
+    }
+  return g;
+}
+int value(int row, int col) { return 256 * row + col + 1; }
+int at16(const std::vector<std::uint8_t>& image, int byte) { return image.at(byte) | image.at(byte + 1) << 8; }
+
+}  // namespace
+
+// ------------------------------------------------------------------ validate --
+
+TEST_CASE("validate: a legal map passes, with the limits themselves") {
+  TensorMapSpec s = map_2d(2, 256, 256, (std::uint64_t{1} << 40) - 16, 64, 256, TmaSwizzle::b128);
+  s.global_dims[1] = std::uint64_t{1} << 32;
+  s.element_strides = {1, 8, 1, 1, 1};
+  CHECK_NOTHROW(s.validate(0x7f0000001000));
+}
+
+TEST_CASE("validate: each DRV rule of cuTensorMapEncodeTiled names its field") {
+  const TensorMapSpec good = map_2d(2, 256, 64, 512, 64, 64, TmaSwizzle::b128);
+  auto bad = [&](auto change, const char* field, std::uint64_t address = 0x1000) {
+    TensorMapSpec s = good;
+    change(s);
+    expect_error([&] { s.validate(address); }, field);
+  };
+  bad([](TensorMapSpec& s) { s.element_bytes = 3; }, "element_bytes");
+  bad([](TensorMapSpec& s) { s.rank = 0; }, "rank");
+  bad([](TensorMapSpec& s) { s.rank = 6; }, "rank");
+  bad([](TensorMapSpec&) {}, "global_address", 0x1008);  // "must be 16 byte aligned"
+  bad([](TensorMapSpec& s) { s.global_dims[1] = 0; }, "global_dims[1]");
+  bad([](TensorMapSpec& s) { s.global_dims[0] = (std::uint64_t{1} << 32) + 1; }, "global_dims[0]");
+  bad([](TensorMapSpec& s) { s.global_strides[0] = 520; }, "global_strides[0]");  // "a multiple of 16"
+  bad([](TensorMapSpec& s) { s.global_strides[0] = std::uint64_t{1} << 40; }, "global_strides[0]");  // "less than 2^40"
+  bad([](TensorMapSpec& s) { s.box_dims[1] = 0; }, "box_dims[1]");
+  bad([](TensorMapSpec& s) { s.box_dims[1] = 257; }, "box_dims[1]");
+  bad([](TensorMapSpec& s) { s.box_dims[0] = 60; }, "box_dims[0]");  // 120 B: not a multiple of 16
+  bad([](TensorMapSpec& s) { s.swizzle = TmaSwizzle::b64; }, "box_dims[0]");  // 128 B inner box > 64-byte span
+  bad([](TensorMapSpec& s) { s.swizzle = TmaSwizzle::b32; }, "box_dims[0]");
+  bad([](TensorMapSpec& s) { s.element_strides[1] = 0; }, "element_strides[1]");
+  bad([](TensorMapSpec& s) { s.element_strides[1] = 9; }, "element_strides[1]");
+  bad([](TensorMapSpec& s) { s.oob_fill = model::TmaOobFill::nan_request_zero_fma; }, "oob_fill");
+  // Entries at and beyond rank are not arguments of the map.
+  TensorMapSpec s = good;
+  s.box_dims[2] = 0;
+  s.global_dims[3] = 0;
+  CHECK_NOTHROW(s.validate(0x1000));
+  // A swizzle span holds smaller inner boxes (DRV: "<= the swizzle size").
+  s.box_dims[0] = 8;
+  CHECK_NOTHROW(s.validate(0x1000));
+}
+
+TEST_CASE("box extents and transaction bytes: ceil(boxDim/elementStrides), entry 0 ignored") {
+  TensorMapSpec s = map_2d(2, 16, 16, 32, 8, 4);
+  CHECK(s.box_bytes() == 64);
+  s.element_strides = {4, 3, 1, 1, 1};  // DRV: "the first element of this array is ignored"
+  CHECK(s.box_extent(0) == 8);
+  CHECK(s.box_extent(1) == 2);  // ceil(4 / 3)
+  CHECK(s.box_bytes() == 32);
+  CHECK(s.box_extent(2) == 1);  // beyond rank
+}
+
+// ------------------------------------------------------------ hand examples --
+
+TEST_CASE("tma_load, no swizzle: element (x0, x1) at 2·(x0 + 8·x1), dim 0 fastest") {
+  const auto g = numbered(4, 16);  // 4 rows × 16 values, pitch 32 B
+  std::vector<std::uint8_t> image(256, 0xEE);
+  const auto s = map_2d(2, 16, 4, 32, 8, 2);
+  CHECK(model::tma_load(s, g, {4, 1, 0, 0, 0}, image, 0, 0) == 32);
+  CHECK(at16(image, 0) == value(1, 4));
+  CHECK(at16(image, 22) == value(2, 7));  // x0 = 3, x1 = 1
+  CHECK(image[32] == 0xEE);               // nothing past the box
+}
+
+TEST_CASE("tma_load, 128B swizzle: the pattern follows the absolute shared address") {
+  const auto g = numbered(8, 64);  // 8 rows of 128 B
+  const auto s = map_2d(2, 64, 8, 128, 64, 8, TmaSwizzle::b128);
+  std::vector<std::uint8_t> image(4096, 0xEE);
+  CHECK(model::tma_load(s, g, {}, image, 0, 1024) == 1024);
+  // (3, 10): linear 3·128 + 20, chunk 1 of line 3 -> chunk 1 ^ 3 = 2.
+  CHECK(at16(image, 1024 + 3 * 128 + 2 * 16 + 4) == value(3, 10));
+  CHECK(at16(image, 1024) == value(0, 0));
+
+  // At 1024 + 384 the box starts on line 11, phase 11 % 8 = 3: no re-anchoring at the box start.
+  std::fill(image.begin(), image.end(), 0xEE);
+  model::tma_load(s, g, {}, image, 0, 1408);
+  CHECK(at16(image, 1408 + 16 * (0 ^ 3)) == value(0, 0));
+  CHECK(at16(image, 1408 + 16 * (1 ^ 3)) == value(0, 8));
+  CHECK(at16(image, 1920 + 16 * (1 ^ 7)) == value(4, 8));  // row 4 at 1920 = line 15, phase 7
+  CHECK(at16(image, 2048) == value(5, 0));                  // row 5 at 2048 = line 16, phase 0
+  // The image base only says where the image lies; the same load into an image at 1024 writes the same bytes.
+  std::vector<std::uint8_t> shifted(3072, 0xEE);
+  model::tma_load(s, g, {}, shifted, 1024, 1408);
+  CHECK(std::equal(shifted.begin(), shifted.end(), image.begin() + 1024));
+}
+
+TEST_CASE("tma_load, 32B, 64B and 128B_atom32B swizzles") {
+  const auto g = numbered(8, 64);
+  std::vector<std::uint8_t> image(1024, 0xEE);
+  // 32B: rows of 32 B; bit 4 ^= bit 7. Row 4 is at 128: its two chunks swap.
+  model::tma_load(map_2d(2, 64, 8, 128, 16, 8, TmaSwizzle::b32), g, {}, image, 0, 0);
+  CHECK(at16(image, 96) == value(3, 0));
+  CHECK(at16(image, 128 + 16) == value(4, 0));
+  CHECK(at16(image, 128) == value(4, 8));
+  // 64B: rows of 64 B; bits 4-5 ^= bits 7-8. (6, 8): linear 400, chunk 1 of line 3 -> chunk 2.
+  model::tma_load(map_2d(2, 64, 8, 128, 32, 8, TmaSwizzle::b64), g, {}, image, 0, 0);
+  CHECK(at16(image, 64) == value(1, 0));
+  CHECK(at16(image, 384 + 32) == value(6, 8));
+  // 128B_atom32B: 32-byte units, bits 5-6 ^= bits 7-8. tf32 rows of 128 B:
+  // unit 0 of line 1 -> unit 1; unit 1 of line 3 -> unit 2.
+  std::vector<std::uint8_t> g32(8 * 128);
+  for (std::size_t i = 0; i < g32.size(); ++i) g32[i] = static_cast<std::uint8_t>(i / 4);  // element index (mod 256)
+  model::tma_load(map_2d(4, 32, 8, 128, 32, 4, TmaSwizzle::b128_atom32b), g32, {}, image, 0, 0);
+  CHECK(image[128 + 32] == 32);       // (1, 0)
+  CHECK(image[384 + 64] == 96 + 8);   // (3, 8)
+  CHECK(image[384 + 32] == 96 + 16);  // (3, 16): unit 2 -> 1
+}
+
+TEST_CASE("tma_load: a row narrower than the swizzle span is padded to the span") {
+  // Seen on an H200 (tests/device/tma_sm90.cu): a 64-byte row under 128B swizzle
+  // leaves the other 64 bytes of its 128-byte line untouched.
+  const auto g = numbered(8, 64);
+  const auto s = map_2d(2, 64, 8, 128, 32, 4, TmaSwizzle::b128);
+  CHECK(s.smem_row_bytes() == 128);
+  CHECK(map_2d(2, 64, 8, 128, 32, 4).smem_row_bytes() == 64);  // no swizzle: rows packed
+  std::vector<std::uint8_t> image(1024, 0xEE);
+  CHECK(model::tma_load(s, g, {}, image, 0, 0) == 256);  // transaction bytes: the box, not the padding
+  CHECK(at16(image, 48) == value(0, 24));
+  CHECK(image[64] == 0xEE);
+  CHECK(at16(image, 128 + 16 * (0 ^ 1)) == value(1, 0));  // row 1 on line 1, phase 1
+  CHECK(at16(image, 128 + 16 * (1 ^ 1)) == value(1, 8));
+  CHECK(at16(image, 384 + 16 * (3 ^ 3)) == value(3, 24));  // row 3 on line 3, phase 3
+  CHECK(std::all_of(image.begin() + 384 + 64, image.begin() + 512, [](std::uint8_t b) { return b == 0xEE; }));
+}
+
+TEST_CASE("tma_load: out-of-bounds elements are zeros, negative coordinates allowed, full-box bytes") {
+  const auto g = numbered(4, 16);
+  const auto s = map_2d(2, 16, 4, 32, 8, 2);
+  std::vector<std::uint8_t> image(64, 0xEE);
+  // Box at (12, 3): columns 16..19 and row 4 lie outside.
+  CHECK(model::tma_load(s, g, {12, 3, 0, 0, 0}, image, 0, 0) == 32);
+  CHECK(at16(image, 2 * 3) == value(3, 15));
+  CHECK(at16(image, 2 * 4) == 0);
+  CHECK(at16(image, 2 * 8) == 0);  // (0, 1): row 4
+  // Box at (-2, -1): row -1 and columns -2, -1 lie outside.
+  CHECK(model::tma_load(s, g, {-2, -1, 0, 0, 0}, image, 0, 0) == 32);
+  CHECK(at16(image, 2 * 2) == 0);                // (2, 0): row -1
+  CHECK(at16(image, 2 * (1 + 8)) == 0);          // (1, 1): column -1
+  CHECK(at16(image, 2 * (2 + 8)) == value(0, 0));
+  CHECK(at16(image, 2 * (7 + 8)) == value(0, 5));
+  // Wholly outside: every byte zero, and still the full box counted (facts-2 §5.2, as CUTLASS expects).
+  CHECK(model::tma_load(s, g, {100, -50, 0, 0, 0}, image, 0, 0) == 32);
+  CHECK(std::all_of(image.begin(), image.begin() + 32, [](std::uint8_t b) { return b == 0; }));
+  CHECK(image[32] == 0xEE);
+}
+
+TEST_CASE("tma_load: element strides on dim 1 take every n-th row") {
+  const auto g = numbered(8, 16);
+  auto s = map_2d(2, 16, 8, 32, 8, 4);
+  s.element_strides = {1, 2, 1, 1, 1};
+  std::vector<std::uint8_t> image(64, 0xEE);
+  CHECK(model::tma_load(s, g, {0, 1, 0, 0, 0}, image, 0, 0) == 32);
+  CHECK(at16(image, 0) == value(1, 0));
+  CHECK(at16(image, 16 + 2) == value(3, 1));
+  CHECK(image[32] == 0xEE);
+}
+
+TEST_CASE("tma_load: bad destinations, tensors and maps name their field") {
+  const auto g = numbered(8, 64);
+  const auto s = map_2d(2, 64, 8, 128, 64, 8, TmaSwizzle::b128);
+  std::vector<std::uint8_t> image(2048);
+  expect_error([&] { model::tma_load(s, g, {}, image, 0, 64); }, "dst_address");    // not 128-byte aligned
+  expect_error([&] { model::tma_load(s, g, {}, image, 0, 1152); }, "dst_address");  // 1 KiB box ends past 2048
+  expect_error([&] { model::tma_load(s, g, {}, image, 1024, 896); }, "dst_address");  // starts before the image
+  // Linear bytes inside the image, but the swizzle moves them out: a 32-byte
+  // row on line 7 (phase 7) lands at 896 + 16 · (0 ^ 7) = 1008 > 928.
+  std::vector<std::uint8_t> short_image(928);
+  expect_error([&] { model::tma_load(map_2d(2, 64, 8, 128, 16, 1, TmaSwizzle::b128), g, {}, short_image, 0, 896); },
+               "dst_address");
+  expect_error([&] { model::tma_load(s, std::span(g).first(1000), {}, image, 0, 0); }, "global");
+  expect_error([&] { model::tma_load(s, std::span(g).subspan(8), {}, image, 0, 0); }, "global_address");
+  auto bad = s;
+  bad.box_dims[0] = 65;
+  expect_error([&] { model::tma_load(bad, g, {}, image, 0, 0); }, "box_dims[0]");
+}
+
+// --------------------------------------------- cross-check with tcgen::layout --
+
+namespace {
+
+using layout::Int;
+using layout::Major;
+using layout::SmemSwizzle;
+
+// A matrix in global memory: `contig` elements along its contiguous
+// dimension (K for K-major, M/N for MN-major), `strided` runs of them `pitch`
+// bytes apart, random non-zero bytes (a zero-filled element stands out).
+struct Matrix {
+  std::uint32_t e;
+  Int contig, strided, pitch;
+  std::vector<std::uint8_t> bytes;
+};
+Matrix random_matrix(std::uint32_t e, Int contig, Int strided, std::mt19937& rng) {
+  Matrix m{e, contig, strided, contig * e, {}};
+  m.bytes.resize(static_cast<std::size_t>(m.pitch * strided));
+  for (auto& b : m.bytes) b = static_cast<std::uint8_t>(1 + rng() % 255);
+  return m;
+}
+
+// An operand tile (rows = M/N, cols = K) and the TMA swizzle that should lay it out.
+struct Tile {
+  Major major;
+  SmemSwizzle swizzle;
+  TmaSwizzle tma;
+  std::uint32_t e;
+  Int rows, cols;
+  layout::SmemOperand operand() const {
+    return layout::SmemOperand(layout::SmemOperandSpec{layout::dense_element(8 * static_cast<int>(e)), major, swizzle, rows, cols});
+  }
+};
+
+// The box that loads the tile whose element (0, 0) is the matrix element at
+// (contiguous c0, strided s0). Swizzled: a 2D box, inner dim = the swizzle
+// span. No swizzle: views that make the box the core-matrix layout —
+// K-major, 3D {T, rows, K/T} over strides {pitch, 16 B} (LBO = rows·16,
+// SBO = 128); MN-major, 4D {T, 8, MN/T, K/8} over {pitch, 16 B, 8·pitch}
+// (SBO = 128, LBO = MN/T·128).
+TensorMapSpec box_map(const Matrix& m, const Tile& t, Int c0, Int s0, std::array<std::int32_t, 5>& coords) {
+  TensorMapSpec s;
+  s.element_bytes = m.e;
+  s.swizzle = t.tma;
+  const auto u = [](Int x) { return static_cast<std::uint64_t>(x); };
+  const auto b = [](Int x) { return static_cast<std::uint32_t>(x); };
+  const auto c = [](Int x) { return static_cast<std::int32_t>(x); };
+  const Int T = 16 / m.e;
+  if (t.tma != TmaSwizzle::none) {
+    s.rank = 2;
+    s.global_dims = {u(m.contig), u(m.strided), 1, 1, 1};
+    s.global_strides = {u(m.pitch), 0, 0, 0};
+    s.box_dims = t.major == Major::K ? std::array<std::uint32_t, 5>{b(t.cols), b(t.rows), 1, 1, 1}
+                                     : std::array<std::uint32_t, 5>{b(t.rows), b(t.cols), 1, 1, 1};
+    coords = {c(c0), c(s0), 0, 0, 0};
+  } else if (t.major == Major::K) {
+    s.rank = 3;
+    s.global_dims = {u(T), u(m.strided), u(m.contig / T), 1, 1};
+    s.global_strides = {u(m.pitch), 16, 0, 0};
+    s.box_dims = {b(T), b(t.rows), b(t.cols / T), 1, 1};
+    coords = {0, c(s0), c(c0 / T), 0, 0};
+  } else {
+    s.rank = 4;
+    s.global_dims = {u(T), 8, u(m.contig / T), u(m.strided / 8), 1};
+    s.global_strides = {u(m.pitch), 16, u(8 * m.pitch), 0};
+    s.box_dims = {b(T), 8, b(t.rows / T), b(t.cols / 8), 1};
+    coords = {0, 0, c(c0 / T), c(s0 / 8), 0};
+  }
+  return s;
+}
+
+constexpr std::uint8_t kUntouched = 0xA5;
+
+// The image the layout library describes: element (r, k) of the tile at
+// operand.address(dst, r, k, anchor), zero where it lies outside the matrix.
+std::vector<std::uint8_t> layout_image(const Matrix& m, const Tile& t, const layout::SmemOperand& operand, Int c0, Int s0,
+                                       Int image_base, Int image_bytes, Int dst, layout::SwizzleAnchor anchor) {
+  std::vector<std::uint8_t> image(static_cast<std::size_t>(image_bytes), kUntouched);
+  for (Int r = 0; r < t.rows; ++r)
+    for (Int k = 0; k < t.cols; ++k) {
+      const Int c = c0 + (t.major == Major::K ? k : r), s = s0 + (t.major == Major::K ? r : k);
+      const bool inside = c >= 0 && c < m.contig && s >= 0 && s < m.strided;
+      const Int at = operand.address(dst, r, k, anchor) - image_base;
+      for (Int i = 0; i < m.e; ++i)
+        image.at(static_cast<std::size_t>(at + i)) = inside ? m.bytes[static_cast<std::size_t>(s * m.pitch + c * m.e + i)] : 0;
+    }
+  return image;
+}
+
+// Index of the first differing byte, -1 if none.
+Int first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  const auto p = std::mismatch(a.begin(), a.end(), b.begin());
+  return p.first == a.end() ? -1 : p.first - a.begin();
+}
+
+std::vector<Tile> all_tiles() {
+  std::vector<Tile> tiles;
+  const std::pair<SmemSwizzle, TmaSwizzle> swizzles[] = {
+      {SmemSwizzle::none, TmaSwizzle::none}, {SmemSwizzle::b32, TmaSwizzle::b32},
+      {SmemSwizzle::b64, TmaSwizzle::b64}, {SmemSwizzle::b128, TmaSwizzle::b128}};
+  for (std::uint32_t e : {1u, 2u, 4u})
+    for (const auto& [sw, tma] : swizzles) {
+      const Int T = 16 / e, span_elems = layout::swizzle_bytes(sw) / e;
+      tiles.push_back({Major::K, sw, tma, e, 64, sw == SmemSwizzle::none ? 2 * T : span_elems});
+      if (e < 4) tiles.push_back({Major::MN, sw, tma, e, sw == SmemSwizzle::none ? 64 : span_elems, 32});
+    }
+  // tf32 MN-major exists only as 128B with 32-byte atoms (PTX Table 52), TMA's 128B_ATOM_32B.
+  tiles.push_back({Major::MN, SmemSwizzle::b128_base32b, TmaSwizzle::b128_atom32b, 4, 32, 32});
+  return tiles;
+}
+
+constexpr Int kImageBase = 0x2000, kImageBytes = 16384;
+
+}  // namespace
+
+TEST_CASE("cross-check: a box load writes the layout library's canonical operand tile") {
+  std::mt19937 rng(20261130);
+  int checked = 0;
+  for (const Tile& t : all_tiles()) {
+    const Matrix m = random_matrix(t.e, 208, 104, rng);  // 208 and 104: multiples of every T and of 8
+    const Int T = 16 / t.e;
+    const layout::SmemOperand operand = t.operand();
+    // In bounds; hanging over the far edges; starting before both near edges.
+    for (const auto& [c0, s0] : {std::pair<Int, Int>{32, 8}, {m.contig - T, 80}, {-T, -8}})
+      for (Int dst : {kImageBase + 1024, kImageBase + 1024 + 384}) {
+        CAPTURE(layout::name(t.major));
+        CAPTURE(layout::name(t.swizzle));
+        CAPTURE(t.e);
+        CAPTURE(c0);
+        CAPTURE(s0);
+        CAPTURE(dst);
+        std::array<std::int32_t, 5> coords{};
+        const TensorMapSpec spec = box_map(m, t, c0, s0, coords);
+        std::vector<std::uint8_t> image(kImageBytes, kUntouched);
+        const std::uint32_t tx = model::tma_load(spec, m.bytes, coords, image, kImageBase, static_cast<std::uint32_t>(dst));
+        CHECK(tx == t.rows * t.cols * t.e);
+        CHECK(first_difference(image, layout_image(m, t, operand, c0, s0, kImageBase, kImageBytes, dst,
+                                                   layout::SwizzleAnchor::absolute)) == -1);
+        ++checked;
+      }
+  }
+  CHECK(checked == 21 * 6);  // 21 tiles × 3 origins × 2 bases
+}
+
+TEST_CASE("cross-check can fail: another swizzle, or a pattern anchored at the tile, is a different image") {
+  std::mt19937 rng(7);
+  const Tile t{Major::K, SmemSwizzle::b128, TmaSwizzle::b128, 2, 64, 64};
+  const Matrix m = random_matrix(2, 208, 104, rng);
+  std::array<std::int32_t, 5> coords{};
+  const TensorMapSpec spec = box_map(m, t, 32, 8, coords);
+  std::vector<std::uint8_t> image(kImageBytes, kUntouched);
+  const Int dst = kImageBase + 1024 + 384;
+  model::tma_load(spec, m.bytes, coords, image, kImageBase, static_cast<std::uint32_t>(dst));
+  const Tile other{Major::K, SmemSwizzle::b64, TmaSwizzle::b64, 2, 64, 64};
+  CHECK(first_difference(image, layout_image(m, t, other.operand(), 32, 8, kImageBase, kImageBytes, dst,
+                                             layout::SwizzleAnchor::absolute)) != -1);
+  CHECK(first_difference(image, layout_image(m, t, t.operand(), 32, 8, kImageBase, kImageBytes, dst,
+                                             layout::SwizzleAnchor::tile)) != -1);
+}
