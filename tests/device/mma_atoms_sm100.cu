@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "device_check.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 
@@ -222,30 +223,10 @@ std::vector<std::uint8_t> smem_image(float (*value)(int, int)) {
   return image;
 }
 
-#define CUDA_CHECK(call)                                                 \
-  do {                                                                   \
-    cudaError_t err_ = (call);                                           \
-    if (err_ != cudaSuccess) {                                           \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorString(err_));   \
-      return 1;                                                          \
-    }                                                                    \
-  } while (0)
-
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: needs an sm_100 GPU (no CUDA device); the sm_100a kernels compiled\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (prop.major != 10 || prop.minor != 0) {
-    std::printf("SKIPPED: needs an sm_100 GPU, found sm_%d%d (%s); the sm_100a kernels compiled\n", prop.major,
-                prop.minor, prop.name);
-    return 77;
-  }
+  const cudaDeviceProp prop = require_gpu(10, 0);  // the sm_100a kernels compiled either way
 
   const std::vector<std::uint8_t> a = smem_image<CheckA>(a_value), b = smem_image<CheckB>(b_value);
   std::uint8_t *d_a = nullptr, *d_b = nullptr;

@@ -1,7 +1,7 @@
 // tcgen's element-type encoders, run on the GPU, against CUDA's own float
 // conversions (hardware cvt where the arch has one, cuda_fp*.h code otherwise)
-// on ~1M floats. Exit 0: all agree; 1: mismatches (a few printed); 77: no GPU
-// (or, built with TCGEN_REQUIRE_SM, not that GPU).
+// on ~1M floats. Exit 0: all agree; 1: mismatches (a few printed); 77: not the
+// GPU named by TCGEN_REQUIRE_SM (90 or 100).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp4.h>
@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "device_check.hpp"
 #include "tcgen/core/element_type.hpp"
 
 using tcgen::ElementType;
@@ -82,32 +83,12 @@ std::vector<float> make_inputs(std::uint32_t seed) {
   return v;
 }
 
-#define CUDA_CHECK(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorString(err_));                    \
-      return 1;                                                                           \
-    }                                                                                     \
-  } while (0)
-
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
-#if defined(TCGEN_REQUIRE_SM)
-  // The sm100 build compares with Blackwell's hardware fp6/fp4 cvt; it needs a B200.
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (prop.major * 10 + prop.minor != TCGEN_REQUIRE_SM) {
-    std::printf("SKIPPED: needs an sm_%d GPU, found sm_%d%d (%s)\n", TCGEN_REQUIRE_SM, prop.major, prop.minor, prop.name);
-    return 77;
-  }
-#endif
+  // Built once for sm_90a (label sm90) and once for sm_100a (label sm100,
+  // where Blackwell converts fp6/fp4 in hardware); each needs its own GPU.
+  require_gpu(TCGEN_REQUIRE_SM / 10, TCGEN_REQUIRE_SM % 10);
   std::printf("seed %u, %d floats, %d types\n", kSeed, kCount, kTypes);
   const std::vector<float> in = make_inputs(kSeed);
 

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "device_check.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/smem_operand.hpp"
 #include "tcgen/model/tma.hpp"
@@ -38,15 +39,6 @@ constexpr int kImageBytes = 12288;                // the compared window: the bo
 constexpr int kSmemBytes = kImageBytes + 1024;    // and for aligning its start to 1024
 constexpr std::uint8_t kUntouched = 0xA5;         // shared memory before the load
 constexpr long long kWaitCycles = 2'000'000'000;  // about 1 s: a phase that never completes is a failure
-
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 struct Coords {
   int c[5];
@@ -325,21 +317,7 @@ std::vector<Tile> all_tiles() {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (prop.major != 9) {
-    std::printf("SKIPPED: needs an sm_90 GPU (the program is built for sm_90a), found sm_%d%d (%s)\n", prop.major,
-                prop.minor, prop.name);
-    return 77;
-  }
-  int driver = 0;
-  cudaDriverGetVersion(&driver);
-  std::printf("GPU %s (sm_%d%d), CUDA driver %d\n", prop.name, prop.major, prop.minor, driver);
+  require_gpu(9, -1);  // built for sm_90a
 
   Device dev{encode_tiled(), nullptr, nullptr, nullptr};
   const Int contig = 208, strided = 104;  // multiples of every T and of 8; pitch a multiple of 16

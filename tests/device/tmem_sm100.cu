@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "device_check.hpp"
 #include "tcgen/tmem/alloc.hpp"
 #include "tcgen/tmem/atom.hpp"
 #include "tcgen/tmem/copy.hpp"
@@ -198,15 +199,6 @@ constexpr std::array<TmemAccess, kAccessCount> kAccesses = [] {
   return out;
 }();
 
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    const cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                             \
-      std::printf("FAILED: %s: %s\n", #call, cudaGetErrorString(err_));                    \
-      return false;                                                                        \
-    }                                                                                      \
-  } while (0)
-
 // Launches one kernel on a zeroed Outcome and reports it under `what`.
 template <class Launch>
 bool run(const char* what, Launch launch, unsigned& failures) {
@@ -262,13 +254,7 @@ __global__ void __cluster_dims__(2, 1, 1) copy_spellings_cta_group_2(std::uint64
 }
 
 int main() {
-  int devices = 0;
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 || cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
-      prop.major != 10 || prop.minor != 0) {
-    std::printf("SKIPPED: needs an sm_100 GPU%s%s\n", devices ? ", found " : "", devices ? prop.name : "");
-    return 77;
-  }
+  require_gpu(10, 0);
   unsigned failures = 0;
   bool ok = run_accesses(std::make_index_sequence<kAccessCount>{}, failures);
 #define TCGEN_X(code, suffix, rows, columns) \

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "device_check.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/layout/smem_operand.hpp"
 #include "tcgen/mma/descriptor_iterator.hpp"
@@ -35,15 +36,6 @@ namespace {
 constexpr int kM = 64, kN = 64, kSteps = 4;
 constexpr int kMaxSteps = 8;
 constexpr int kSmemBytes = 96 * 1024;  // A and B tiles plus room for a misaligned start
-
-#define CUDA_CHECK(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 // One wgmma per K step, m64n64k{16,8,32}, D in 32 f32 registers per thread
 // (PTX #asynchronous-warpgroup-level-matrix-instructions-wgmma-mma-async).
@@ -220,20 +212,7 @@ Result run(const Device& dev, const VariantInfo& v, Variant variant, SmemSwizzle
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (prop.major != 9) {
-    std::printf("SKIPPED: wgmma needs an sm_90 GPU, found sm_%d%d (%s)\n", prop.major, prop.minor, prop.name);
-    return 77;
-  }
-  int driver = 0;
-  cudaDriverGetVersion(&driver);
-  std::printf("GPU %s (sm_%d%d), CUDA driver %d\n", prop.name, prop.major, prop.minor, driver);
+  require_gpu(9, -1);  // wgmma is sm_90a only
   CUDA_CHECK(cudaFuncSetAttribute(run_case, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   Device dev{};
   CUDA_CHECK(cudaMalloc(&dev.image, 65536));
