@@ -1,0 +1,88 @@
+#include "npy.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::cli {
+
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+
+[[noreturn]] void bad(const std::string& path, const std::string& what) {
+  fail("npy file", path, "expected a float32 or float16 .npy array: " + what);
+}
+
+std::size_t read_le(const std::string& bytes, std::size_t at, int n) {
+  std::size_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+  return v;
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("npy file", path, "expected a readable file");
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad(path, "the file does not start with \\x93NUMPY");
+  const int major = static_cast<unsigned char>(bytes[6]);
+  if (major < 1 || major > 3) bad(path, "format version " + std::to_string(major) + " is not 1, 2 or 3");
+  const int len_bytes = major == 1 ? 2 : 4;  // v1 stores the header length in 2 bytes, v2+ in 4
+  const std::size_t header_len = read_le(bytes, 8, len_bytes), data_at = 8 + len_bytes + header_len;
+  if (data_at > bytes.size()) bad(path, "the header runs past the end of the file");
+  const std::string header = bytes.substr(8 + len_bytes, header_len);
+
+  std::smatch m;
+  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) bad(path, "the header has no 'descr'");
+  const std::string descr = m[1];
+  if (descr != "<f4" && descr != "<f2") bad(path, "dtype '" + descr + "' (little-endian float32 '<f4' or float16 '<f2' only)");
+  if (std::regex_search(header, std::regex("'fortran_order':\\s*True"))) bad(path, "Fortran order (save it C-contiguous)");
+  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) bad(path, "the header has no 'shape'");
+
+  NpyArray a;
+  const std::string dims = m[1];
+  std::size_t count = 1;
+  const std::regex number("\\d+");
+  for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it) {
+    a.shape.push_back(std::stoull(it->str()));
+    count *= a.shape.back();
+  }
+  const std::size_t elem = descr == "<f4" ? 4 : 2;
+  if (bytes.size() - data_at != count * elem)
+    bad(path, "shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
+  a.values.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto bits = static_cast<std::uint32_t>(read_le(bytes, data_at + i * elem, static_cast<int>(elem)));
+    a.values[i] = elem == 4 ? std::bit_cast<float>(bits) : decode(ElementType::fp16, bits);
+  }
+  return a;
+}
+
+void write_npy(const std::string& path, const std::vector<std::size_t>& shape, std::span<const float> values) {
+  std::string dims;  // as Python prints a tuple: (n,) or (a, b)
+  for (std::size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) dims += ",";
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  // Version 1.0: magic, version, 2-byte length, header padded with spaces to a multiple of 64, ending in '\n'.
+  const std::size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail("output file", path, "expected a writable path");
+  out.write(kMagic, 6);
+  out.put(1).put(0);
+  out.put(static_cast<char>(header.size() & 0xFF)).put(static_cast<char>(header.size() >> 8));
+  out << header;
+  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
+  if (!out) fail("output file", path, "expected the whole array to be written");
+}
+
+}  // namespace tcgen::cli

@@ -1,0 +1,20 @@
+#pragma once
+// NumPy .npy files (format version 1.0-3.0, https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
+// float32 or float16 arrays in, float32 arrays out, C order, little-endian.
+// A file that is not such an array is an error naming the file and what is wrong.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tcgen::cli {
+
+struct NpyArray {
+  std::vector<std::size_t> shape;
+  std::vector<float> values;  // row-major; float16 input converted exactly
+};
+
+NpyArray read_npy(const std::string& path);
+void write_npy(const std::string& path, const std::vector<std::size_t>& shape, std::span<const float> values);
+
+}  // namespace tcgen::cli

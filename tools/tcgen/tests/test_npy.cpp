@@ -1,0 +1,74 @@
+// .npy reading and writing, held against the format as NumPy documents it
+// (numpy.lib.format: magic "\x93NUMPY", version, header length, a Python dict
+// literal padded to 64 bytes, then the raw data).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "../npy.hpp"
+#include "tcgen/core/error.hpp"
+
+using tcgen::cli::read_npy;
+using tcgen::cli::write_npy;
+
+namespace {
+std::string scratch(const char* name) { return std::string("test_npy_") + name + ".npy"; }
+
+// A version 1.0 file as NumPy writes it, built byte by byte.
+void write_raw(const std::string& path, const std::string& header_dict, const std::string& data) {
+  std::string header = header_dict;
+  header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  out.put(static_cast<char>(header.size() & 0xFF)).put(static_cast<char>(header.size() >> 8));
+  out << header << data;
+}
+}  // namespace
+
+TEST_CASE("float32 arrays round-trip, and the header is NumPy's") {
+  const float values[] = {1.5f, -2.0f, 0.25f, 3.0e-5f, 65504.0f, -0.0f};
+  const std::string path = scratch("roundtrip");
+  write_npy(path, {2, 3}, values);
+  const auto a = read_npy(path);
+  CHECK(a.shape == std::vector<std::size_t>{2, 3});
+  REQUIRE(a.values.size() == 6);
+  for (int i = 0; i < 6; ++i) CHECK(a.values[i] == values[i]);
+  std::ifstream in(path, std::ios::binary);
+  std::string head(128, '\0');
+  in.read(head.data(), 128);
+  // np.save(np.zeros((2, 3), np.float32)) writes exactly this dict, and the data starts at byte 128.
+  CHECK(head.find("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") == 10);
+  CHECK(head[127] == '\n');
+  std::remove(path.c_str());
+}
+
+TEST_CASE("float16 input is converted exactly; 1-D shapes keep NumPy's trailing comma") {
+  const std::string path = scratch("half");
+  // 1.0 = 0x3C00, -2.5 = 0xC100, 65504 = 0x7BFF (IEEE binary16).
+  write_raw(path, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", std::string("\x00\x3C\x00\xC1\xFF\x7B", 6));
+  const auto a = read_npy(path);
+  CHECK(a.shape == std::vector<std::size_t>{3});
+  CHECK(a.values == std::vector<float>{1.0f, -2.5f, 65504.0f});
+  std::remove(path.c_str());
+}
+
+TEST_CASE("what is not a float32/float16 C-order array is an error naming the file") {
+  const std::string path = scratch("bad");
+  const auto rejects = [&](const std::string& dict, const std::string& data, const char* why) {
+    write_raw(path, dict, data);
+    CHECK_THROWS_WITH_AS(read_npy(path), doctest::Contains(why), tcgen::Error);
+  };
+  rejects("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'), "'<f8'");
+  rejects("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'), "Fortran");
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", std::string(12, '\0'), "16 data bytes");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "not an npy file at all";
+  }
+  CHECK_THROWS_WITH_AS(read_npy(path), doctest::Contains("NUMPY"), tcgen::Error);
+  std::remove(path.c_str());
+  CHECK_THROWS_WITH_AS(read_npy("no/such/file.npy"), doctest::Contains("no/such/file.npy"), tcgen::Error);
+}
