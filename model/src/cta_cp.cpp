@@ -57,9 +57,9 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
     for (int lane : destination_lanes(shape, s))
       for (int c = 0; c < columns; ++c) {
         const std::uint8_t* p = data.data() + s * bytes + 4 * c;
-        TmemCell& cell = tmem_.cell(lane, col0 + c);
-        cell.value = p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24);
-        cell.writer = id;
+        tmem_.set_value(lane, col0 + c,
+                        p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24));
+        tmem_.set_writer(lane, col0 + c, id);
       }
 }
 

@@ -74,11 +74,11 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint3
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
     check_order(issue, Touch::ld, warp, issuer_ld(warp), lane, col);
     check_written(issue, lane, col, "");
-    const std::uint32_t v = tmem_.cell(lane, col).value;
+    const std::uint32_t v = tmem_.value(lane, col);
     regs[t][i] |= a.pack ? (v & 0xFFFFu) << (16 * h) : v;
   });
   const std::uint32_t id = issue_op(OpKind::ld, issuer_ld(warp), warp, -1, issue.instruction, lanes(a.shape));
-  for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.cell(lane, col).reader = id; });
+  for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.set_reader(lane, col, id); });
   return regs;
 }
 
@@ -100,11 +100,10 @@ void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>&
   });
   const std::uint32_t id = issue_op(OpKind::st, issuer_st(warp), warp, -1, issue.instruction, lanes(a.shape));
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
-    TmemCell& c = tmem_.cell(lane, col);
     // .unpack::16b: each half into the low 16 bits of its column; the model
     // writes the high 16 bits as zero (PTX leaves them unstated).
-    c.value = a.pack ? (regs[t][i] >> (16 * h)) & 0xFFFFu : regs[t][i];
-    c.writer = id;
+    tmem_.set_value(lane, col, a.pack ? (regs[t][i] >> (16 * h)) & 0xFFFFu : regs[t][i]);
+    tmem_.set_writer(lane, col, id);
   });
 }
 

@@ -21,7 +21,7 @@ std::string by(int warp, int lane) {
 }  // namespace
 
 void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column) {
-  const TmemCell& c = tmem_.cell(lane, column);
+  const TmemCell c = tmem_.cell(lane, column);
   if (c.writer == 0 && c.reader == 0) return;
   const WarpState& w = warps_[warp];
   // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
@@ -87,13 +87,13 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
 }
 
 void Cta::check_written(const Issue& issue, int lane, int column, const char* why) const {
-  if (tmem_.cell(lane, column).writer != 0) return;
+  if (tmem_.writer(lane, column) != 0) return;
   std::string detail = std::string("it was never written since its tcgen05.alloc") + why + ".";
   // The user's 16x256b bug: the second store of a warp went to column + 16
   // instead of lane + 16, so lanes 16-31 of the quarter stay unwritten while
   // the cell 16 lanes up and 16 columns right was written by a 16-lane access.
   if (lane % 32 >= 16 && column + 16 < TensorMemory::kColumns) {
-    const TmemCell& twin = tmem_.cell(lane - 16, column + 16);
+    const TmemCell twin = tmem_.cell(lane - 16, column + 16);
     if (twin.writer != 0 && ops_[twin.writer - 1].lanes_covered == 16)
       detail += " Yet " + cell_name(lane - 16, column + 16) + " was written, by " +
                 ops_[twin.writer - 1].instruction + ": a 16-lane access (16x64b, 16x128b, 16x256b, 16x32bx2) "
@@ -101,6 +101,12 @@ void Cta::check_written(const Issue& issue, int lane, int column, const char* wh
                 "not taddr + 16 (column + 16).";
   }
   throw ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail);
+}
+
+bool Cta::any_unfenced_st() const {
+  for (const WarpState& w : warps_)
+    if (w.unfenced_st) return true;
+  return false;
 }
 
 void Cta::check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks) {

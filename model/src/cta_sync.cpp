@@ -30,6 +30,7 @@ void Cta::st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> 
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16)
     smem_.generic_write(a) = {warp, warps_[warp].proxy_fences};
+  if (!bytes.empty()) warps_[warp].unfenced_st = true;
   // An ordinary store over the address tcgen05.alloc wrote replaces it.
   std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
 }
@@ -58,6 +59,7 @@ std::uint32_t Cta::ld_shared_u32(int warp, std::uint32_t addr) {
 void Cta::fence_proxy_async(int warp) {
   check_thread({"fence.proxy.async.shared::cta", warp}, {warp, 0});
   ++warps_[warp].proxy_fences;
+  warps_[warp].unfenced_st = false;
 }
 
 void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar) {

@@ -8,6 +8,7 @@
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
+#include "operand_fetch_into.hpp"
 
 namespace tcgen::model {
 
@@ -44,26 +45,22 @@ float tf32_value(std::uint32_t word) {
 }
 
 // The values of one 16-byte chunk, little-endian, element i at bit i * bits,
-// written to dst[0], dst[stride], ... (the padded formats leave their tail unused).
-void decode_chunk(const std::uint8_t* p, ElementType t, const float* table, float* dst, std::ptrdiff_t stride) {
-  switch (bits(t)) {
-    case 32:
-      for (int i = 0; i < 4; ++i, p += 4)
-        dst[i * stride] = tf32_value(p[0] | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24);
-      return;
-    case 16:
-      for (int i = 0; i < 8; ++i, p += 2) dst[i * stride] = table[p[0] | p[1] << 8];
-      return;
-    case 8:
-      for (int i = 0; i < 16; ++i) dst[i * stride] = table[p[i]];
-      return;
-    default: {  // 6 or 4 bits, 16 values packed from bit 0
-      const int b = bits(t);
-      for (int i = 0; i < 16; ++i) {
-        const int bit = i * b;
-        const unsigned two = p[bit / 8] | p[bit / 8 + 1] << 8;  // a value spans at most two bytes
-        dst[i * stride] = table[(two >> (bit % 8)) & ((1u << b) - 1)];
-      }
+// written to dst[0], dst[stride], ... (the padded formats leave their tail
+// unused). Bits: 32, 16, 8, or 0 for the 6- and 4-bit padded formats (b bits each).
+template <int Bits>
+void decode_chunk(const std::uint8_t* p, int b, const float* table, float* dst, std::ptrdiff_t stride) {
+  if constexpr (Bits == 32) {
+    for (int i = 0; i < 4; ++i, p += 4)
+      dst[i * stride] = tf32_value(p[0] | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24);
+  } else if constexpr (Bits == 16) {
+    for (int i = 0; i < 8; ++i, p += 2) dst[i * stride] = table[p[0] | p[1] << 8];
+  } else if constexpr (Bits == 8) {
+    for (int i = 0; i < 16; ++i) dst[i * stride] = table[p[i]];
+  } else {  // 6 or 4 bits, 16 values packed from bit 0
+    for (int i = 0; i < 16; ++i) {
+      const int bit = i * b;
+      const unsigned two = p[bit / 8] | p[bit / 8 + 1] << 8;  // a value spans at most two bytes
+      dst[i * stride] = table[(two >> (bit % 8)) & ((1u << b) - 1)];
     }
   }
 }
@@ -134,41 +131,43 @@ void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType t
              std::to_string(T) + " rows (PTX #tcgen05-kind-shapes-8b-transpose-b for 8-bit B)");
 }
 
-}  // namespace
+[[noreturn, gnu::noinline]] void outside_image(std::uint32_t phys, std::uint32_t image_base, std::size_t size,
+                                                std::uint64_t desc) {
+  fail("address", hex(phys),
+       "expected a 16-byte operand chunk inside the shared-memory image [" + hex(image_base) + ", " +
+           hex(image_base + size) + ") (descriptor " + hex(desc) + ", PTX #tcgen05-shared-memory-descriptor)");
+}
 
-Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows, int k,
-                      ElementType type, bool mn_major, std::vector<std::uint32_t>* chunks_read) {
-  const SmemDescriptorFields f = decode_smem_descriptor(desc);
-  check_request(f, rows, k, type, mn_major);
-  const int T = per_chunk(type);
+// The chunk walk of one operand for elements of `Bits` bits (see decode_chunk).
+template <int Bits>
+void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc,
+          const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major, float* out,
+          std::ptrdiff_t row_stride, std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read) {
+  const int T = per_chunk(type), b = bits(type);
   const std::uint32_t W = swizzle_width(f.layout_type);
   const float* table = value_table(type);
-  Operand out{rows, k, std::vector<float>(static_cast<std::size_t>(rows) * k)};
 
   // One 16-byte chunk at logical address a (before the swizzle): check, record, decode.
   const auto read = [&](std::uint32_t a, float* dst, std::ptrdiff_t stride) {
     const std::uint32_t phys = swizzle(a, f.layout_type, f.base_offset);
     if (phys < image_base || phys - image_base > image.size() || image.size() - (phys - image_base) < 16)
-      fail("address", hex(phys),
-           "expected a 16-byte operand chunk inside the shared-memory image [" + hex(image_base) + ", " +
-               hex(image_base + image.size()) + ") (descriptor " + hex(desc) +
-               ", PTX #tcgen05-shared-memory-descriptor)");
+      outside_image(phys, image_base, image.size(), desc);
     if (chunks_read) chunks_read->push_back(phys);
-    decode_chunk(image.data() + (phys - image_base), type, table, dst, stride);
+    decode_chunk<Bits>(image.data() + (phys - image_base), b, table, dst, stride);
   };
 
   // Facts §2.1, per 16-byte chunk; r = row, c = which of the K step's two
   // chunks, j = chunk index along M/N, kk = K row (all unsigned, so / and %
   // by the powers of two are shifts and masks).
   if (!mn_major) {
+    // K-major none:    start + (r%8)*16 + (r/8)*SBO + c*LBO
+    // K-major swizzled: start + (r%8)*W + (r/8)*SBO + c*16 (LBO "not used, assumed to be 1")
+    const std::uint32_t kstride = f.layout_type == 0 ? f.lbo : 16;
     for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(rows); ++r)
-      for (std::uint32_t c = 0; c < 2; ++c) {
-        // K-major none:    start + (r%8)*16 + (r/8)*SBO + c*LBO
-        // K-major swizzled: start + (r%8)*W + (r/8)*SBO + c*16 (LBO "not used, assumed to be 1")
-        const std::uint32_t kstride = f.layout_type == 0 ? f.lbo : 16;
-        read(f.start_address + (r % 8) * W + (r / 8) * f.sbo + c * kstride, &out.values[r * k + c * T], 1);
-      }
-    return out;
+      for (std::uint32_t c = 0; c < 2; ++c)
+        read(f.start_address + (r % 8) * W + (r / 8) * f.sbo + c * kstride,
+             out + r * row_stride + static_cast<std::ptrdiff_t>(c * T) * k_stride, k_stride);
+    return;
   }
   const std::uint32_t chunks = static_cast<std::uint32_t>(rows / T), per_w = W / 16;
   // K rows per atom: 8, or 4 in the 128B_base32B atom ((T,8,m),(4,k)), derived from CUTLASS (facts §2.1).
@@ -180,8 +179,37 @@ Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_b
         a += j * f.sbo + (kk % 8) * 16 + (kk / 8) * f.lbo;
       else  // MN-major swizzled: start + (j%(W/16))*16 + (j/(W/16))*LBO + (kk%g)*W + (kk/g)*SBO
         a += (j % per_w) * 16 + (j / per_w) * f.lbo + (kk % g) * W + (kk / g) * f.sbo;
-      read(a, &out.values[j * T * k + kk], k);
+      read(a, out + static_cast<std::ptrdiff_t>(j * T) * row_stride + kk * k_stride, row_stride);
     }
+}
+
+}  // namespace
+
+namespace detail {
+
+void fetch_operand_into(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows,
+                        int k, ElementType type, bool mn_major, float* out, std::ptrdiff_t row_stride,
+                        std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read) {
+  const SmemDescriptorFields f = decode_smem_descriptor(desc);
+  check_request(f, rows, k, type, mn_major);
+  switch (bits(type)) {
+    case 32: return walk<32>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    case 16: return walk<16>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    case 8: return walk<8>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    default: return walk<0>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+  }
+}
+
+}  // namespace detail
+
+Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows, int k,
+                      ElementType type, bool mn_major, std::vector<std::uint32_t>* chunks_read) {
+  Operand out{rows, k, {}};
+  // The checks first (fetch_operand_into repeats them), so that a bad rows or
+  // k throws its own error rather than a failed allocation.
+  check_request(decode_smem_descriptor(desc), rows, k, type, mn_major);
+  out.values.resize(static_cast<std::size_t>(rows) * k);
+  detail::fetch_operand_into(image, image_base, desc, rows, k, type, mn_major, out.values.data(), k, 1, chunks_read);
   return out;
 }
 

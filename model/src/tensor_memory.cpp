@@ -1,5 +1,7 @@
 #include "tcgen/model/tensor_memory.hpp"
 
+#include <algorithm>
+
 namespace tcgen::model {
 
 int TensorMemory::find_space(int columns) const {
@@ -13,9 +15,11 @@ int TensorMemory::find_space(int columns) const {
 
 void TensorMemory::allocate(const Allocation& a) {
   allocations_.push_back(a);
-  for (int c = a.column; c < a.column + a.columns; ++c) {
-    live_[c] = true;
-    for (int lane = 0; lane < kLanes; ++lane) cell(lane, c) = TmemCell{};
+  for (int c = a.column; c < a.column + a.columns; ++c) live_[c] = true;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    std::fill_n(value_row(lane) + a.column, a.columns, 0.0f);
+    set_range(writers_, lane, a.column, a.columns, 0);
+    set_range(readers_, lane, a.column, a.columns, 0);
   }
 }
 

@@ -13,6 +13,7 @@
 // tcgen05.fence::after_thread_sync (PTX #tcgen05-memory-consistency-model).
 // A driver calls the methods in one valid interleaving of the kernel's warps.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -106,8 +107,8 @@ class Cta {
 
   // ---- the host's view, no rules checked
   std::span<const std::uint8_t> smem_image() const { return smem_.image(); }
-  std::uint32_t tmem_value(int lane, int column) const { return tmem_.cell(lane, column).value; }
-  bool tmem_written(int lane, int column) const { return tmem_.cell(lane, column).writer != 0; }
+  std::uint32_t tmem_value(int lane, int column) const { return tmem_.value(lane, column); }
+  bool tmem_written(int lane, int column) const { return tmem_.writer(lane, column) != 0; }
 
  private:
   enum class OpKind { mma, cp, st, ld };
@@ -128,6 +129,7 @@ class Cta {
     Knowledge effective;  // in force: fenced with tcgen05.fence::after_thread_sync
     Knowledge released;   // published by tcgen05.fence::before_thread_sync
     std::uint64_t proxy_fences = 0;          // fence.proxy.async executed
+    bool unfenced_st = false;                // an st.shared since its last fence.proxy.async
     std::uint64_t st_done = 0, ld_done = 0;  // own st/ld with id below this are complete
   };
   struct MbarrierSlot {
@@ -150,6 +152,9 @@ class Cta {
   void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column);
   void check_written(const Issue& issue, int lane, int column, const char* why) const;
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
+  // False when every warp has run fence.proxy.async since its last st.shared:
+  // then no chunk can break the proxy-fence rule, and none need be listed.
+  bool any_unfenced_st() const;
   std::uint32_t uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) const;
   void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr) const;
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
@@ -159,10 +164,12 @@ class Cta {
   std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered);
   void mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc,
            std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group);
-  Operand fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                     bool mn_major);
-  Operand read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::uint32_t d_tmem, int rows, int k,
-                      ElementType type);
+  // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
+  void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
+                  bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
+  // A of TS-MMA, rows × k row-major into out.
+  void read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::uint32_t d_tmem, int rows, int k,
+                   ElementType type, float* out);
 
   CtaConfig config_;
   SharedMemory smem_;
@@ -177,6 +184,12 @@ class Cta {
   std::string cta_group_first_;                     // that instruction
   std::optional<int> relinquished_by_;              // warp that ran relinquish_alloc_permit
   int last_alloc_columns_ = 0;
+  // The MMA's working storage, reused from one instruction to the next: A
+  // (M × K), B transposed (K × N), D rows (in Tensor Memory for f32 D, in
+  // mma_d_ for f16 D), the chunks an operand fetch read.
+  std::vector<float> mma_a_, mma_bt_, mma_d_;
+  std::vector<float*> mma_rows_;
+  std::vector<std::uint32_t> mma_chunks_;
 };
 
 }  // namespace tcgen::model
