@@ -1,0 +1,122 @@
+#pragma once
+// One CTA on the host: its threads as fibers (scheduler.hpp), its tcgen05
+// machinery (model::Cta), and what the threads wait on — barriers, mbarrier
+// phases, warp collectives — with the report when they all wait at once.
+// HostArch (host_arch.hpp) is the kernel's view of it; one CtaRuntime runs
+// one CTA of a launch (launch.hpp).
+//
+// Shared memory: the model's image starts at shared address 0, and the
+// kernel's dynamic shared memory at kSmemBase = 1024, as on sm_90 and later,
+// where the first KiB of a CTA's window is reserved for the system
+// (cudaDevAttrReservedSharedMemoryPerBlock). The runtime keeps the mbarriers
+// through which named barriers pass tcgen05 ordering there (barrier()).
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/launch_options.hpp"
+#include "tcgen/exec/scheduler.hpp"
+#include "tcgen/exec/warp_collectives.hpp"
+#include "tcgen/model/cta.hpp"
+
+namespace tcgen::exec {
+
+class HostArch;
+
+class CtaRuntime {
+ public:
+  static constexpr std::uint32_t kSmemBase = 1024;
+  // bar.sync ids 0-15 (PTX #parallel-synchronization-and-communication-instructions-bar)
+  static constexpr int kBarriers = 16;
+
+  // threads: a multiple of 32 up to 1024; smem_bytes: the kernel's dynamic
+  // shared memory, at most the model's image less the reserved KiB.
+  CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options);
+
+  // Runs kernel on every thread to its end, then the kernel-exit check
+  // (TMEM freed). Throws the first error: a ModelError, ConvergenceError,
+  // DeadlockError or tcgen::Error of the kernel's calls.
+  void run(const std::function<void(HostArch&)>& kernel);
+
+  model::Cta& cta() { return cta_; }
+  Dim3 block() const { return block_; }
+  Dim3 grid() const { return grid_; }
+  int threads() const { return threads_; }
+
+  // At the top of every HostArch call. False while the calling thread
+  // unwinds (the CTA is stopping; its destructors' calls do nothing); throws
+  // Cancelled when the CTA is stopping; else, with a shuffled schedule, a
+  // scheduling point.
+  bool enter();
+
+  // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads).
+  void barrier(int thread, unsigned id, unsigned count);
+
+  // mbarriers: every instruction that changes one reports here, which wakes
+  // the threads waiting on it and keeps what the deadlock report shows.
+  enum class MbarrierEvent { init, arrival, transaction };
+  void mbarrier_changed(std::uint32_t mbar, int thread, MbarrierEvent event, const std::string& what);
+  // Changes so far: a thread that found a phase incomplete can tell whether to look again.
+  std::uint64_t mbarrier_version(std::uint32_t mbar) const;
+  // Blocks `thread` until the mbarrier changes.
+  void wait_mbarrier(int thread, std::uint32_t mbar, std::uint32_t parity);
+  // The thread stays runnable but lets the others run first.
+  void yield() { scheduler_.yield(); }
+
+  // A warp collective (warp_collectives.hpp): `frame` holds this lane's
+  // operands and results; run(frames) executes the instruction once for the
+  // warp, frames[lane] null for lanes that take no part.
+  template <class Frame, class Run>
+  void collective(int thread, const CollectiveOp& op, std::uint32_t mask, Frame& frame, Run run) {
+    arrive(thread, op, mask, &frame, [run](const WarpCollectives::Frames& f) {
+      std::array<Frame*, 32> typed;
+      for (int lane = 0; lane < 32; ++lane) typed[lane] = static_cast<Frame*>(f[lane]);
+      run(typed);
+    });
+  }
+
+ private:
+  struct Waiting {
+    enum class On { nothing, barrier, mbarrier, collective } on = On::nothing;
+    std::uint32_t target = 0, parity = 0;  // barrier id or mbarrier address; the parity waited for
+  };
+  struct Barrier {
+    unsigned count = 0;
+    std::vector<int> arrived;
+  };
+  struct MbarrierNotes {
+    std::uint64_t version = 0;
+    std::string init, arrival, transaction;  // the last of each: who, what, in which phase
+  };
+
+  void arrive(int thread, const CollectiveOp& op, std::uint32_t mask, void* frame, WarpCollectives::Run run);
+  void block(int thread, Waiting waiting);
+  void wake_lanes(int warp, std::uint32_t lanes);
+  void exit(int thread);
+  // bar.sync of part of the CTA: the model's bar_sync() is CTA-wide, so the
+  // participating warps pass their tcgen05 ordering through an mbarrier of
+  // the reserved KiB instead, which carries it the same way.
+  void exchange_ordering(const std::vector<int>& threads, unsigned id);
+  std::string deadlock_report() const;  // deadlock_report.cpp
+
+  Dim3 block_, grid_;
+  int threads_;
+  Scheduler scheduler_;
+  model::Cta cta_;
+  std::vector<Waiting> waiting_;
+  std::vector<bool> exited_;
+  std::vector<WarpCollectives> warps_;
+  std::array<Barrier, kBarriers> barriers_{};
+  std::map<std::uint32_t, MbarrierNotes> mbarriers_;
+};
+
+// "thread 33 (warp 1, lane 1)".
+std::string thread_text(int thread);
+// "(1, 0, 0)".
+std::string cta_text(Dim3 cta);
+
+}  // namespace tcgen::exec

@@ -1,0 +1,224 @@
+#pragma once
+// The architecture a kernel body sees on sm_100a: the same members as
+// HostArch (host_arch.hpp), each one inline PTX, a CUDA intrinsic or the
+// tmem / mma atoms, so that a kernel written against it compiles to what it
+// would be written by hand (docs/kernels.md records the SASS). A kernel's
+// entry point is a thin __global__ function:
+//
+//   __global__ void gemm(const __grid_constant__ Params<exec::DeviceArch> p) {
+//     exec::DeviceArch a;
+//     body(a, p);
+//   }
+//
+// launched with exec::device::launch (device_launch.hpp). 1-D CTAs.
+#if !defined(__CUDACC__)
+#error "tcgen/exec/device_arch.hpp is device code: include it from a .cu file compiled by nvcc for sm_100a"
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "tcgen/exec/device_tensor_map.hpp"
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/ld_st.hpp"
+#include "tcgen/mma/mma_atom.hpp"
+#include "tcgen/tmem/address.hpp"
+#include "tcgen/tmem/alloc.hpp"
+#include "tcgen/tmem/atom.hpp"
+#include "tcgen/tmem/sync.hpp"
+
+namespace tcgen::exec {
+
+struct DeviceArch {
+  using TensorMap = DeviceTensorMap;
+  static constexpr std::uint32_t kFullMask = 0xFFFFFFFFu;
+
+  // ---- indices
+  __device__ __forceinline__ unsigned thread_index() const { return threadIdx.x; }
+  __device__ __forceinline__ unsigned warp_index() const { return threadIdx.x / 32; }
+  __device__ __forceinline__ unsigned lane_index() const { return threadIdx.x % 32; }
+  __device__ __forceinline__ unsigned block_threads() const { return blockDim.x; }
+  __device__ __forceinline__ Dim3 block_index() const { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
+  __device__ __forceinline__ Dim3 grid_dim() const { return {gridDim.x, gridDim.y, gridDim.z}; }
+  __device__ __forceinline__ unsigned cluster_rank() const {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+  }
+  __device__ __forceinline__ unsigned cluster_size() const {
+    unsigned n;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    return n;
+  }
+
+  // ---- barriers
+  __device__ __forceinline__ void sync_threads() { __syncthreads(); }
+  __device__ __forceinline__ void bar_sync(unsigned id, unsigned count) {
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+  }
+  __device__ __forceinline__ void sync_warp(std::uint32_t mask = kFullMask) { __syncwarp(mask); }
+
+  // ---- warp shuffles and votes, elect.sync
+  template <class T>
+  __device__ __forceinline__ T shfl_sync(std::uint32_t mask, T value, int src_lane) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shfl.sync moves 32-bit values (__shfl_sync: 4- and 8-byte types)");
+    if constexpr (sizeof(T) == 4) {
+      unsigned bits;
+      std::memcpy(&bits, &value, 4);
+      bits = __shfl_sync(mask, bits, src_lane);
+      std::memcpy(&value, &bits, 4);
+    } else {
+      unsigned long long bits;
+      std::memcpy(&bits, &value, 8);
+      bits = __shfl_sync(mask, bits, src_lane);
+      std::memcpy(&value, &bits, 8);
+    }
+    return value;
+  }
+  __device__ __forceinline__ std::uint32_t ballot_sync(std::uint32_t mask, bool p) { return __ballot_sync(mask, p); }
+  __device__ __forceinline__ bool any_sync(std::uint32_t mask, bool p) { return __any_sync(mask, p); }
+  __device__ __forceinline__ bool all_sync(std::uint32_t mask, bool p) { return __all_sync(mask, p); }
+  __device__ __forceinline__ bool elect_one() {
+    std::uint32_t elected;
+    asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(elected));
+    return elected != 0;
+  }
+
+  // ---- shared memory: the dynamic shared memory, its start rounded up to
+  // 1024 bytes (launch with 1024 bytes to spare: device_launch.hpp)
+  __device__ __forceinline__ std::uint32_t smem_base() const {
+    extern __shared__ std::uint8_t tcgen_exec_dynamic_smem[];
+    return (static_cast<std::uint32_t>(__cvta_generic_to_shared(tcgen_exec_dynamic_smem)) + 1023u) & ~1023u;
+  }
+  template <class T>
+  __device__ __forceinline__ void smem_store(std::uint32_t addr, const T& value) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "st.shared of 4, 8 or 16 bytes");
+    if constexpr (sizeof(T) == 4) {
+      std::uint32_t v;
+      std::memcpy(&v, &value, 4);
+      asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+    } else if constexpr (sizeof(T) == 8) {
+      std::uint64_t v;
+      std::memcpy(&v, &value, 8);
+      asm volatile("st.shared.b64 [%0], %1;" ::"r"(addr), "l"(v) : "memory");
+    } else {
+      std::uint32_t v[4];
+      std::memcpy(v, &value, 16);
+      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3])
+                   : "memory");
+    }
+  }
+  template <class T>
+  __device__ __forceinline__ void smem_load(std::uint32_t addr, T& value) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "ld.shared of 4, 8 or 16 bytes");
+    if constexpr (sizeof(T) == 4) {
+      std::uint32_t v;
+      asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+      std::memcpy(&value, &v, 4);
+    } else if constexpr (sizeof(T) == 8) {
+      std::uint64_t v;
+      asm volatile("ld.shared.b64 %0, [%1];" : "=l"(v) : "r"(addr) : "memory");
+      std::memcpy(&value, &v, 8);
+    } else {
+      std::uint32_t v[4];
+      asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+                   : "r"(addr)
+                   : "memory");
+      std::memcpy(&value, v, 16);
+    }
+  }
+  __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+  // ---- mbarriers (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
+  __device__ __forceinline__ void mbarrier_init(std::uint32_t mbar, std::uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(count) : "memory");
+  }
+  __device__ __forceinline__ void fence_mbarrier_init() {
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __device__ __forceinline__ void mbarrier_arrive(std::uint32_t mbar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(mbar) : "memory");
+  }
+  __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mbar), "r"(bytes) : "memory");
+  }
+  __device__ __forceinline__ bool mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
+    std::uint32_t done;
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(done)
+        : "r"(mbar), "r"(parity)
+        : "memory");
+    return done != 0;
+  }
+  __device__ __forceinline__ void mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
+    while (!mbarrier_try_wait(mbar, parity)) {
+    }
+  }
+
+  // ---- TMA: cp.async.bulk.tensor.Nd tile load, completing on mbar
+  // (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)
+  template <class... Coords>
+  __device__ __forceinline__ void tma_load(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                                           Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    const auto m = reinterpret_cast<std::uint64_t>(&map.map);
+    const int c[] = {static_cast<int>(coords)...};
+#define TCGEN_TMA(N, LIST, ...)                                                                             \
+  asm volatile("cp.async.bulk.tensor." #N "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], " \
+               "[%1, {" LIST "}], [%2];" ::"r"(dst),                                                           \
+               "l"(m), "r"(mbar), __VA_ARGS__                                                                  \
+               : "memory")
+    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%3", "r"(c[0]));
+    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%3, %4", "r"(c[0]), "r"(c[1]));
+    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%3, %4, %5", "r"(c[0]), "r"(c[1]), "r"(c[2]));
+    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%3, %4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    if constexpr (sizeof...(Coords) == 5)
+      TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
+#undef TCGEN_TMA
+  }
+
+  // ---- Tensor Memory allocation for a tmem::Plan, by one whole warp (tmem/alloc.hpp)
+  template <class Plan>
+  __device__ __forceinline__ void alloc(Plan, std::uint32_t slot) {
+    tmem::Allocator<Plan::cta_group>::template alloc<Plan::allocation>(
+        static_cast<std::uint32_t*>(__cvta_shared_to_generic(slot)));
+  }
+  template <class Plan>
+  __device__ __forceinline__ void relinquish_alloc_permit(Plan) {
+    tmem::Allocator<Plan::cta_group>::relinquish();
+  }
+  template <class Plan>
+  __device__ __forceinline__ void dealloc(Plan, tmem::TmemAddress base) {
+    tmem::Allocator<Plan::cta_group>::template dealloc<Plan::allocation>(base);
+  }
+
+  // ---- tcgen05.mma and commit (mma/mma_atom.hpp), one thread
+  template <class Atom, class D, class A, class B>
+  __device__ __forceinline__ void mma(Atom, D d, A a, B b, int kstep, bool accumulate) {
+    Atom::issue(d, a, b, kstep, accumulate);
+  }
+  template <class Atom>
+  __device__ __forceinline__ void commit(Atom, std::uint32_t mbar) {
+    Atom::commit(mbar);
+  }
+
+  // ---- tcgen05.ld / st / wait (tmem/atom.hpp, tmem/sync.hpp), the fences
+  template <layout::TmemAccess A>
+  __device__ __forceinline__ typename LdSt<A>::Registers ld(LdSt<A>, tmem::TmemAddress taddr) {
+    typename LdSt<A>::Registers r;
+    tmem::Atom<A>::load(taddr, r.r);
+    return r;
+  }
+  template <layout::TmemAccess A>
+  __device__ __forceinline__ void st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r) {
+    tmem::Atom<A>::store(taddr, r.r);
+  }
+  __device__ __forceinline__ void wait_ld() { tmem::wait_ld(); }
+  __device__ __forceinline__ void wait_st() { tmem::wait_st(); }
+  __device__ __forceinline__ void fence_before_thread_sync() { tmem::fence_before_thread_sync(); }
+  __device__ __forceinline__ void fence_after_thread_sync() { tmem::fence_after_thread_sync(); }
+};
+
+}  // namespace tcgen::exec

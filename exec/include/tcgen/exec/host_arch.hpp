@@ -1,0 +1,301 @@
+#pragma once
+// The architecture a kernel body sees on the host. A kernel is written once,
+// as a template over its architecture,
+//
+//   template <class Arch> TCGEN_HD void body(Arch& a, const Params<Arch>& p);
+//
+// and runs on sm_100a with DeviceArch (device_arch.hpp: the inline PTX) and
+// here with HostArch: one object per thread, on that thread's fiber, calling
+// model::Cta with the thread's (warp, lane). Both have the same members.
+//
+// - Warp-collective instructions (tcgen05.ld/st/wait/alloc/dealloc/
+//   relinquish, shfl.sync, vote.sync, elect.sync, bar.warp.sync) gather the
+//   warp's lanes first (warp_collectives.hpp) and run once for the warp, with
+//   every lane's operands; the .sync.aligned ones must be reached by all 32
+//   lanes at the same source line (a default std::source_location argument
+//   records it).
+// - Single-thread instructions (mma, commit, mbarrier arrivals, TMA, the
+//   fences, shared-memory stores and loads) go to the model with the calling
+//   lane, at once.
+// - Waits block the thread: bar.sync until its count has arrived,
+//   mbarrier_wait until the phase completes. mbarrier_try_wait returns false
+//   when the phase is incomplete; a thread that tries again before the
+//   mbarrier has changed sleeps until it does, so that a spinning loop can
+//   be found in a deadlock.
+//
+// Errors: a broken PTX rule is the model's ModelError; lanes that do not
+// meet, a ConvergenceError; a CTA whose threads all wait, a DeadlockError
+// (errors.hpp); a bad argument (a barrier id, a store below the dynamic
+// shared memory), a tcgen::Error naming it.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <type_traits>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/host_tensor_map.hpp"
+#include "tcgen/exec/ld_st.hpp"
+#include "tcgen/mma/mma_atom.hpp"
+#include "tcgen/model/ld_st_access.hpp"
+#include "tcgen/tmem/address.hpp"
+
+namespace tcgen::exec {
+
+// The model's names for what the layout and mma libraries describe.
+model::LdStAccess model_access(const layout::TmemAccess& access);
+model::MmaKind model_kind(mma::MmaKind kind);  // the kinds without block scaling
+model::CtaGroup model_group(int cta_group);
+
+class HostArch {
+ public:
+  using TensorMap = HostTensorMap;
+  using Site = std::source_location;
+  static constexpr std::uint32_t kFullMask = 0xFFFFFFFFu;
+
+  HostArch(CtaRuntime& rt, int thread) : rt_(rt), thread_(thread) {}
+
+  // ---- indices: threadIdx.x, its warp and lane, blockDim.x, blockIdx, gridDim (1-D CTAs)
+  unsigned thread_index() const { return static_cast<unsigned>(thread_); }
+  unsigned warp_index() const { return static_cast<unsigned>(thread_ / 32); }
+  unsigned lane_index() const { return static_cast<unsigned>(thread_ % 32); }
+  unsigned block_threads() const { return static_cast<unsigned>(rt_.threads()); }
+  Dim3 block_index() const { return rt_.block(); }
+  Dim3 grid_dim() const { return rt_.grid(); }
+  // %cluster_ctarank, %cluster_nctarank: the host runs clusters of one CTA.
+  unsigned cluster_rank() const { return 0; }
+  unsigned cluster_size() const { return 1; }
+
+  // ---- barriers: bar.sync 0 (__syncthreads), bar.sync id, count; bar.warp.sync
+  void sync_threads();
+  void bar_sync(unsigned id, unsigned count);
+  void sync_warp(std::uint32_t mask = kFullMask);
+
+  // ---- warp shuffles and votes (shfl.sync.idx, vote.sync), elect.sync
+  template <class T>
+  T shfl_sync(std::uint32_t mask, T value, int src_lane);
+  std::uint32_t ballot_sync(std::uint32_t mask, bool predicate);
+  bool any_sync(std::uint32_t mask, bool predicate);
+  bool all_sync(std::uint32_t mask, bool predicate);
+  // elect.sync with the full mask: true in one lane of the warp. PTX fixes
+  // only that the same mask elects the same lane; the host elects the lowest.
+  bool elect_one();
+
+  // ---- shared memory: the kernel's dynamic shared memory starts at
+  // smem_base() (1024-byte aligned); values of 4, 8 or 16 bytes, at
+  // addresses aligned to their size.
+  std::uint32_t smem_base() const { return CtaRuntime::kSmemBase; }
+  template <class T>
+  void smem_store(std::uint32_t addr, const T& value);
+  template <class T>
+  void smem_load(std::uint32_t addr, T& value);
+  void fence_proxy_async();  // fence.proxy.async.shared::cta
+
+  // ---- mbarriers at shared addresses (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
+  void mbarrier_init(std::uint32_t mbar, std::uint32_t count);
+  void fence_mbarrier_init();  // fence.mbarrier_init.release.cluster; the model has no rule for it
+  void mbarrier_arrive(std::uint32_t mbar);
+  void mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes);
+  bool mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity);
+  void mbarrier_wait(std::uint32_t mbar, std::uint32_t parity);
+
+  // ---- TMA: cp.async.bulk.tensor.Nd tile load of the box at coords (one
+  // per dimension of the map, innermost first) to shared address dst,
+  // completing its bytes on mbar.
+  template <class... Coords>
+  void tma_load(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords));
+  }
+
+  // ---- Tensor Memory allocation for a tmem::Plan (its nCols and cta_group), by one whole warp
+  template <class Plan>
+  void alloc(Plan, std::uint32_t slot, Site site = Site::current());
+  template <class Plan>
+  void relinquish_alloc_permit(Plan, Site site = Site::current());
+  template <class Plan>
+  void dealloc(Plan, tmem::TmemAddress base, Site site = Site::current());
+
+  // ---- tcgen05.mma of atom Atom (mma::Mma<Spec>): D (+)= A·B for K step kstep; one thread
+  template <class Atom, class D, class A, class B>
+  void mma(Atom, D d, A a, B b, int kstep, bool accumulate);
+  // tcgen05.commit of the atom's cta_group to mbar; one thread
+  template <class Atom>
+  void commit(Atom, std::uint32_t mbar);
+
+  // ---- tcgen05.ld / st / wait, by one whole warp; the fences, by any thread
+  template <layout::TmemAccess A>
+  typename LdSt<A>::Registers ld(LdSt<A>, tmem::TmemAddress taddr, Site site = Site::current());
+  template <layout::TmemAccess A>
+  void st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site = Site::current());
+  void wait_ld(Site site = Site::current());
+  void wait_st(Site site = Site::current());
+  void fence_before_thread_sync();
+  void fence_after_thread_sync();
+
+ private:
+  model::Thread me() const { return {thread_ / 32, thread_ % 32}; }
+  int warp() const { return thread_ / 32; }
+  // A .sync.aligned instruction without operands that differ by lane: `once` runs for the warp.
+  void aligned(const std::string& instruction, Site site, const std::function<void()>& once);
+  struct Vote {
+    std::uint32_t ballot, members;
+  };
+  Vote vote(const char* instruction, std::uint32_t mask, bool predicate);
+  // Below smem_base() lies what the kernel did not ask for.
+  void check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const;
+  void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
+                    int count);
+
+  CtaRuntime& rt_;
+  int thread_;
+  struct Poll {  // the last mbarrier_try_wait that failed, and the mbarrier's version then
+    std::uint32_t mbar, parity;
+    std::uint64_t version;
+    friend bool operator==(const Poll&, const Poll&) = default;
+  };
+  std::optional<Poll> polled_;
+};
+
+// ---- templates
+
+template <class T>
+T HostArch::shfl_sync(std::uint32_t mask, T value, int src_lane) {
+  static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "shfl.sync moves 32-bit values (__shfl_sync: 4- and 8-byte types)");
+  if (!rt_.enter()) return value;
+  struct Frame {
+    T in, out;
+    int src;
+  } frame{value, value, src_lane};
+  rt_.collective(thread_, {"shfl.sync.idx.b32", false, {}}, mask, frame, [&](const std::array<Frame*, 32>& f) {
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!f[lane]) continue;
+      const int src = f[lane]->src;
+      if (src < 0 || src > 31 || !f[src])
+        fail("shfl.sync source lane", std::to_string(src) + " (read by lane " + std::to_string(lane) + ", warp " +
+                                          std::to_string(warp()) + ")",
+             "a lane of the member mask that has not exited: another lane's value is undefined "
+             "(PTX #data-movement-and-conversion-instructions-shfl-sync)");
+      f[lane]->out = f[src]->in;
+    }
+  });
+  return frame.out;
+}
+
+template <class T>
+void HostArch::smem_store(std::uint32_t addr, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16),
+                "st.shared of 4, 8 or 16 bytes (.b32, .b64, .v4.b32)");
+  if (!rt_.enter()) return;
+  check_smem(addr, sizeof(T), "st.shared");
+  std::array<std::uint8_t, sizeof(T)> bytes;
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  rt_.cta().st_shared(warp(), addr, bytes);
+}
+
+template <class T>
+void HostArch::smem_load(std::uint32_t addr, T& value) {
+  static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16),
+                "ld.shared of 4, 8 or 16 bytes (.b32, .b64, .v4.b32)");
+  if (!rt_.enter()) return;
+  check_smem(addr, sizeof(T), "ld.shared");
+  std::array<std::uint8_t, sizeof(T)> bytes;
+  rt_.cta().ld_shared(warp(), addr, bytes);
+  std::memcpy(&value, bytes.data(), sizeof(T));
+}
+
+template <class Plan>
+void HostArch::alloc(Plan, std::uint32_t slot, Site site) {
+  if (!rt_.enter()) return;
+  check_smem(slot, 4, "tcgen05.alloc");
+  aligned("tcgen05.alloc.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned.shared::cta.b32", site,
+          [&] { rt_.cta().alloc(warp(), slot, Plan::allocation, model_group(Plan::cta_group)); });
+}
+
+template <class Plan>
+void HostArch::relinquish_alloc_permit(Plan, Site site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.relinquish_alloc_permit.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned", site,
+          [&] { rt_.cta().relinquish_alloc_permit(warp(), model_group(Plan::cta_group)); });
+}
+
+template <class Plan>
+void HostArch::dealloc(Plan, tmem::TmemAddress base, Site site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.dealloc.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned.b32", site,
+          [&] { rt_.cta().dealloc(warp(), base.raw(), Plan::allocation, model_group(Plan::cta_group)); });
+}
+
+template <class Atom, class D, class A, class B>
+void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate) {
+  static_assert(Atom::template accepts<D, A, B>());
+  static_assert(!Atom::scaled && !Atom::spec.ws,
+                "the host model runs tcgen05.mma without .ws and block scaling (docs/model.md, Not modelled)");
+  if (!rt_.enter()) return;
+  const model::MmaKind kind = model_kind(Atom::spec.kind);
+  const model::CtaGroup group = model_group(Atom::spec.cta_group);
+  if constexpr (requires { a.kstep(0); }) {
+    rt_.cta().mma_ss(me(), kind, d.address.raw(), a.kstep(kstep), b.kstep(kstep), Atom::idesc, accumulate, group);
+  } else {
+    // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2), as Mma::issue steps.
+    const std::uint32_t a_tmem = a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
+    rt_.cta().mma_ts(me(), kind, d.address.raw(), a_tmem, b.kstep(kstep), Atom::idesc, accumulate, group);
+  }
+}
+
+template <class Atom>
+void HostArch::commit(Atom, std::uint32_t mbar) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "tcgen05.commit");
+  rt_.cta().commit(me(), mbar, model_group(Atom::spec.cta_group));
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                       "tcgen05.commit.cta_group::" + std::to_string(Atom::spec.cta_group) + ".mbarrier::arrive::one");
+}
+
+template <layout::TmemAccess A>
+typename LdSt<A>::Registers HostArch::ld(LdSt<A>, tmem::TmemAddress taddr, Site site) {
+  typename LdSt<A>::Registers out{};
+  if (!rt_.enter()) return out;
+  const model::LdStAccess access = model_access(A);
+  struct Frame {
+    std::uint32_t taddr;
+    std::uint32_t* regs;
+  } frame{taddr.raw(), out.r};
+  rt_.collective(thread_, {model::instruction_name(true, access), true, site}, kFullMask, frame,
+                 [&](const std::array<Frame*, 32>& f) {
+                   std::array<std::uint32_t, 32> taddrs;
+                   for (int lane = 0; lane < 32; ++lane) taddrs[lane] = f[lane]->taddr;
+                   const model::WarpRegisters regs = rt_.cta().ld(warp(), access, taddrs);
+                   for (int lane = 0; lane < 32; ++lane)
+                     std::memcpy(f[lane]->regs, regs[lane].data(), sizeof(std::uint32_t) * regs[lane].size());
+                 });
+  return out;
+}
+
+template <layout::TmemAccess A>
+void HostArch::st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site) {
+  if (!rt_.enter()) return;
+  const model::LdStAccess access = model_access(A);
+  struct Frame {
+    std::uint32_t taddr;
+    const std::uint32_t* regs;
+  } frame{taddr.raw(), r.r};
+  rt_.collective(thread_, {model::instruction_name(false, access), true, site}, kFullMask, frame,
+                 [&](const std::array<Frame*, 32>& f) {
+                   std::array<std::uint32_t, 32> taddrs;
+                   model::WarpRegisters regs;
+                   for (int lane = 0; lane < 32; ++lane) {
+                     taddrs[lane] = f[lane]->taddr;
+                     regs[lane].assign(f[lane]->regs, f[lane]->regs + LdSt<A>::registers);
+                   }
+                   rt_.cta().st(warp(), access, taddrs, regs);
+                 });
+}
+
+}  // namespace tcgen::exec

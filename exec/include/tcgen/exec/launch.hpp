@@ -1,0 +1,28 @@
+#pragma once
+// Running a kernel on the host, as a launch <<<grid, block_threads, smem_bytes>>>
+// would on a GPU:
+//
+//   exec::host::launch({2, 1, 1}, 192, Kernel::smem_bytes,
+//                      [&](exec::HostArch& a) { kernel_body(a, params); });
+//
+// The CTAs run one after another on the calling thread, x fastest, each as
+// its own CtaRuntime (fibers over a fresh model::Cta). The first error stops
+// the launch and is rethrown: a ModelError, ConvergenceError, DeadlockError
+// (errors.hpp) or a tcgen::Error naming the argument. Global memory is the
+// host memory the kernel's parameters point to.
+#include <cstdint>
+#include <functional>
+
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/host_arch.hpp"
+#include "tcgen/exec/launch_options.hpp"
+
+namespace tcgen::exec::host {
+
+// block_threads: a multiple of 32 up to 1024. smem_bytes: the kernel's
+// dynamic shared memory, from HostArch::smem_base(). With a shuffle seed,
+// CTA i of the grid (in launch order) runs with seed + i.
+void launch(Dim3 grid, unsigned block_threads, std::uint32_t smem_bytes,
+            const std::function<void(HostArch&)>& kernel, const LaunchOptions& options = {});
+
+}  // namespace tcgen::exec::host

@@ -1,0 +1,22 @@
+#pragma once
+// How the host runs a kernel's threads.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace tcgen::exec {
+
+struct LaunchOptions {
+  // Unset: deterministic. A thread runs until it blocks (a barrier, an
+  // mbarrier wait, a warp collective whose other lanes have not arrived),
+  // then the next runnable thread in index order runs.
+  // Set: every call a thread makes into the architecture is a scheduling
+  // point, and the next thread is drawn from the runnable ones with this
+  // seed, so a race shows up as a different result under another seed; the
+  // same seed repeats the run exactly.
+  std::optional<std::uint64_t> shuffle_seed;
+  // Each thread's stack: the kernel's frames and the model's calls run on it.
+  std::size_t stack_bytes = 256 * 1024;
+};
+
+}  // namespace tcgen::exec

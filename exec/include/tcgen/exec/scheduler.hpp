@@ -1,0 +1,68 @@
+#pragma once
+// Cooperative scheduling of fibers on the calling OS thread: which fiber runs
+// next, blocking and waking, and stopping a run cleanly. It knows nothing of
+// CUDA; the CTA runtime (cta_runtime.hpp) builds barriers, mbarrier waits and
+// warp collectives on block() and wake().
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <ucontext.h>
+
+#include "tcgen/exec/fiber.hpp"
+#include "tcgen/exec/launch_options.hpp"
+
+namespace tcgen::exec {
+
+// Thrown into a fiber that is stopped because another one failed or the run
+// deadlocked; the fiber's stack unwinds to its start. Not a std::exception,
+// so that kernel code cannot mistake it for an error of its own.
+struct Cancelled {};
+
+class Scheduler {
+ public:
+  explicit Scheduler(const LaunchOptions& options);
+
+  // Runs task(i) for i = 0 … fibers-1, each on a fiber, until every task has
+  // returned. The first exception a task throws stops the run: the other
+  // started fibers are unwound (their pending block() or yield() throws
+  // Cancelled) and the exception is rethrown here. When no fiber can run
+  // and some are blocked, the run stops the same way with the exception
+  // deadlock() makes (called while every fiber is still where it blocked).
+  void run(int fibers, const std::function<void(int)>& task, const std::function<std::exception_ptr()>& deadlock);
+
+  bool shuffled() const { return shuffled_; }
+  bool cancelling() const { return cancelling_; }
+
+  // Called on a fiber. yield(): it stays runnable, another may run first.
+  // block(): it runs again only after wake(it).
+  void yield();
+  void block();
+  void wake(int fiber);
+
+ private:
+  enum class State { ready, blocked, done };
+
+  static void entry();
+  int pick();
+  void resume(int fiber);
+  void suspend();  // on the current fiber, back to run()
+
+  std::size_t stack_bytes_;
+  bool shuffled_;
+  std::mt19937_64 rng_;  // its output sequence is fixed by the C++ standard: runs repeat across platforms
+  const std::function<void(int)>* task_ = nullptr;
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+  std::vector<State> states_;
+  std::vector<bool> started_;
+  std::vector<int> ready_;  // scratch for pick()
+  ucontext_t main_{};
+  int current_ = -1, last_ = -1;
+  bool cancelling_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace tcgen::exec

@@ -1,0 +1,71 @@
+#pragma once
+// The warp-collective instructions one warp's lanes are gathered at on the
+// host. Every lane of the member mask arrives with a frame of its own
+// operands; the arrival that completes the set runs the instruction once,
+// with every lane's frame, and the lanes go on together. Lanes that do not
+// meet — different instructions, different member masks, a lane exiting
+// while the others wait at a .sync.aligned one — are a ConvergenceError.
+//
+// PTX: a .sync.aligned instruction (tcgen05.ld/st/wait/alloc/dealloc,
+// bar.sync) is executed by all threads of the warp, at the same
+// instruction; shfl.sync, vote.sync, elect.sync and bar.warp.sync wait for
+// the non-exited threads of membermask, and the executing thread must be in
+// membermask (PTX #data-movement-and-conversion-instructions-shfl-sync,
+// #parallel-synchronization-and-communication-instructions-vote-sync, -elect-sync,
+// -bar-warp-sync, -bar).
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <vector>
+
+namespace tcgen::exec {
+
+struct CollectiveOp {
+  std::string instruction;  // "tcgen05.ld.sync.aligned.32x32b.x8.b32", "shfl.sync.idx.b32"
+  bool aligned = false;     // .sync.aligned: all 32 lanes, at one instruction (one source site)
+  std::source_location site;
+};
+
+// "kernel.hpp:42" (the file's last path component).
+std::string site_text(const std::source_location& site);
+
+class WarpCollectives {
+ public:
+  using Frames = std::array<void*, 32>;    // a lane's frame, or null for a lane that takes no part
+  using Run = std::function<void(const Frames&)>;
+
+  explicit WarpCollectives(int warp) : warp_(warp) {}
+
+  // Lane `lane` arrives at `op` with `mask` and its frame; `run` executes the
+  // instruction for all lanes. When this arrival completes the collective,
+  // run has been called and the other lanes to wake are returned; nullopt:
+  // the lane waits. Throws ConvergenceError.
+  std::optional<std::uint32_t> arrive(int lane, const CollectiveOp& op, std::uint32_t mask, void* frame, Run run);
+  // Lane `lane` exits. Returns the lanes to wake (0: none) when a collective
+  // waited only for it (it has run); throws ConvergenceError when a
+  // .sync.aligned instruction waits for it.
+  std::uint32_t exit(int lane);
+  // The collective `lane` waits at and who is there, for a deadlock report.
+  std::string describe(int lane) const;
+
+ private:
+  struct Pending {
+    CollectiveOp op;
+    std::uint32_t mask = 0, arrived = 0;
+    Frames frames{};
+    Run run;
+  };
+  // When Pending i needs no more lanes: runs it, removes it and returns the
+  // lanes it held other than `lane`.
+  std::optional<std::uint32_t> complete_if_ready(std::size_t i, int lane);
+  [[noreturn]] void fail(const CollectiveOp& op, const std::string& detail) const;
+
+  int warp_;
+  std::uint32_t exited_ = 0;
+  std::vector<Pending> pending_;
+};
+
+}  // namespace tcgen::exec

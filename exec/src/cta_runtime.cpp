@@ -1,0 +1,167 @@
+#include "tcgen/exec/cta_runtime.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <sstream>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/errors.hpp"
+#include "tcgen/exec/host_arch.hpp"
+
+namespace tcgen::exec {
+
+namespace {
+
+model::CtaConfig config(int threads, std::uint32_t smem_bytes) {
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    fail("block_threads", threads, "a multiple of 32 from 32 to 1024: the host runs whole warps");
+  constexpr std::uint32_t most = model::SharedMemory::kMaxBytes - CtaRuntime::kSmemBase;
+  if (smem_bytes > most)
+    fail("smem_bytes", std::to_string(smem_bytes),
+         "at most " + std::to_string(most) + " bytes: the 227 KB of shared memory less the KiB reserved below the "
+         "kernel's dynamic shared memory");
+  return {.warps = threads / 32, .smem_base = 0, .smem_bytes = CtaRuntime::kSmemBase + smem_bytes};
+}
+
+}  // namespace
+
+std::string cta_text(Dim3 b) {
+  std::ostringstream s;  // not operator+: GCC 12 warns falsely (-Wrestrict) on this concatenation
+  s << "(" << b.x << ", " << b.y << ", " << b.z << ")";
+  return s.str();
+}
+
+std::string thread_text(int thread) {
+  return "thread " + std::to_string(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
+         std::to_string(thread % 32) + ")";
+}
+
+CtaRuntime::CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options)
+    : block_(block),
+      grid_(grid),
+      threads_(threads),
+      scheduler_(options),
+      cta_(config(threads, smem_bytes)),
+      waiting_(static_cast<std::size_t>(threads)),
+      exited_(static_cast<std::size_t>(threads), false) {
+  for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);
+}
+
+void CtaRuntime::run(const std::function<void(HostArch&)>& kernel) {
+  scheduler_.run(
+      threads_,
+      [&](int thread) {
+        HostArch arch(*this, thread);
+        kernel(arch);
+        exit(thread);
+      },
+      [&] { return std::make_exception_ptr(DeadlockError(cta_text(block_), deadlock_report())); });
+  cta_.finish();
+}
+
+bool CtaRuntime::enter() {
+  if (std::uncaught_exceptions() > 0) return false;
+  if (scheduler_.cancelling()) throw Cancelled{};
+  if (scheduler_.shuffled()) scheduler_.yield();
+  return true;
+}
+
+void CtaRuntime::block(int thread, Waiting waiting) {
+  waiting_[thread] = waiting;
+  scheduler_.block();
+  waiting_[thread] = {};
+}
+
+void CtaRuntime::wake_lanes(int warp, std::uint32_t lanes) {
+  for (int lane = 0; lane < 32; ++lane)
+    if (lanes >> lane & 1u) scheduler_.wake(32 * warp + lane);
+}
+
+// ---- barriers
+
+void CtaRuntime::barrier(int thread, unsigned id, unsigned count) {
+  if (id >= kBarriers)
+    fail("barrier id", id, "0 to 15 (PTX #parallel-synchronization-and-communication-instructions-bar)");
+  if (count == 0 || count % 32 != 0 || count > static_cast<unsigned>(threads_))
+    fail("barrier thread count", std::to_string(count),
+         "a multiple of 32, at most the CTA's " + std::to_string(threads_) +
+             " threads (PTX #parallel-synchronization-and-communication-instructions-bar)");
+  Barrier& b = barriers_[id];
+  if (!b.arrived.empty() && b.count != count)
+    fail("barrier thread count",
+         std::to_string(count) + " at bar.sync " + std::to_string(id) + " by " + thread_text(thread),
+         "the count the threads already waiting there gave, " + std::to_string(b.count) +
+             ": every thread of one barrier instance names the same count");
+  b.count = count;
+  b.arrived.push_back(thread);
+  if (b.arrived.size() < count) {
+    block(thread, {Waiting::On::barrier, id, 0});
+    return;
+  }
+  std::vector<int> arrived;
+  arrived.swap(b.arrived);
+  if (count == static_cast<unsigned>(threads_))
+    cta_.bar_sync();
+  else
+    exchange_ordering(arrived, id);
+  for (int t : arrived)
+    if (t != thread) scheduler_.wake(t);
+}
+
+void CtaRuntime::exchange_ordering(const std::vector<int>& threads, unsigned id) {
+  std::vector<int> warps;
+  for (int t : threads) warps.push_back(t / 32);
+  std::sort(warps.begin(), warps.end());
+  warps.erase(std::unique(warps.begin(), warps.end()), warps.end());
+  const std::uint32_t mbar = 8 * id;  // below kSmemBase: out of the kernel's reach
+  cta_.mbarrier_init({warps[0], 0}, mbar, static_cast<std::uint32_t>(warps.size()));
+  for (int w : warps) cta_.mbarrier_arrive({w, 0}, mbar);
+  for (int w : warps) cta_.mbarrier_try_wait(w, mbar, 0);
+  cta_.mbarrier_inval({warps[0], 0}, mbar);
+}
+
+// ---- mbarriers
+
+void CtaRuntime::mbarrier_changed(std::uint32_t mbar, int thread, MbarrierEvent event, const std::string& what) {
+  MbarrierNotes& n = mbarriers_[mbar];
+  ++n.version;
+  const std::string note = thread_text(thread) + ": " + what + ", leaving it in phase " +
+                           std::to_string(cta_.mbarrier(mbar).phase());
+  switch (event) {
+    case MbarrierEvent::init:
+      n = {n.version, note, "", ""};
+      break;
+    case MbarrierEvent::arrival: n.arrival = note; break;
+    case MbarrierEvent::transaction: n.transaction = note; break;
+  }
+  for (int t = 0; t < threads_; ++t)
+    if (waiting_[t].on == Waiting::On::mbarrier && waiting_[t].target == mbar) scheduler_.wake(t);
+}
+
+std::uint64_t CtaRuntime::mbarrier_version(std::uint32_t mbar) const {
+  const auto it = mbarriers_.find(mbar);
+  return it == mbarriers_.end() ? 0 : it->second.version;
+}
+
+void CtaRuntime::wait_mbarrier(int thread, std::uint32_t mbar, std::uint32_t parity) {
+  block(thread, {Waiting::On::mbarrier, mbar, parity});
+}
+
+// ---- warp collectives and exits
+
+void CtaRuntime::arrive(int thread, const CollectiveOp& op, std::uint32_t mask, void* frame,
+                        WarpCollectives::Run run) {
+  const int warp = thread / 32;
+  const std::optional<std::uint32_t> woken = warps_[warp].arrive(thread % 32, op, mask, frame, std::move(run));
+  if (woken)
+    wake_lanes(warp, *woken);
+  else
+    block(thread, {Waiting::On::collective, 0, 0});
+}
+
+void CtaRuntime::exit(int thread) {
+  exited_[thread] = true;
+  wake_lanes(thread / 32, warps_[thread / 32].exit(thread % 32));
+}
+
+}  // namespace tcgen::exec

@@ -1,0 +1,73 @@
+// The report of a CTA whose every live thread waits: who waits on what, the
+// state of each barrier and mbarrier waited on, and who changed it last.
+#include <cstdio>
+#include <utility>
+
+#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/exec/thread_set.hpp"
+
+namespace tcgen::exec {
+
+namespace {
+
+std::string hex(std::uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%x", v);
+  return b;
+}
+
+}  // namespace
+
+std::string CtaRuntime::deadlock_report() const {
+  const auto describe = [&](int thread) -> std::string {
+    const Waiting& w = waiting_[thread];
+    switch (w.on) {
+      case Waiting::On::barrier: {
+        const Barrier& b = barriers_[w.target];
+        return "wait at bar.sync " + std::to_string(w.target) + " for " + std::to_string(b.count) + " threads; " +
+               std::to_string(b.arrived.size()) + " have arrived, the last " + thread_text(b.arrived.back());
+      }
+      case Waiting::On::mbarrier: {
+        const model::Mbarrier& m = cta_.mbarrier(w.target);
+        std::string s = "wait on the mbarrier at " + hex(w.target) + " (smem_base + " + hex(w.target - kSmemBase) +
+                        ") for the phase of parity " + std::to_string(w.parity) + " to complete; ";
+        if (!m.valid()) return s + "it is no longer an mbarrier (mbarrier.inval)";
+        s += "it is in phase " + std::to_string(m.phase()) + " with " + std::to_string(m.pending()) + " of " +
+             std::to_string(m.expected()) + " arrivals pending and tx-count " + std::to_string(m.tx());
+        const MbarrierNotes& n = mbarriers_.at(w.target);
+        s += n.arrival.empty() ? "; no arrival since its mbarrier.init by " + n.init
+                               : "; the last arrival: " + n.arrival;
+        if (!n.transaction.empty()) s += "; the last transaction: " + n.transaction;
+        return s;
+      }
+      case Waiting::On::collective: return warps_[thread / 32].describe(thread % 32);
+      case Waiting::On::nothing: break;
+    }
+    return "wait on nothing the runtime knows";
+  };
+
+  std::vector<std::pair<std::string, std::vector<int>>> groups;  // in the order of their first thread
+  std::vector<int> exited;
+  for (int t = 0; t < threads_; ++t) {
+    if (exited_[t]) {
+      exited.push_back(t);
+      continue;
+    }
+    const std::string what = describe(t);
+    auto it = groups.begin();
+    while (it != groups.end() && it->first != what) ++it;
+    if (it == groups.end())
+      groups.push_back({what, {t}});
+    else
+      it->second.push_back(t);
+  }
+
+  std::string report = "deadlock in CTA " + cta_text(block_) +
+                       ": every thread that has not exited waits, and none of them can make what the others wait "
+                       "for happen.\n";
+  for (const auto& [what, threads] : groups) report += "  " + threads_text(threads) + ": " + what + ".\n";
+  if (!exited.empty()) report += "  exited: " + threads_text(exited) + ".\n";
+  return report;
+}
+
+}  // namespace tcgen::exec

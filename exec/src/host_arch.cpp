@@ -1,0 +1,237 @@
+#include "tcgen/exec/host_arch.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace tcgen::exec {
+
+namespace {
+
+std::string hex(std::uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%x", v);
+  return b;
+}
+
+}  // namespace
+
+model::LdStAccess model_access(const layout::TmemAccess& a) {
+  model::LdStAccess m;
+  switch (a.shape) {
+    case layout::TmemShape::s32x32b: m.shape = model::LdStShape::s32x32b; break;
+    case layout::TmemShape::s16x64b: m.shape = model::LdStShape::s16x64b; break;
+    case layout::TmemShape::s16x128b: m.shape = model::LdStShape::s16x128b; break;
+    case layout::TmemShape::s16x256b: m.shape = model::LdStShape::s16x256b; break;
+    case layout::TmemShape::s16x32bx2: m.shape = model::LdStShape::s16x32bx2; break;
+  }
+  m.num = static_cast<int>(a.num);
+  m.pack = a.pack;
+  // The immediate tmem::Atom passes: the explicit offset, or the first half's width.
+  if (a.shape == layout::TmemShape::s16x32bx2) m.half_split = static_cast<int>(a.split());
+  return m;
+}
+
+model::MmaKind model_kind(mma::MmaKind kind) {
+  switch (kind) {
+    case mma::MmaKind::f16: return model::MmaKind::f16;
+    case mma::MmaKind::tf32: return model::MmaKind::tf32;
+    case mma::MmaKind::f8f6f4: return model::MmaKind::f8f6f4;
+    case mma::MmaKind::i8: return model::MmaKind::i8;
+    default: break;
+  }
+  fail("kind", mma::name(kind), "a kind without block scaling: the host model runs f16, tf32, f8f6f4 and i8");
+}
+
+model::CtaGroup model_group(int cta_group) { return cta_group == 2 ? model::CtaGroup::two : model::CtaGroup::one; }
+
+// ---- barriers and warp collectives
+
+void HostArch::sync_threads() {
+  if (!rt_.enter()) return;
+  rt_.barrier(thread_, 0, static_cast<unsigned>(rt_.threads()));
+}
+
+void HostArch::bar_sync(unsigned id, unsigned count) {
+  if (!rt_.enter()) return;
+  rt_.barrier(thread_, id, count);
+}
+
+void HostArch::aligned(const std::string& instruction, Site site, const std::function<void()>& once) {
+  char frame = 0;  // nothing differs by lane
+  rt_.collective(thread_, {instruction, true, site}, kFullMask, frame, [&](const std::array<char*, 32>&) { once(); });
+}
+
+void HostArch::sync_warp(std::uint32_t mask) {
+  if (!rt_.enter()) return;
+  char frame = 0;
+  rt_.collective(thread_, {"bar.warp.sync", false, {}}, mask, frame, [](const std::array<char*, 32>&) {});
+}
+
+HostArch::Vote HostArch::vote(const char* instruction, std::uint32_t mask, bool predicate) {
+  struct Frame {
+    bool predicate;
+    Vote out;
+  } frame{predicate, {}};
+  rt_.collective(thread_, {instruction, false, {}}, mask, frame, [](const std::array<Frame*, 32>& f) {
+    Vote v{0, 0};
+    for (int lane = 0; lane < 32; ++lane)
+      if (f[lane]) {
+        v.members |= 1u << lane;
+        if (f[lane]->predicate) v.ballot |= 1u << lane;
+      }
+    for (Frame* lane : f)
+      if (lane) lane->out = v;
+  });
+  return frame.out;
+}
+
+std::uint32_t HostArch::ballot_sync(std::uint32_t mask, bool predicate) {
+  if (!rt_.enter()) return 0;
+  return vote("vote.sync.ballot.b32", mask, predicate).ballot;
+}
+
+bool HostArch::any_sync(std::uint32_t mask, bool predicate) {
+  if (!rt_.enter()) return false;
+  return vote("vote.sync.any.pred", mask, predicate).ballot != 0;
+}
+
+bool HostArch::all_sync(std::uint32_t mask, bool predicate) {
+  if (!rt_.enter()) return false;
+  const Vote v = vote("vote.sync.all.pred", mask, predicate);
+  return v.ballot == v.members;
+}
+
+bool HostArch::elect_one() {
+  if (!rt_.enter()) return false;
+  struct Frame {
+    bool elected = false;
+  } frame;
+  rt_.collective(thread_, {"elect.sync", false, {}}, kFullMask, frame, [](const std::array<Frame*, 32>& f) {
+    for (Frame* lane : f)
+      if (lane) {
+        lane->elected = true;
+        return;
+      }
+  });
+  return frame.elected;
+}
+
+// ---- shared memory, mbarriers, TMA
+
+void HostArch::check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const {
+  if (addr < CtaRuntime::kSmemBase)
+    fail("shared address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "an address in the kernel's dynamic shared memory, from smem_base() = " + hex(CtaRuntime::kSmemBase) +
+             ": below it lies what the kernel did not allocate");
+  if (addr % bytes != 0)
+    fail("shared address", hex(addr) + " (" + instruction + " of " + std::to_string(bytes) + " bytes by " +
+                               thread_text(thread_) + ")",
+         "a multiple of " + std::to_string(bytes) + ": an access is aligned to its size");
+}
+
+void HostArch::fence_proxy_async() {
+  if (!rt_.enter()) return;
+  rt_.cta().fence_proxy_async(warp());
+}
+
+void HostArch::mbarrier_init(std::uint32_t mbar, std::uint32_t count) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.init");
+  rt_.cta().mbarrier_init(me(), mbar, count);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::init,
+                       "mbarrier.init with count " + std::to_string(count));
+}
+
+void HostArch::fence_mbarrier_init() { rt_.enter(); }
+
+void HostArch::mbarrier_arrive(std::uint32_t mbar) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.arrive");
+  rt_.cta().mbarrier_arrive(me(), mbar);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival, "mbarrier.arrive");
+}
+
+void HostArch::mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.arrive.expect_tx");
+  rt_.cta().mbarrier_arrive_expect_tx(me(), mbar, bytes);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                       "mbarrier.arrive.expect_tx of " + std::to_string(bytes) + " bytes");
+}
+
+bool HostArch::mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
+  if (!rt_.enter()) return true;
+  check_smem(mbar, 8, "mbarrier.try_wait");
+  if (rt_.cta().mbarrier_try_wait(warp(), mbar, parity)) {
+    polled_.reset();
+    return true;
+  }
+  // Nothing has changed since this thread last found the phase incomplete:
+  // it sleeps until something does, where a GPU would spin.
+  if (polled_ == Poll{mbar, parity, rt_.mbarrier_version(mbar)})
+    rt_.wait_mbarrier(thread_, mbar, parity);
+  else
+    rt_.yield();
+  polled_ = Poll{mbar, parity, rt_.mbarrier_version(mbar)};
+  return false;
+}
+
+void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.try_wait");
+  while (!rt_.cta().mbarrier_try_wait(warp(), mbar, parity)) rt_.wait_mbarrier(thread_, mbar, parity);
+}
+
+// The model writes the box into a window of its own; filled once with 0x00
+// and once with 0xFF, the bytes equal in both are the ones the load wrote
+// (a narrow box under a swizzle leaves the rest of each swizzle row alone),
+// and they land through the async proxy, completing their bytes on mbar.
+void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                            std::array<std::int32_t, 5> coords, int count) {
+  if (!rt_.enter()) return;
+  const model::TensorMapSpec& spec = map.spec;
+  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile";
+  if (static_cast<std::uint32_t>(count) != spec.rank)
+    fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "one per dimension of the tensor map, " + std::to_string(spec.rank));
+  check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load
+  check_smem(mbar, 8, instruction.c_str());
+  std::uint64_t rows = 1;
+  for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
+  const std::size_t window = spec.smem_row_bytes() * rows;
+  std::vector<std::uint8_t> low(window, 0x00), high(window, 0xFF);
+  model::tma_load(spec, map.global, coords, low, dst, dst);
+  const std::uint32_t bytes = model::tma_load(spec, map.global, coords, high, dst, dst);
+  for (std::size_t i = 0; i < window;) {
+    std::size_t j = i;
+    while (j < window && low[j] == high[j]) ++j;
+    if (j > i) rt_.cta().tma_load_landed(dst + static_cast<std::uint32_t>(i), {low.data() + i, j - i}, mbar);
+    i = j + 1;
+  }
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                       instruction + " landed " + std::to_string(bytes) + " bytes (complete_tx)");
+}
+
+// ---- tcgen05 waits and fences
+
+void HostArch::wait_ld(Site site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.wait::ld.sync.aligned", site, [&] { rt_.cta().wait_ld(warp()); });
+}
+
+void HostArch::wait_st(Site site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.wait::st.sync.aligned", site, [&] { rt_.cta().wait_st(warp()); });
+}
+
+void HostArch::fence_before_thread_sync() {
+  if (!rt_.enter()) return;
+  rt_.cta().fence_before_thread_sync(warp());
+}
+
+void HostArch::fence_after_thread_sync() {
+  if (!rt_.enter()) return;
+  rt_.cta().fence_after_thread_sync(warp());
+}
+
+}  // namespace tcgen::exec
