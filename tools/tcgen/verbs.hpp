@@ -11,5 +11,6 @@ int layout_tmem(std::span<const std::string> args);  // tcgen layout tmem
 int atom(std::span<const std::string> args);         // tcgen atom
 int desc(std::span<const std::string> args);         // tcgen desc smem|decode
 int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
+int gemm(std::span<const std::string> args);         // tcgen gemm
 
 }  // namespace tcgen::cli

@@ -1,0 +1,80 @@
+#pragma once
+// One GEMM operand, A or B, as the kernel moves it: the rows × 64 (K) tile
+// of one pipeline stage in shared memory (a canonical 128-byte-swizzled
+// SmemMatrix, whose descriptors the MMA takes), the TMA tensor map of the
+// whole matrix in global memory, and the loads that fill one stage.
+//
+// In global memory the operand is rows × k (M × K for A, N × K for B):
+// Major::K stores it row by row, K contiguous; Major::MN stores it
+// transposed, k rows of `rows` contiguous elements. `ld` is the stored
+// row's length in elements (≥ its contiguous extent; TMA needs ld · 2 bytes
+// to be a multiple of 16). Loads past rows or k read zeros (TMA's
+// out-of-bounds fill, PTX #tensor-tiled-mode-oob-access), which is how
+// partial tiles and a K that is not a multiple of 64 come out right: the
+// zeros add nothing to D.
+#include <cstdint>
+
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/core/host_device.hpp"
+#include "tcgen/exec/unroll.hpp"
+#include "tcgen/gemm/tma_boxes.hpp"
+#include "tcgen/mma/smem_matrix.hpp"
+#include "tcgen/model/tma.hpp"
+
+namespace tcgen::gemm {
+
+constexpr int kBlockK = 64;  // K per stage: one 128-byte swizzle row of 16-bit elements
+
+template <ElementType E, layout::Major Major, int Rows>
+struct Operand {
+  static_assert(bits(E) == 16, "the GEMM's operands are 16-bit (bf16 or fp16): 64 of them fill a 128-byte swizzle row");
+  static constexpr layout::SmemOperandSpec spec{layout::dense_element(16), Major, layout::SmemSwizzle::b128, Rows,
+                                                kBlockK};
+  using Tile = mma::SmemMatrix<spec>;
+  static constexpr std::uint32_t bytes = static_cast<std::uint32_t>(Tile::operand.size_bytes());
+
+  static constexpr TmaBoxes boxes = tma_boxes(Tile::operand);
+  static_assert(boxes.ok, "no TMA box fills this operand tile in the SmemOperand layout");
+  // Scalars: device code may read a static constexpr member only if it is a scalar.
+  static constexpr int kInner = boxes.inner, kOuter = boxes.outer;
+  static constexpr int kCountInner = boxes.count_inner, kCountOuter = boxes.count_outer;
+  static constexpr std::uint32_t kStrideInner = static_cast<std::uint32_t>(boxes.stride_inner);
+  static constexpr std::uint32_t kStrideOuter = static_cast<std::uint32_t>(boxes.stride_outer);
+  static constexpr std::uint32_t kBoxBytes = static_cast<std::uint32_t>(kInner) * kOuter * 2;
+  static_assert(kBoxBytes * kCountInner * kCountOuter == bytes, "the boxes must fill the tile exactly");
+
+  // The tensor map of a rows × k operand stored as above, one box per load:
+  // the description both the host model (exec::HostTensorMap) and the
+  // driver (cuTensorMapEncodeTiled) are built from.
+  static model::TensorMapSpec map(std::uint64_t rows, std::uint64_t k, std::uint64_t ld) {
+    model::TensorMapSpec s;
+    s.element_bytes = 2;
+    s.rank = 2;
+    s.global_dims = {Major == layout::Major::K ? k : rows, Major == layout::Major::K ? rows : k};
+    s.global_strides = {2 * ld};
+    s.box_dims = {static_cast<std::uint32_t>(kInner), static_cast<std::uint32_t>(kOuter)};
+    s.swizzle = model::TmaSwizzle::b128;
+    return s;
+  }
+
+  // One thread: the tile of rows [row0, row0 + Rows) and K [k0, k0 + 64) to
+  // shared address dst, its bytes completing on mbar (kBoxBytes per box,
+  // out-of-bounds zeros included).
+  template <class Arch>
+  static TCGEN_HD void load(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                            int row0, int k0) {
+    TCGEN_UNROLL
+    for (int i = 0; i < kCountInner; ++i) {
+      TCGEN_UNROLL
+      for (int j = 0; j < kCountOuter; ++j) {
+        const std::uint32_t at = dst + static_cast<std::uint32_t>(i) * kStrideInner + static_cast<std::uint32_t>(j) * kStrideOuter;
+        if constexpr (Major == layout::Major::K)
+          a.tma_load(map, at, mbar, k0 + i * kInner, row0 + j * kOuter);
+        else
+          a.tma_load(map, at, mbar, row0 + i * kInner, k0 + j * kOuter);
+      }
+    }
+  }
+};
+
+}  // namespace tcgen::gemm

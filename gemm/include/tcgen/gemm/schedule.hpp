@@ -1,0 +1,26 @@
+#pragma once
+// The persistent grid's work: D is cut into 128 × tile_n output tiles, and
+// CTA b of a grid of G takes tiles b, b + G, b + 2G, ... . Tiles are numbered
+// M first, so the CTAs running at one time share B's column block (and
+// read it from L2) while each brings its own rows of A. All three roles of a
+// CTA (TMA, MMA, epilogue) walk the same list.
+#include "tcgen/core/host_device.hpp"
+
+namespace tcgen::gemm {
+
+struct TileOrigin {
+  int m0 = 0, n0 = 0;  // the tile's first row and column of D
+};
+
+struct Schedule {
+  int m_tiles = 0, n_tiles = 0;
+  int tile_m = 0, tile_n = 0;
+
+  constexpr TCGEN_HD Schedule(int m, int n, int tm, int tn)
+      : m_tiles((m + tm - 1) / tm), n_tiles((n + tn - 1) / tn), tile_m(tm), tile_n(tn) {}
+
+  constexpr TCGEN_HD int tiles() const { return m_tiles * n_tiles; }
+  constexpr TCGEN_HD TileOrigin origin(int tile) const { return {tile % m_tiles * tile_m, tile / m_tiles * tile_n}; }
+};
+
+}  // namespace tcgen::gemm

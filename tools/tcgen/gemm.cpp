@@ -1,0 +1,150 @@
+// tcgen gemm: D = A·Bᵀ with the tcgen05 GEMM kernel (tcgen::gemm), on the
+// host model or a B200, checked against an fp64 reference.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "npy.hpp"
+#include "tcgen/core/error.hpp"
+#include "tcgen/gemm/host_gemm.hpp"
+#include "tcgen/gemm/matrix.hpp"
+#include "tcgen/gemm/reference.hpp"
+#if defined(TCGEN_GEMM_SM100)
+#include "tcgen/gemm/sm100_runner.hpp"
+#endif
+#include "verbs.hpp"
+
+namespace tcgen::cli {
+
+namespace {
+
+constexpr Option kOptions[] = {{"m", true},    {"n", true},     {"k", true},     {"a", true},      {"b", true},
+                               {"out", true},  {"seed", true},  {"dtype", true}, {"backend", true}};
+
+constexpr const char* kHelp = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--out d.npy]
+                  [--seed S] [--dtype bf16|fp16] [--backend host|sm100]
+
+D = A·Bᵀ with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
+A is M × K, B is N × K, both K-major; f32 accumulation and f32 D. Prints the
+error against an fp64 reference of the same (rounded) inputs, relative to
+sum|a·b| per element, beside its bound, and the time taken. Exit 0: within
+the bound; 1: beyond it; 2: a bad command line, file or shape.
+
+options:
+  --m M, --n N, --k K  the sizes, 1 to 65536
+  --a FILE, --b FILE   A (M × K) and B (N × K) as row-major float32 or float16
+                       .npy arrays, rounded to --dtype; both or neither
+                       (default: uniform in [-1, 1) from --seed)
+  --out FILE           write D (M × N) as a float32 .npy array
+  --seed S             the random inputs' seed (default 1)
+  --dtype T            the type A and B are rounded to: bf16 (default) or fp16
+  --backend B          host (default): the host model, every tcgen05 rule
+                       checked; sm100: a B200 (exit 2 where there is none)
+
+examples:
+  tcgen gemm --m 200 --n 300 --k 250
+  tcgen gemm --m 512 --n 512 --k 512 --dtype fp16 --out d.npy
+  tcgen gemm --m 4096 --n 4096 --k 4096 --backend sm100
+)";
+
+// A 2-D .npy of rows × cols, as row-major floats; `option` names the file's option.
+std::vector<float> read_matrix(const std::string& option, const std::string& path, int rows, int cols) {
+  NpyArray a = read_npy(path);
+  const bool fits = a.shape.size() == 2 && a.shape[0] == static_cast<std::size_t>(rows) &&
+                    a.shape[1] == static_cast<std::size_t>(cols);
+  if (!fits) {
+    // An ostringstream, not operator+: GCC 12 warns falsely (-Wrestrict) on string concatenation.
+    std::ostringstream shape, expected;
+    for (std::size_t i = 0; i < a.shape.size(); ++i) shape << (i ? "x" : "") << a.shape[i];
+    expected << "a 2-D array of " << rows << "x" << cols << " (" << (option == "a" ? "M x K" : "N x K")
+             << " from --m, --n, --k)";
+    fail(("--" + option).c_str(), path + " (shape " + (a.shape.empty() ? "scalar" : shape.str()) + ")", expected.str());
+  }
+  return std::move(a.values);
+}
+
+std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+}  // namespace
+
+int gemm(std::span<const std::string> args) {
+  if (wants_help(args)) {
+    std::cout << kHelp;
+    return 0;
+  }
+  const Args a(args, kOptions);
+  const int m = static_cast<int>(a.integer("m", 1, 65536));
+  const int n = static_cast<int>(a.integer("n", 1, 65536));
+  const int k = static_cast<int>(a.integer("k", 1, 65536));
+  const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
+  const std::string dtype = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
+  if (dtype != "bf16" && dtype != "fp16") fail("--dtype", dtype, "bf16 or fp16");
+  if (backend != "host" && backend != "sm100") fail("--backend", backend, "host or sm100");
+  if (a.has("a") != a.has("b"))
+    fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
+  const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
+#if defined(TCGEN_GEMM_SM100)
+  if (backend == "sm100")
+    if (const std::string why = gemm::sm100::unavailable(); !why.empty())
+      fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
+#else
+  if (backend == "sm100")
+    fail("--backend", "sm100", "a tcgen built with nvcc (CUDA 12.8 or later) for sm_100a; this one is host-only");
+#endif
+
+  // The inputs, rounded to the compute type; the reference uses the rounded values.
+  gemm::Matrix ma, mb;
+  std::string inputs;
+  if (a.has("a")) {
+    ma = gemm::make_operand(ab, layout::Major::K, m, k, read_matrix("a", a.text("a"), m, k));
+    mb = gemm::make_operand(ab, layout::Major::K, n, k, read_matrix("b", a.text("b"), n, k));
+    inputs = a.text("a") + " and " + a.text("b") + ", rounded to " + dtype;
+  } else {
+    ma = gemm::random_operand(ab, layout::Major::K, m, k, seed);
+    mb = gemm::random_operand(ab, layout::Major::K, n, k, seed + 1);
+    inputs = "uniform in [-1, 1) from seed " + std::to_string(seed) + ", rounded to " + dtype;
+  }
+  gemm::Matrix d = gemm::nan_matrix(ElementType::f32, m, n);
+  const gemm::Problem p{m, n, k, ma.data(), mb.data(), nullptr, d.data(), ma.ld, mb.ld, 0, d.ld};
+  const gemm::Config config{.ab = ab};
+
+  std::printf("tcgen gemm: D = A·Bᵀ, M = %d, N = %d, K = %d: %s\n", m, n, k, gemm::describe(config).c_str());
+  std::printf("inputs: %s\n", inputs.c_str());
+  double seconds = 0;
+  if (backend == "host") {
+    const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
+    std::printf("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
+                gemm::grid_ctas(tiles, 0));
+    const auto start = std::chrono::steady_clock::now();
+    if (ab == ElementType::bf16)
+      gemm::run_host<gemm::Config{.ab = ElementType::bf16}>(p);
+    else
+      gemm::run_host<gemm::Config{.ab = ElementType::fp16}>(p);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } else {
+#if defined(TCGEN_GEMM_SM100)
+    std::printf("backend: sm100 (device 0)\n");
+    seconds = gemm::sm100::run(ab, p);
+#endif
+  }
+  const double flops = 2.0 * m * n * k;
+  std::printf("time: %.6f s, %.3g GFLOP/s\n", seconds, flops / seconds * 1e-9);
+
+  const gemm::Reference ref = gemm::reference(ma, layout::Major::K, mb, layout::Major::K, nullptr, m, n, k);
+  const std::vector<float> got = gemm::to_floats(d);
+  const gemm::Verdict v = gemm::verify(got, ref, ElementType::f32);
+  std::printf("error: max |D - D_fp64| / sum|a*b| = %.3g, bound %.3g ((K+1)·2^-24): %s\n", v.max_relative, v.bound,
+              v.ok ? "PASSED" : "FAILED");
+  if (!v.ok) std::printf("%s", v.text.c_str());
+  if (a.has("out")) {
+    write_npy(a.text("out"), {static_cast<std::size_t>(m), static_cast<std::size_t>(n)}, got);
+    std::printf("wrote %s (%s float32)\n", a.text("out").c_str(), shape_text(m, n).c_str());
+  }
+  return v.ok ? 0 : 1;
+}
+
+}  // namespace tcgen::cli
