@@ -103,19 +103,6 @@ layout::SwizzleAnchor parse_anchor(const std::string& s) {
   fail("--anchor", s, "expected absolute or tile");
 }
 
-Major parse_major(const std::string& s) {
-  if (s == "K") return Major::K;
-  if (s == "MN") return Major::MN;
-  fail("--major", s, "expected K or MN");
-}
-
-SmemSwizzle parse_swizzle(const std::string& s) {
-  for (SmemSwizzle z : {SmemSwizzle::none, SmemSwizzle::b32, SmemSwizzle::b64, SmemSwizzle::b128,
-                        SmemSwizzle::b128_base32b})
-    if (s == layout::name(z)) return z;
-  fail("--swizzle", s, "expected none, 32B, 64B, 128B or 128B_base32B");
-}
-
 const char* arch_name(DescriptorArch a) { return a == DescriptorArch::sm100 ? "sm100" : "sm90"; }
 const char* arch_instr(DescriptorArch a) { return a == DescriptorArch::sm100 ? "tcgen05.mma" : "wgmma"; }
 // The layout-type code of the asked arch.
@@ -133,7 +120,7 @@ int desc_smem(std::span<const std::string> argv) {
   const Dtype& dt = parse_dtype(args.text("dtype"));
   layout::SmemOperandSpec spec;
   spec.element = dt.element;
-  spec.major = parse_major(args.text_or("major", "K"));
+  spec.major = parse_major("--major", args.text_or("major", "K"));
   spec.swizzle = parse_swizzle(args.text_or("swizzle", "none"));
   spec.rows = args.integer("rows", 1, kMaxExtent);
   spec.cols = args.integer("cols", 1, kMaxExtent);

@@ -36,4 +36,17 @@ const Dtype& parse_dtype(std::string_view text) {
   fail("--dtype", std::string(text), "expected one of " + all);
 }
 
+layout::Major parse_major(std::string_view option, std::string_view text) {
+  if (text == "K") return layout::Major::K;
+  if (text == "MN") return layout::Major::MN;
+  fail(std::string(option).c_str(), std::string(text), "expected K or MN");
+}
+
+layout::SmemSwizzle parse_swizzle(std::string_view text) {
+  using layout::SmemSwizzle;
+  for (SmemSwizzle z : {SmemSwizzle::none, SmemSwizzle::b32, SmemSwizzle::b64, SmemSwizzle::b128, SmemSwizzle::b128_base32b})
+    if (text == layout::name(z)) return z;
+  fail("--swizzle", std::string(text), "expected none, 32B, 64B, 128B or 128B_base32B");
+}
+
 }  // namespace tcgen::cli

@@ -1,7 +1,8 @@
 #pragma once
-// Operand element names accepted by --dtype and how each sits in shared
-// memory: dense (128/bits per 16 bytes) or the padded f8f6f4 formats
-// (16 values per 16 bytes). PTX #tcgen05-packing-formats.
+// The operand options the verbs share: element names accepted by --dtype and
+// how each sits in shared memory (dense, 128/bits per 16 bytes, or the padded
+// f8f6f4 formats, 16 values per 16 bytes; PTX #tcgen05-packing-formats), and
+// the spellings of majors and swizzles.
 #include <span>
 #include <string_view>
 
@@ -19,5 +20,10 @@ struct Dtype {
 std::span<const Dtype> dtypes();
 // Throws tcgen::Error("--dtype", text, "expected one of ...").
 const Dtype& parse_dtype(std::string_view text);
+
+// "K" or "MN"; otherwise throws tcgen::Error naming `option` (e.g. "--major").
+layout::Major parse_major(std::string_view option, std::string_view text);
+// none, 32B, 64B, 128B or 128B_base32B; otherwise throws naming --swizzle.
+layout::SmemSwizzle parse_swizzle(std::string_view text);
 
 }  // namespace tcgen::cli

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "dtype.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/mma/instr_descriptor.hpp"
 #include "verbs.hpp"
@@ -78,13 +79,6 @@ ElementType parse_type(const Args& args, std::string_view option, ElementType fa
     all += (all.empty() ? "" : ", ") + std::string(name(t));
   }
   fail(("--" + std::string(option)).c_str(), text, "expected one of " + all);
-}
-
-Major parse_major(const Args& args, std::string_view option) {
-  const std::string text = args.text_or(option, "K");
-  if (text == "K") return Major::K;
-  if (text == "MN") return Major::MN;
-  fail(("--" + std::string(option)).c_str(), text, "expected K or MN");
 }
 
 std::string hex(std::uint32_t w) {
@@ -247,8 +241,8 @@ int idesc(std::span<const std::string> argv) {
   s.d = parse_type(args, "d", s.kind == MmaKind::i8 ? ElementType::s32 : ElementType::f32, false);
   s.m = static_cast<int>(args.integer("m", 0, 65536));
   s.n = static_cast<int>(args.integer("n", 0, 65536));
-  s.a_major = parse_major(args, "a-major");
-  s.b_major = parse_major(args, "b-major");
+  s.a_major = parse_major("--a-major", args.text_or("a-major", "K"));
+  s.b_major = parse_major("--b-major", args.text_or("b-major", "K"));
   s.negate_a = args.flag("negate-a");
   s.negate_b = args.flag("negate-b");
   s.sparse = args.flag("sparse");

@@ -56,19 +56,6 @@ example:
   tcgen layout smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --csv
 )";
 
-Major parse_major(const std::string& s) {
-  if (s == "K") return Major::K;
-  if (s == "MN") return Major::MN;
-  fail("--major", s, "expected K or MN");
-}
-
-SmemSwizzle parse_swizzle(const std::string& s) {
-  for (SmemSwizzle z : {SmemSwizzle::none, SmemSwizzle::b32, SmemSwizzle::b64, SmemSwizzle::b128,
-                        SmemSwizzle::b128_base32b})
-    if (s == layout::name(z)) return z;
-  fail("--swizzle", s, "expected none, 32B, 64B, 128B or 128B_base32B");
-}
-
 std::string swizzle_text(const layout::Swizzle& z) {
   return "Swizzle<" + std::to_string(z.bits) + "," + std::to_string(z.base) + "," + std::to_string(z.shift) + ">";
 }
@@ -248,7 +235,7 @@ int layout_smem(std::span<const std::string> argv) {
   const Dtype& dt = parse_dtype(args.text("dtype"));
   layout::SmemOperandSpec spec;
   spec.element = dt.element;
-  spec.major = parse_major(args.text_or("major", "K"));
+  spec.major = parse_major("--major", args.text_or("major", "K"));
   spec.swizzle = parse_swizzle(args.text_or("swizzle", "none"));
   spec.rows = args.integer("rows", 1, kMaxExtent);
   spec.cols = args.integer("cols", 1, kMaxExtent);
