@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "../shared/tma_tiles.hpp"
 #include "device_check.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/smem_operand.hpp"
@@ -32,6 +33,11 @@ using layout::Major;
 using layout::SmemSwizzle;
 using model::TensorMapSpec;
 using model::TmaSwizzle;
+using test_tma::box_map;
+using test_tma::layout_image;
+using test_tma::Matrix;
+using test_tma::random_matrix;
+using test_tma::Tile;
 
 namespace {
 
@@ -40,9 +46,7 @@ constexpr int kSmemBytes = kImageBytes + 1024;    // and for aligning its start 
 constexpr std::uint8_t kUntouched = 0xA5;         // shared memory before the load
 constexpr long long kWaitCycles = 2'000'000'000;  // about 1 s: a phase that never completes is a failure
 
-struct Coords {
-  int c[5];
-};
+using Coords = std::array<std::int32_t, 5>;  // a box's start, dim 0 first
 
 // One CTA: fill the window with kUntouched, load one box at window + dst_offset
 // (the window starts on a 1024-byte boundary), wait on the mbarrier for the
@@ -69,7 +73,7 @@ __global__ void load_box(const __grid_constant__ CUtensorMap map, int rank, Coor
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar_addr), "r"(tx_bytes) : "memory");
     const std::uint64_t m = reinterpret_cast<std::uint64_t>(&map);
     const unsigned dst = window + dst_offset;
-    const int* c = coords.c;
+    const std::int32_t* c = coords.data();
     switch (rank) {
       case 2:
         asm volatile(
@@ -130,6 +134,7 @@ struct Dtype {
 constexpr Dtype kE4m3{"e4m3", 1, CU_TENSOR_MAP_DATA_TYPE_UINT8};
 constexpr Dtype kBf16{"bf16", 2, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16};
 constexpr Dtype kTf32{"tf32", 4, CU_TENSOR_MAP_DATA_TYPE_FLOAT32};
+const Dtype& dtype_of(std::uint32_t bytes) { return bytes == 1 ? kE4m3 : bytes == 2 ? kBf16 : kTf32; }
 
 CUtensorMapSwizzle cu_swizzle(TmaSwizzle s) {
   switch (s) {
@@ -155,88 +160,6 @@ CUresult encode(PFN_cuTensorMapEncodeTiled_v12000 fn, const TensorMapSpec& s, co
   }
   return fn(&map, d.cu, s.rank, global, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE, cu_swizzle(s.swizzle),
             CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-}
-
-// ---- the same tiles and boxes as tests/host/test_model_tma.cpp ----------------
-
-// A matrix in global memory: `contig` elements along its contiguous dimension
-// (K for K-major, M/N for MN-major), `strided` runs `pitch` bytes apart;
-// random non-zero bytes, so a zero-filled element stands out.
-struct Matrix {
-  std::uint32_t e;
-  Int contig, strided, pitch;
-  std::vector<std::uint8_t> bytes;
-};
-Matrix random_matrix(std::uint32_t e, Int contig, Int strided, std::mt19937& rng) {
-  Matrix m{e, contig, strided, contig * e, {}};
-  m.bytes.resize(static_cast<std::size_t>(m.pitch * strided));
-  for (auto& b : m.bytes) b = static_cast<std::uint8_t>(1 + rng() % 255);
-  return m;
-}
-
-struct Tile {
-  Major major;
-  SmemSwizzle swizzle;
-  TmaSwizzle tma;
-  Dtype dtype;
-  Int rows, cols;  // M/N × K
-  layout::SmemOperand operand() const {
-    return layout::SmemOperand(
-        layout::SmemOperandSpec{layout::dense_element(8 * static_cast<int>(dtype.bytes)), major, swizzle, rows, cols});
-  }
-};
-
-// The box that loads the tile whose element (0, 0) is the matrix element at
-// (contiguous c0, strided s0). Swizzled: a 2D box, inner dim = the swizzle
-// span. No swizzle: views that make the box the core-matrix layout — K-major,
-// 3D {T, rows, K/T} over strides {pitch, 16 B} (LBO = rows·16, SBO = 128);
-// MN-major, 4D {T, 8, MN/T, K/8} over {pitch, 16 B, 8·pitch} (SBO = 128,
-// LBO = MN/T·128).
-TensorMapSpec box_map(const Matrix& m, const Tile& t, Int c0, Int s0, Coords& coords) {
-  TensorMapSpec s;
-  s.element_bytes = m.e;
-  s.swizzle = t.tma;
-  const auto u = [](Int x) { return static_cast<std::uint64_t>(x); };
-  const auto b = [](Int x) { return static_cast<std::uint32_t>(x); };
-  const auto c = [](Int x) { return static_cast<int>(x); };
-  const Int T = 16 / m.e;
-  if (t.tma != TmaSwizzle::none) {
-    s.rank = 2;
-    s.global_dims = {u(m.contig), u(m.strided), 1, 1, 1};
-    s.global_strides = {u(m.pitch), 0, 0, 0};
-    s.box_dims = t.major == Major::K ? std::array<std::uint32_t, 5>{b(t.cols), b(t.rows), 1, 1, 1}
-                                     : std::array<std::uint32_t, 5>{b(t.rows), b(t.cols), 1, 1, 1};
-    coords = {{c(c0), c(s0), 0, 0, 0}};
-  } else if (t.major == Major::K) {
-    s.rank = 3;
-    s.global_dims = {u(T), u(m.strided), u(m.contig / T), 1, 1};
-    s.global_strides = {u(m.pitch), 16, 0, 0};
-    s.box_dims = {b(T), b(t.rows), b(t.cols / T), 1, 1};
-    coords = {{0, c(s0), c(c0 / T), 0, 0}};
-  } else {
-    s.rank = 4;
-    s.global_dims = {u(T), 8, u(m.contig / T), u(m.strided / 8), 1};
-    s.global_strides = {u(m.pitch), 16, u(8 * m.pitch), 0};
-    s.box_dims = {b(T), 8, b(t.rows / T), b(t.cols / 8), 1};
-    coords = {{0, 0, c(c0 / T), c(s0 / 8), 0}};
-  }
-  return s;
-}
-
-// The window the layout library describes: element (r, k) of the tile at
-// operand.address(dst, r, k, anchor), zero where it lies outside the matrix.
-std::vector<std::uint8_t> layout_image(const Matrix& m, const Tile& t, const layout::SmemOperand& operand, Int c0, Int s0,
-                                       Int window, Int dst, layout::SwizzleAnchor anchor) {
-  std::vector<std::uint8_t> image(kImageBytes, kUntouched);
-  for (Int r = 0; r < t.rows; ++r)
-    for (Int k = 0; k < t.cols; ++k) {
-      const Int c = c0 + (t.major == Major::K ? k : r), s = s0 + (t.major == Major::K ? r : k);
-      const bool inside = c >= 0 && c < m.contig && s >= 0 && s < m.strided;
-      const Int at = operand.address(dst, r, k, anchor) - window;
-      for (Int i = 0; i < m.e; ++i)
-        image.at(static_cast<std::size_t>(at + i)) = inside ? m.bytes[static_cast<std::size_t>(s * m.pitch + c * m.e + i)] : 0;
-    }
-  return image;
 }
 
 // "equal" or where the first difference is, with both bytes.
@@ -294,7 +217,7 @@ std::string gpu_trouble(const Loaded& l) {
 std::vector<std::uint8_t> model_image(const Matrix& m, const TensorMapSpec& spec, const Coords& coords, Int window,
                                       unsigned dst_offset, std::uint32_t& tx) {
   std::vector<std::uint8_t> image(kImageBytes, kUntouched);
-  tx = model::tma_load(spec, m.bytes, {coords.c[0], coords.c[1], coords.c[2], coords.c[3], coords.c[4]}, image,
+  tx = model::tma_load(spec, m.bytes, coords, image,
                        static_cast<std::uint32_t>(window), static_cast<std::uint32_t>(window + dst_offset));
   return image;
 }
@@ -307,9 +230,9 @@ std::vector<Tile> all_tiles() {
   for (const Dtype& d : {kE4m3, kBf16, kTf32})
     for (const auto& [sw, tma] : swizzles) {
       const Int T = 16 / d.bytes, span_elems = layout::swizzle_bytes(sw) / d.bytes;
-      tiles.push_back({Major::K, sw, tma, d, 64, sw == SmemSwizzle::none ? 2 * T : span_elems});
+      tiles.push_back({Major::K, sw, tma, d.bytes, 64, sw == SmemSwizzle::none ? 2 * T : span_elems});
       // tf32 MN-major exists only as 128B with 32-byte atoms, which Hopper's TMA lacks (CC >= 10).
-      if (d.bytes < 4) tiles.push_back({Major::MN, sw, tma, d, sw == SmemSwizzle::none ? 64 : span_elems, 32});
+      if (d.bytes < 4) tiles.push_back({Major::MN, sw, tma, d.bytes, sw == SmemSwizzle::none ? 64 : span_elems, 32});
     }
   return tiles;
 }
@@ -334,8 +257,8 @@ int main() {
   };
 
   for (const Tile& t : all_tiles()) {
-    const Matrix m = random_matrix(t.dtype.bytes, contig, strided, rng);
-    const Int T = 16 / t.dtype.bytes;
+    const Matrix m = random_matrix(t.e, contig, strided, rng);
+    const Int T = 16 / t.e;
     const layout::SmemOperand operand = t.operand();
     struct Placement {
       const char* name;
@@ -350,16 +273,16 @@ int main() {
     for (const Placement& p : placements) {
       Coords coords{};
       const TensorMapSpec spec = box_map(m, t, p.c0, p.s0, coords);
-      const Loaded l = load_on_gpu(dev, m, spec, t.dtype, coords, p.dst_offset);
+      const Loaded l = load_on_gpu(dev, m, spec, dtype_of(t.e), coords, p.dst_offset);
       std::uint32_t tx = 0;
       const auto by_model = model_image(m, spec, coords, l.window, p.dst_offset, tx);
-      const auto by_layout = layout_image(m, t, operand, p.c0, p.s0, l.window, l.window + p.dst_offset,
-                                          layout::SwizzleAnchor::absolute);
+      const auto by_layout = layout_image(m, t, operand, p.c0, p.s0, l.window, kImageBytes, l.window + p.dst_offset,
+                                          layout::SwizzleAnchor::absolute, kUntouched);
       const std::string vs_model = compare(l.gpu, by_model), vs_layout = compare(l.gpu, by_layout);
-      const bool ok = gpu_trouble(l).empty() && vs_model == "equal" && vs_layout == "equal" && tx == t.rows * t.cols * t.dtype.bytes;
+      const bool ok = gpu_trouble(l).empty() && vs_model == "equal" && vs_layout == "equal" && tx == t.rows * t.cols * t.e;
       char line[320];
       std::snprintf(line, sizeof line, "%-4s %-8s swizzle %-4s %dD box, dst +%-3u %-38s tx %5u B%s  model: %s  layout: %s",
-                    t.dtype.name, t.major == Major::K ? "K-major" : "MN-major", layout::name(t.swizzle), int(spec.rank), p.dst_offset, p.name, tx,
+                    dtype_of(t.e).name, t.major == Major::K ? "K-major" : "MN-major", layout::name(t.swizzle), int(spec.rank), p.dst_offset, p.name, tx,
                     gpu_trouble(l).c_str(), vs_model.c_str(), vs_layout.c_str());
       report(ok, line);
     }
@@ -406,15 +329,15 @@ int main() {
   // at +384 against the layout with 64B swizzle, and against the 128B layout
   // with its pattern anchored at the tile start instead of the absolute address.
   {
-    const Tile t{Major::K, SmemSwizzle::b128, TmaSwizzle::b128, kBf16, 64, 64};
-    const Tile other{Major::K, SmemSwizzle::b64, TmaSwizzle::b64, kBf16, 64, 64};
+    const Tile t{Major::K, SmemSwizzle::b128, TmaSwizzle::b128, kBf16.bytes, 64, 64};
+    const Tile other{Major::K, SmemSwizzle::b64, TmaSwizzle::b64, kBf16.bytes, 64, 64};
     const Matrix m = random_matrix(2, contig, strided, rng);
     Coords coords{};
     const TensorMapSpec spec = box_map(m, t, 32, 8, coords);
     const Loaded l = load_on_gpu(dev, m, spec, kBf16, coords, 384);
     const Int dst = l.window + 384;
-    const std::string vs_64b = compare(l.gpu, layout_image(m, t, other.operand(), 32, 8, l.window, dst, layout::SwizzleAnchor::absolute));
-    const std::string vs_tile = compare(l.gpu, layout_image(m, t, t.operand(), 32, 8, l.window, dst, layout::SwizzleAnchor::tile));
+    const std::string vs_64b = compare(l.gpu, layout_image(m, t, other.operand(), 32, 8, l.window, kImageBytes, dst, layout::SwizzleAnchor::absolute, kUntouched));
+    const std::string vs_tile = compare(l.gpu, layout_image(m, t, t.operand(), 32, 8, l.window, kImageBytes, dst, layout::SwizzleAnchor::tile, kUntouched));
     report(gpu_trouble(l).empty() && vs_64b != "equal",
            "negative: bf16 K 128B load vs the 64B-swizzled layout must differ: " + vs_64b + gpu_trouble(l));
     report(gpu_trouble(l).empty() && vs_tile != "equal",

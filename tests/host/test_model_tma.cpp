@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "../shared/tma_tiles.hpp"
 #include "tcgen/layout/smem_operand.hpp"
 
 using namespace tcgen;
@@ -243,91 +244,15 @@ TEST_CASE("tma_load: bad destinations, tensors and maps name their field") {
 
 namespace {
 
+using test_tma::box_map;
+using test_tma::Matrix;
+using test_tma::random_matrix;
+using test_tma::Tile;
 using layout::Int;
 using layout::Major;
 using layout::SmemSwizzle;
 
-// A matrix in global memory: `contig` elements along its contiguous
-// dimension (K for K-major, M/N for MN-major), `strided` runs of them `pitch`
-// bytes apart, random non-zero bytes (a zero-filled element stands out).
-struct Matrix {
-  std::uint32_t e;
-  Int contig, strided, pitch;
-  std::vector<std::uint8_t> bytes;
-};
-Matrix random_matrix(std::uint32_t e, Int contig, Int strided, std::mt19937& rng) {
-  Matrix m{e, contig, strided, contig * e, {}};
-  m.bytes.resize(static_cast<std::size_t>(m.pitch * strided));
-  for (auto& b : m.bytes) b = static_cast<std::uint8_t>(1 + rng() % 255);
-  return m;
-}
-
-// An operand tile (rows = M/N, cols = K) and the TMA swizzle that should lay it out.
-struct Tile {
-  Major major;
-  SmemSwizzle swizzle;
-  TmaSwizzle tma;
-  std::uint32_t e;
-  Int rows, cols;
-  layout::SmemOperand operand() const {
-    return layout::SmemOperand(layout::SmemOperandSpec{layout::dense_element(8 * static_cast<int>(e)), major, swizzle, rows, cols});
-  }
-};
-
-// The box that loads the tile whose element (0, 0) is the matrix element at
-// (contiguous c0, strided s0). Swizzled: a 2D box, inner dim = the swizzle
-// span. No swizzle: views that make the box the core-matrix layout —
-// K-major, 3D {T, rows, K/T} over strides {pitch, 16 B} (LBO = rows·16,
-// SBO = 128); MN-major, 4D {T, 8, MN/T, K/8} over {pitch, 16 B, 8·pitch}
-// (SBO = 128, LBO = MN/T·128).
-TensorMapSpec box_map(const Matrix& m, const Tile& t, Int c0, Int s0, std::array<std::int32_t, 5>& coords) {
-  TensorMapSpec s;
-  s.element_bytes = m.e;
-  s.swizzle = t.tma;
-  const auto u = [](Int x) { return static_cast<std::uint64_t>(x); };
-  const auto b = [](Int x) { return static_cast<std::uint32_t>(x); };
-  const auto c = [](Int x) { return static_cast<std::int32_t>(x); };
-  const Int T = 16 / m.e;
-  if (t.tma != TmaSwizzle::none) {
-    s.rank = 2;
-    s.global_dims = {u(m.contig), u(m.strided), 1, 1, 1};
-    s.global_strides = {u(m.pitch), 0, 0, 0};
-    s.box_dims = t.major == Major::K ? std::array<std::uint32_t, 5>{b(t.cols), b(t.rows), 1, 1, 1}
-                                     : std::array<std::uint32_t, 5>{b(t.rows), b(t.cols), 1, 1, 1};
-    coords = {c(c0), c(s0), 0, 0, 0};
-  } else if (t.major == Major::K) {
-    s.rank = 3;
-    s.global_dims = {u(T), u(m.strided), u(m.contig / T), 1, 1};
-    s.global_strides = {u(m.pitch), 16, 0, 0};
-    s.box_dims = {b(T), b(t.rows), b(t.cols / T), 1, 1};
-    coords = {0, c(s0), c(c0 / T), 0, 0};
-  } else {
-    s.rank = 4;
-    s.global_dims = {u(T), 8, u(m.contig / T), u(m.strided / 8), 1};
-    s.global_strides = {u(m.pitch), 16, u(8 * m.pitch), 0};
-    s.box_dims = {b(T), 8, b(t.rows / T), b(t.cols / 8), 1};
-    coords = {0, 0, c(c0 / T), c(s0 / 8), 0};
-  }
-  return s;
-}
-
 constexpr std::uint8_t kUntouched = 0xA5;
-
-// The image the layout library describes: element (r, k) of the tile at
-// operand.address(dst, r, k, anchor), zero where it lies outside the matrix.
-std::vector<std::uint8_t> layout_image(const Matrix& m, const Tile& t, const layout::SmemOperand& operand, Int c0, Int s0,
-                                       Int image_base, Int image_bytes, Int dst, layout::SwizzleAnchor anchor) {
-  std::vector<std::uint8_t> image(static_cast<std::size_t>(image_bytes), kUntouched);
-  for (Int r = 0; r < t.rows; ++r)
-    for (Int k = 0; k < t.cols; ++k) {
-      const Int c = c0 + (t.major == Major::K ? k : r), s = s0 + (t.major == Major::K ? r : k);
-      const bool inside = c >= 0 && c < m.contig && s >= 0 && s < m.strided;
-      const Int at = operand.address(dst, r, k, anchor) - image_base;
-      for (Int i = 0; i < m.e; ++i)
-        image.at(static_cast<std::size_t>(at + i)) = inside ? m.bytes[static_cast<std::size_t>(s * m.pitch + c * m.e + i)] : 0;
-    }
-  return image;
-}
 
 // Index of the first differing byte, -1 if none.
 Int first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
@@ -376,8 +301,7 @@ TEST_CASE("cross-check: a box load writes the layout library's canonical operand
         std::vector<std::uint8_t> image(kImageBytes, kUntouched);
         const std::uint32_t tx = model::tma_load(spec, m.bytes, coords, image, kImageBase, static_cast<std::uint32_t>(dst));
         CHECK(tx == t.rows * t.cols * t.e);
-        CHECK(first_difference(image, layout_image(m, t, operand, c0, s0, kImageBase, kImageBytes, dst,
-                                                   layout::SwizzleAnchor::absolute)) == -1);
+        CHECK(first_difference(image, test_tma::layout_image(m, t, operand, c0, s0, kImageBase, kImageBytes, dst, layout::SwizzleAnchor::absolute, kUntouched)) == -1);
         ++checked;
       }
   }
@@ -394,8 +318,6 @@ TEST_CASE("cross-check can fail: another swizzle, or a pattern anchored at the t
   const Int dst = kImageBase + 1024 + 384;
   model::tma_load(spec, m.bytes, coords, image, kImageBase, static_cast<std::uint32_t>(dst));
   const Tile other{Major::K, SmemSwizzle::b64, TmaSwizzle::b64, 2, 64, 64};
-  CHECK(first_difference(image, layout_image(m, t, other.operand(), 32, 8, kImageBase, kImageBytes, dst,
-                                             layout::SwizzleAnchor::absolute)) != -1);
-  CHECK(first_difference(image, layout_image(m, t, t.operand(), 32, 8, kImageBase, kImageBytes, dst,
-                                             layout::SwizzleAnchor::tile)) != -1);
+  CHECK(first_difference(image, test_tma::layout_image(m, t, other.operand(), 32, 8, kImageBase, kImageBytes, dst, layout::SwizzleAnchor::absolute, kUntouched)) != -1);
+  CHECK(first_difference(image, test_tma::layout_image(m, t, t.operand(), 32, 8, kImageBase, kImageBytes, dst, layout::SwizzleAnchor::tile, kUntouched)) != -1);
 }
