@@ -12,5 +12,6 @@ int atom(std::span<const std::string> args);         // tcgen atom
 int desc(std::span<const std::string> args);         // tcgen desc smem|decode
 int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
 int gemm(std::span<const std::string> args);         // tcgen gemm
+int fmha(std::span<const std::string> args);         // tcgen fmha
 
 }  // namespace tcgen::cli
