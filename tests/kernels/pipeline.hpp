@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "gemm_operands.hpp"
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/ld_st.hpp"
 #include "tcgen/exec/unroll.hpp"
@@ -79,10 +80,7 @@ TCGEN_HD void kernel(Arch& a, const Params<Arch>& p) {
   const unsigned warp = a.warp_index();
   const int n0 = static_cast<int>(a.block_index().x) * kN;
 
-  if (warp == 1) {
-    a.alloc(Tmem{}, smem + kSlot);
-    a.relinquish_alloc_permit(Tmem{});
-  }
+  exec::allocate_tmem<Tmem>(a, 1, smem + kSlot);
   if (a.thread_index() == 0) {
     for (int s = 0; s < kStages; ++s) {
       a.mbarrier_init(full(s), 1);
@@ -91,12 +89,7 @@ TCGEN_HD void kernel(Arch& a, const Params<Arch>& p) {
     a.mbarrier_init(acc_full, 1);
     a.fence_mbarrier_init();
   }
-  a.fence_before_thread_sync();
-  a.sync_threads();
-  a.fence_after_thread_sync();
-  std::uint32_t base = 0;
-  a.smem_load(smem + kSlot, base);
-  const auto d = Tmem::tile<"D">(tmem::TmemAddress::from_raw(base));
+  const auto d = Tmem::tile<"D">(exec::publish_tmem(a, smem + kSlot));
 
   if (warp == 0 && a.elect_one()) {  // the TMA producer
     for (int kb = 0; kb < kKBlocks; ++kb) {
@@ -138,12 +131,7 @@ TCGEN_HD void kernel(Arch& a, const Params<Arch>& p) {
     }
   }
 
-  a.fence_before_thread_sync();
-  a.sync_threads();
-  if (warp == 1) {
-    a.fence_after_thread_sync();
-    a.dealloc(Tmem{}, d.address);
-  }
+  exec::free_tmem<Tmem>(a, 1, d.address);
 }
 
 }  // namespace tcgen::kernels::pipeline

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "gemm_operands.hpp"
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/ld_st.hpp"
 #include "tcgen/exec/unroll.hpp"
@@ -53,21 +54,13 @@ TCGEN_HD void kernel(Arch& a, const Params<Arch>& p) {
   // fences around the barrier order the allocation before every use
   // (PTX #tcgen05-memory-consistency-model), and the barrier makes the
   // address alloc wrote readable by all (#tcgen05-instructions-tcgen05-alloc).
-  if (warp == 0) {
-    a.alloc(Tmem{}, smem + kSlot);
-    a.relinquish_alloc_permit(Tmem{});
-  }
+  exec::allocate_tmem<Tmem>(a, 0, smem + kSlot);
   if (a.thread_index() == 0) {
     a.mbarrier_init(full, 1);
     a.mbarrier_init(done, 1);
     a.fence_mbarrier_init();
   }
-  a.fence_before_thread_sync();
-  a.sync_threads();
-  a.fence_after_thread_sync();
-  std::uint32_t base = 0;
-  a.smem_load(smem + kSlot, base);
-  const auto d = Tmem::tile<"D">(tmem::TmemAddress::from_raw(base));
+  const auto d = Tmem::tile<"D">(exec::publish_tmem(a, smem + kSlot));
 
   // One thread: both tiles by TMA onto `full` (expecting their bytes), then
   // the four K steps of the MMA, committed to `done`.
@@ -99,12 +92,7 @@ TCGEN_HD void kernel(Arch& a, const Params<Arch>& p) {
   }
 
   // Every thread's tcgen05.ld is done before warp 0 frees the columns.
-  a.fence_before_thread_sync();
-  a.sync_threads();
-  if (warp == 0) {
-    a.fence_after_thread_sync();
-    a.dealloc(Tmem{}, d.address);
-  }
+  exec::free_tmem<Tmem>(a, 0, d.address);
 }
 
 }  // namespace tcgen::kernels::round_trip

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <span>
 
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/attention/fmha_plan.hpp"
 #include "tcgen/attention/online_softmax.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
@@ -91,20 +92,12 @@ struct Fmha {
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
-    if (warp == kMmaWarp) {
-      a.alloc(Tmem{}, smem + kSlot);
-      a.relinquish_alloc_permit(Tmem{});
-    }
+    exec::allocate_tmem<Tmem>(a, kMmaWarp, smem + kSlot);
     if (a.thread_index() == 0) {
       for (std::uint32_t b = 0; b < kBarCount; ++b) a.mbarrier_init(bar(smem, b), b == p_full ? kSoftmaxWarps : 1);
       a.fence_mbarrier_init();
     }
-    a.fence_before_thread_sync();
-    a.sync_threads();
-    a.fence_after_thread_sync();
-    std::uint32_t raw = 0;
-    a.smem_load(smem + kSlot, raw);
-    const tmem::TmemAddress base = tmem::TmemAddress::from_raw(raw);
+    const tmem::TmemAddress base = exec::publish_tmem(a, smem + kSlot);
     const int blocks = (p.seq_k + kN - 1) / kN;
     const int m0 = static_cast<int>(a.block_index().x) * kM;
 
@@ -116,12 +109,7 @@ struct Fmha {
       softmax(a, p, smem, base, blocks, m0);
     }
 
-    a.fence_before_thread_sync();
-    a.sync_threads();
-    if (warp == kMmaWarp) {
-      a.fence_after_thread_sync();
-      a.dealloc(Tmem{}, base);
-    }
+    exec::free_tmem<Tmem>(a, kMmaWarp, base);
   }
 
  private:

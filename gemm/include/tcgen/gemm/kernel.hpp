@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/gemm/config.hpp"
 #include "tcgen/gemm/epilogue.hpp"
@@ -96,10 +97,7 @@ struct Gemm {
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
-    if (warp == kMmaWarp) {
-      a.alloc(Tmem{}, smem + kSlot);
-      a.relinquish_alloc_permit(Tmem{});
-    }
+    exec::allocate_tmem<Tmem>(a, kMmaWarp, smem + kSlot);
     if (a.thread_index() == 0) {
       for (int s = 0; s < kStages; ++s) {
         a.mbarrier_init(full(smem, s), 1);   // the producer's arrive.expect_tx; TMA completes the bytes
@@ -111,15 +109,7 @@ struct Gemm {
       }
       a.fence_mbarrier_init();
     }
-    // The fences around the barrier order the allocation before every use,
-    // and the barrier makes the address alloc wrote readable by all
-    // (PTX #tcgen05-instructions-tcgen05-alloc).
-    a.fence_before_thread_sync();
-    a.sync_threads();
-    a.fence_after_thread_sync();
-    std::uint32_t base = 0;
-    a.smem_load(smem + kSlot, base);
-    const tmem::TmemAddress tmem_base = tmem::TmemAddress::from_raw(base);
+    const tmem::TmemAddress tmem_base = exec::publish_tmem(a, smem + kSlot);
 
     const Schedule schedule(p.m, p.n, kTileM, kTileN);
     const int k_blocks = (p.k + kBlockK - 1) / kBlockK;
@@ -134,12 +124,7 @@ struct Gemm {
     }
 
     // Every tcgen05.ld has completed (wait::ld) before warp 1 frees the columns.
-    a.fence_before_thread_sync();
-    a.sync_threads();
-    if (warp == kMmaWarp) {
-      a.fence_after_thread_sync();
-      a.dealloc(Tmem{}, tmem_base);
-    }
+    exec::free_tmem<Tmem>(a, kMmaWarp, tmem_base);
   }
 
  private:
