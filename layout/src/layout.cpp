@@ -3,7 +3,7 @@
 namespace tcgen::layout {
 
 namespace {
-std::string join(const Mode& m, const std::array<Int, kMaxLeaves>& v) {
+std::string join(const Mode& m, const Int (&v)[kMaxLeaves]) {
   if (m.count == 1) return std::to_string(v[0]);
   std::string s = "(";
   for (int j = 0; j < m.count; ++j) s += (j ? "," : "") + std::to_string(v[j]);

@@ -4,6 +4,8 @@
 // All functions are constexpr; a request that has no answer (e.g. composing
 // with a stride that does not divide a shape) throws tcgen::Error, which is
 // a compile error when evaluated in a constant expression.
+#include <array>
+
 #include "tcgen/layout/layout.hpp"
 
 namespace tcgen::layout {

@@ -7,7 +7,6 @@
 // is a tuple of modes, and each mode is a flat, colexicographic sequence of
 // (shape, stride) leaves. CuTe's ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)) is
 // Layout{Mode{{T,8,m},{1,T,LBO}}, Mode{{8,k},{8*T,SBO}}}.
-#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -25,8 +24,10 @@ inline constexpr int kMaxModes = 4;    // modes per layout
 // One mode: leaves (shape[j], stride[j]), leaf 0 varying fastest.
 struct Mode {
   int count = 0;
-  std::array<Int, kMaxLeaves> shape{};
-  std::array<Int, kMaxLeaves> stride{};
+  // Plain arrays, not std::array: nvcc treats std::array's accessors as
+  // host-only, and device code evaluates these layouts too.
+  Int shape[kMaxLeaves]{};
+  Int stride[kMaxLeaves]{};
 
   constexpr Mode() = default;
   constexpr Mode(std::initializer_list<Int> shapes, std::initializer_list<Int> strides) {
@@ -105,7 +106,7 @@ class Layout {
 
  private:
   int rank_ = 0;
-  std::array<Mode, kMaxModes> modes_{};
+  Mode modes_[kMaxModes]{};
 };
 
 // CuTe notation, e.g. "((8,16),8):((64,1),1)" (host only).

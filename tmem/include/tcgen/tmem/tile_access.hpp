@@ -29,34 +29,6 @@ struct Element {
   friend constexpr bool operator==(const Element&, const Element&) = default;
 };
 
-// A layout's leaves as plain arrays: device code can evaluate it, where
-// layout::Layout's std::array accessors are host-only to nvcc.
-struct FlatLayout {
-  int count = 0;
-  Int shape[layout::kMaxLeaves] = {};
-  Int stride[layout::kMaxLeaves] = {};
-
-  constexpr TCGEN_HD Int operator()(Int i) const {
-    Int offset = 0;
-    for (int j = 0; j < count; ++j) {
-      offset += (i % shape[j]) * stride[j];
-      i /= shape[j];
-    }
-    return offset;
-  }
-};
-
-constexpr FlatLayout flat(const layout::Layout& l) {
-  const layout::Mode m = layout::flatten(l);
-  FlatLayout f;
-  f.count = m.count;
-  for (int j = 0; j < m.count; ++j) {
-    f.shape[j] = m.shape[j];
-    f.stride[j] = m.stride[j];
-  }
-  return f;
-}
-
 // What an access plan needs of a tile, for one CTA.
 struct RegionView {
   layout::Layout cells;  // (row, col) -> lane + 128·column, from the tile's address
@@ -129,8 +101,8 @@ struct AccessPlan {
   int registers = 0;       // per thread, per access
   int rows = 0;
   int per_cell = 1;
-  FlatLayout thread_map;   // t + 32·(i + registers·h) -> cell, from taddr
-  FlatLayout inverse;      // cell -> row + rows·col, from the tile's address
+  layout::Mode thread_map;  // t + 32·(i + registers·h) -> cell, from taddr (flattened: device code evaluates it)
+  layout::Mode inverse;     // cell -> row + rows·col, from the tile's address
 
   constexpr TCGEN_HD int accesses() const { return lane_blocks * column_blocks; }
   // The cell offset of warp `quarter`'s access `access` from the tile's address.
@@ -187,8 +159,8 @@ constexpr AccessPlan plan_access(const RegionView& v, const layout::TmemAccess& 
   p.registers = static_cast<int>(a.registers());
   p.rows = static_cast<int>(v.rows);
   p.per_cell = v.per_cell;
-  p.thread_map = flat(layout::thread_map(a));
-  p.inverse = flat(layout::inverse(cell_bijection(v)));
+  p.thread_map = layout::flatten(layout::thread_map(a));
+  p.inverse = layout::flatten(layout::inverse(cell_bijection(v)));
   return p;
 }
 
