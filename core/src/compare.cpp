@@ -72,7 +72,7 @@ std::string diagnose(const CompareReport& r) {
 }  // namespace
 
 CompareReport compare(std::span<const float> got, std::span<const double> reference, int rows, int cols,
-                      double rel_tol) {
+                      double rel_tol, ErrorMeasure measure) {
   if (rows < 1 || cols < 1) fail("rows", std::to_string(rows) + "×" + std::to_string(cols), "at least 1×1");
   const std::size_t n = static_cast<std::size_t>(rows) * cols;
   if (got.size() != n) fail("got", std::to_string(got.size()) + " values", "rows × cols = " + std::to_string(n));
@@ -83,26 +83,46 @@ CompareReport compare(std::span<const float> got, std::span<const double> refere
   r.rows = rows;
   r.cols = cols;
   r.rel_tol = rel_tol;
-  double max_ref = 0;
-  for (double v : reference) max_ref = std::max(max_ref, std::abs(v));
+  r.measure = measure;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double max_ref = 0;  // finite entries only: an LSE of -inf must not lift the floor to inf
+  for (double v : reference)
+    if (std::isfinite(v)) max_ref = std::max(max_ref, std::abs(v));
   const double floor = std::max(1e-3 * max_ref, std::numeric_limits<double>::min());
+  // NaN (a NaN on either side) counts as +inf: it must never pass.
+  const auto note = [&](double e, int i, int j) {
+    if (std::isnan(e)) e = kInf;
+    if (e <= r.max_rel_error) return;
+    const std::size_t at = static_cast<std::size_t>(i) * cols + j;
+    r.max_rel_error = e;
+    r.worst_row = i;
+    r.worst_col = j;
+    r.worst_got = got[at];
+    r.worst_reference = reference[at];
+  };
   for (int i = 0; i < rows; ++i) {
-    double gr = 0, rr = 0, gg = 0;
+    double gr = 0, rr = 0, gg = 0, diff2 = 0, norm2 = 0, row_worst = -1;
+    int row_worst_col = 0;
     for (int j = 0; j < cols; ++j) {
       const std::size_t at = static_cast<std::size_t>(i) * cols + j;
       const double g = got[at], f = reference[at];
       gr += g * f;
       rr += f * f;
       gg += g * g;
-      const double e = std::abs(g - f) / std::max(std::abs(f), floor);
-      if (e > r.max_rel_error || std::isnan(e)) {
-        r.max_rel_error = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
-        r.worst_row = i;
-        r.worst_col = j;
-        r.worst_got = g;
-        r.worst_reference = f;
+      const double diff = g == f ? 0.0 : std::abs(g - f);  // equal infinities: 0, not inf − inf = NaN
+      if (measure == ErrorMeasure::element) {
+        note(diff / std::max(std::abs(f), floor), i, j);
+        continue;
+      }
+      diff2 += diff * diff;
+      if (std::isfinite(f)) norm2 += f * f;
+      if (!(diff <= row_worst)) {  // a NaN ranks worst
+        row_worst = diff;
+        row_worst_col = j;
       }
     }
+    if (measure == ErrorMeasure::row_norm)
+      note(norm2 > 0 ? std::sqrt(diff2 / norm2) : (diff2 == 0 ? 0.0 : kInf), i, row_worst_col);
     r.ratio.push_back(rr > 0 ? gr / rr : kNaN);
     r.cosine.push_back(rr > 0 && gg > 0 ? gr / std::sqrt(rr * gg) : kNaN);
   }
@@ -114,7 +134,9 @@ CompareReport compare(std::span<const float> got, std::span<const double> refere
 
 std::string CompareReport::text() const {
   std::string s = "compare " + std::to_string(rows) + "×" + std::to_string(cols) + " (rel_tol " +
-                  num("%g", rel_tol) + "): " + (ok ? "ok" : "FAIL") + ", max relative error " +
+                  num("%g", rel_tol) + "): " + (ok ? "ok" : "FAIL") +
+                  (measure == ErrorMeasure::row_norm ? ", max row error ‖got − ref‖/‖ref‖ "
+                                                     : ", max relative error ") +
                   num("%.3g", max_rel_error) + " at row " + std::to_string(worst_row) + ", col " +
                   std::to_string(worst_col) + " (got " + num("%.6g", worst_got) + ", reference " +
                   num("%.6g", worst_reference) + ")\n    row       ratio      cosine\n";

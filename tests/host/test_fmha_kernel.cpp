@@ -1,5 +1,14 @@
+// The FMHA kernel (attention/fmha_kernel.hpp) on the host model, one launch
+// per problem, against the fp64 reference (fmha_reference.cpp): every head
+// dim, bf16 and fp16, causal, sliding window, GQA, odd lengths, rows that see
+// no key, shuffled schedules. Inputs are fresh each run (the seed is
+// printed); V is zero-mean, so O is held to a per-row relative error in the
+// 2-norm (1e-2 for bf16 and fp16: P is rounded to the input type for the
+// TS-MMA, as in every tcgen05 FMHA) and LSE per element (1e-3). Each case
+// also checks that a reference with twice the scale is told apart.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -19,76 +28,131 @@ std::uint32_t fresh_seed() {
   return seed;
 }
 
-struct Head {
-  int seq_q, seq_k, d;
-  std::vector<float> q, k, v;               // values (exact bf16)
-  std::vector<std::uint16_t> qb, kb, vb;    // their bf16 bit patterns
+struct Inputs {
+  std::vector<float> q, k, v;             // values (exact in the problem's dtype)
+  std::vector<std::uint16_t> qb, kb, vb;  // their bit patterns
 };
 
-// Q, K in [-2, 2]; V in [0.25, 1.75] (test_fmha.cpp says why: bf16 P and
-// an element-wise relative error).
-Head make_head(int seq_q, int seq_k, int d, std::uint32_t salt) {
+// Q, K in [-2, 2), V in [-1, 1), rounded to the problem's type. With
+// `rising`, key j's row is multiplied by 1 + j / 128 first, so every K block
+// scores higher than the one before by more than the softmax's rescale
+// threshold (2^8) and the correction warps must rescale O; with plain random
+// inputs the first block's maximum is rarely beaten by that much.
+Inputs make_inputs(const FmhaProblem& p, std::uint32_t salt, bool rising = false) {
   std::mt19937 g(fresh_seed() ^ (salt * 2654435761u));
-  Head h{seq_q, seq_k, d, {}, {}, {}, {}, {}, {}};
-  const auto fill = [&](std::vector<float>& x, std::vector<std::uint16_t>& b, std::size_t n, float lo, float hi) {
-    std::uniform_real_distribution<float> u(lo, hi);
+  Inputs in;
+  const auto fill = [&](std::vector<float>& x, std::vector<std::uint16_t>& b, std::size_t n, float bound,
+                        bool gain = false) {
+    std::uniform_real_distribution<float> u(-bound, bound);
     x.resize(n);
     b.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      b[i] = static_cast<std::uint16_t>(encode(ElementType::bf16, u(g)));
-      x[i] = decode(ElementType::bf16, b[i]);
+      const std::size_t key = i / static_cast<std::size_t>(p.head_dim) % static_cast<std::size_t>(p.seq_k);
+      b[i] = static_cast<std::uint16_t>(encode(p.dtype, u(g) * (gain ? 1.0f + static_cast<float>(key) / 128 : 1.0f)));
+      x[i] = decode(p.dtype, b[i]);
     }
   };
-  fill(h.q, h.qb, std::size_t(seq_q) * d, -2.0f, 2.0f);
-  fill(h.k, h.kb, std::size_t(seq_k) * d, -2.0f, 2.0f);
-  fill(h.v, h.vb, std::size_t(seq_k) * d, 0.25f, 1.75f);
-  return h;
+  fill(in.q, in.qb, p.q_elements(), 2.0f);
+  fill(in.k, in.kb, p.kv_elements(), 2.0f, rising);
+  fill(in.v, in.vb, p.kv_elements(), 1.0f);
+  return in;
 }
 
-template <int D>
-void check_kernel(int seq_q, int seq_k, const exec::LaunchOptions& options = {}) {
+FmhaProblem problem(int batch, int heads, int heads_kv, int seq_q, int seq_k, int d, FmhaMask mask = FmhaMask::none(),
+                    ElementType dtype = ElementType::bf16) {
+  FmhaProblem p;
+  p.batch = batch;
+  p.heads = heads;
+  p.heads_kv = heads_kv;
+  p.seq_q = seq_q;
+  p.seq_k = seq_k;
+  p.head_dim = d;
+  p.mask = mask;
+  p.dtype = dtype;
+  p.scale = SoftmaxScale::for_head_dim(d);
+  return p;
+}
+
+void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {}, bool rising = false) {
   INFO("seed " << fresh_seed());
-  CAPTURE(seq_q);
-  CAPTURE(seq_k);
-  CAPTURE(D);
-  const Head h = make_head(seq_q, seq_k, D, std::uint32_t(seq_q * 131 + seq_k * 7 + D));
-  const SoftmaxScale scale = SoftmaxScale::for_head_dim(D);
-  MESSAGE("FMHA kernel on the host model: seq_q " << seq_q << " seq_k " << seq_k << " head_dim " << D << " scale "
-                                                  << scale.value());
-  const FmhaHostOutput got = run_fmha_host<D>(h.qb, h.kb, h.vb, seq_q, seq_k, scale, options);
+  CAPTURE(p.batch);
+  CAPTURE(p.heads);
+  CAPTURE(p.heads_kv);
+  CAPTURE(p.seq_q);
+  CAPTURE(p.seq_k);
+  CAPTURE(p.head_dim);
+  CAPTURE(p.mask.left);
+  CAPTURE(p.mask.right);
+  const Inputs in = make_inputs(p, static_cast<std::uint32_t>(p.seq_q * 131 + p.seq_k * 7 + p.head_dim), rising);
+  MESSAGE("FMHA kernel on the host model: " << p.batch << "x" << p.heads << " heads (" << p.heads_kv << " K/V), "
+                                            << p.seq_q << " x " << p.seq_k << ", head_dim " << p.head_dim << ", "
+                                            << tcgen::name(p.dtype) << ", mask (" << p.mask.left << ", " << p.mask.right
+                                            << "), scale " << p.scale.value());
+  const FmhaOutput got = run_fmha_host(p, in.qb, in.kb, in.vb, options);
   std::vector<float> o(got.o.size());
-  for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(ElementType::bf16, got.o[i]);
-  const auto ref = fmha_reference(h.q, h.k, h.v, {seq_q, seq_k, D}, scale);
-  const CompareReport ro = compare(o, ref.o, seq_q, D, 1e-2);
+  for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(p.dtype, got.o[i]);
+  const int rows = p.batch * p.heads * p.seq_q;
+  const auto ref = fmha_reference(p, in.q, in.k, in.v);
+  const CompareReport ro = compare(o, ref.o, rows, p.head_dim, 1e-2, ErrorMeasure::row_norm);
   CHECK_MESSAGE(ro.ok, ro.text());
-  MESSAGE("max relative error of O " << ro.max_rel_error);
-  const CompareReport rl = compare(got.lse, ref.lse, seq_q, 1, 1e-3);
+  const CompareReport rl = compare(got.lse, ref.lse, rows, 1, 1e-3);
   CHECK_MESSAGE(rl.ok, rl.text());
-  // Breaking the scale once: the same output against a reference with 2x the
-  // scale must fail (O only when there are two keys or more: one key gives O = V at any scale).
-  const auto wrong = fmha_reference(h.q, h.k, h.v, {seq_q, seq_k, D}, SoftmaxScale::explicit_value(2 * scale.value()));
-  if (seq_k > 1) CHECK_FALSE(compare(o, wrong.o, seq_q, D, 1e-2).ok);
-  CHECK_FALSE(compare(got.lse, wrong.lse, seq_q, 1, 1e-3).ok);
+  MESSAGE("max row relative error of O " << ro.max_rel_error << ", of LSE " << rl.max_rel_error);
+  // Breaking the scale once: a reference with 2x the scale must be told apart
+  // (LSE always; O needs a row that sees two keys or more: one key gives O = V at any scale).
+  FmhaProblem wrong = p;
+  wrong.scale = SoftmaxScale::explicit_value(2 * p.scale.value());
+  const auto w = fmha_reference(wrong, in.q, in.k, in.v);
+  const bool one_key_per_row = p.seq_k == 1 || (p.mask.left == 0 && p.mask.right == 0);
+  if (!one_key_per_row) CHECK_FALSE(compare(o, w.o, rows, p.head_dim, 1e-2, ErrorMeasure::row_norm).ok);
+  CHECK_FALSE(compare(got.lse, w.lse, rows, 1, 1e-3).ok);
+}
+
+exec::LaunchOptions shuffled(int salt) {
+  exec::LaunchOptions options;
+  options.shuffle_seed = fresh_seed() + static_cast<std::uint32_t>(salt);
+  return options;
 }
 
 }  // namespace
 
-TEST_CASE("FMHA kernel on the host model, head_dim 64: one full K block") { check_kernel<64>(128, 128); }
-TEST_CASE("FMHA kernel on the host model, head_dim 64: partial K blocks, two Q tiles") { check_kernel<64>(256, 77); }
-TEST_CASE("FMHA kernel on the host model, head_dim 64: seq_k 300 (three blocks, the last partial)") {
-  check_kernel<64>(128, 300);
+TEST_CASE("FMHA kernel, head_dim 64: one full K block") { check_kernel(problem(1, 1, 1, 128, 128, 64)); }
+TEST_CASE("FMHA kernel, head_dim 64: seq_q 77, seq_k 300 (a partial Q tile, three K blocks)") {
+  check_kernel(problem(1, 1, 1, 77, 300, 64));
 }
-TEST_CASE("FMHA kernel on the host model, head_dim 128: seq_k 200") { check_kernel<128>(128, 200); }
-TEST_CASE("FMHA kernel on the host model, head_dim 128: seq_k 1, shuffled schedule") {
-  exec::LaunchOptions options;
-  options.shuffle_seed = fresh_seed();
-  check_kernel<128>(128, 1, options);
+TEST_CASE("FMHA kernel, head_dim 128: seq_k 1, shuffled schedule") {
+  check_kernel(problem(1, 1, 1, 200, 1, 128), shuffled(1));
 }
-TEST_CASE("FMHA kernel on the host model, head_dim 128: 1024 x 1000 (eight Q tiles, the last K block partial)") {
-  check_kernel<128>(1024, 1000);
+TEST_CASE("FMHA kernel, head_dim 128: 1024 x 1000 (four CTAs, the last K block partial)") {
+  check_kernel(problem(1, 1, 1, 1024, 1000, 128));
 }
-TEST_CASE("FMHA kernel on the host model, head_dim 64: 256 x 333, shuffled schedule") {
-  exec::LaunchOptions options;
-  options.shuffle_seed = fresh_seed() + 1;
-  check_kernel<64>(256, 333, options);
+TEST_CASE("FMHA kernel, head_dim 256: 130 x 333 (one Q tile in flight, two CTAs)") {
+  check_kernel(problem(1, 1, 1, 130, 333, 256));
+}
+TEST_CASE("FMHA kernel, head_dim 256, fp16, causal") {
+  check_kernel(problem(1, 1, 1, 200, 200, 256, FmhaMask::causal(), ElementType::fp16));
+}
+TEST_CASE("FMHA kernel, causal, 333 x 333, shuffled schedule") {
+  check_kernel(problem(1, 1, 1, 333, 333, 128, FmhaMask::causal()), shuffled(2));
+}
+TEST_CASE("FMHA kernel, causal with seq_q > seq_k: the first rows see no key (O = 0, LSE = -inf)") {
+  check_kernel(problem(1, 1, 1, 300, 77, 64, FmhaMask::causal()));
+}
+TEST_CASE("FMHA kernel, sliding window (64, 16), fp16, 300 x 450") {
+  check_kernel(problem(1, 1, 1, 300, 450, 128, FmhaMask::window(64, 16), ElementType::fp16));
+}
+TEST_CASE("FMHA kernel, sliding window (0, 0): each row sees one key") {
+  check_kernel(problem(1, 1, 1, 130, 130, 64, FmhaMask::window(0, 0)));
+}
+TEST_CASE("FMHA kernel, batch 2, GQA 4 heads on 2, causal, 77 x 200, shuffled schedule") {
+  check_kernel(problem(2, 4, 2, 77, 200, 64, FmhaMask::causal()), shuffled(3));
+}
+TEST_CASE("FMHA kernel, batch 3, 2 heads on 1, 1 x 77 (a single query)") {
+  check_kernel(problem(3, 2, 1, 1, 77, 128));
+}
+TEST_CASE("FMHA kernel, rising scores: O is rescaled as the row maximum grows, 256 x 700, shuffled schedule") {
+  check_kernel(problem(1, 2, 1, 256, 700, 128), shuffled(4), true);
+}
+TEST_CASE("FMHA kernel, rising scores, head_dim 256, fp16") {
+  check_kernel(problem(1, 1, 1, 128, 500, 256, FmhaMask::none(), ElementType::fp16), {}, true);
 }

@@ -1,5 +1,6 @@
 // tcgen/core/compare.hpp, the checker the model's tests report through: the
-// per-row ratio and cosine, and the diagnosis for each pattern it names.
+// per-row ratio and cosine, the diagnosis for each pattern it names, and the
+// two error measures (element, row_norm) with infinities and NaN.
 #include "tcgen/core/compare.hpp"
 
 #include <doctest/doctest.h>
@@ -7,6 +8,7 @@
 #include "expect_error.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -82,4 +84,50 @@ TEST_CASE("sizes that do not match rows × cols are an error naming the argument
   const auto ref = reference();
   expect_error([&] { compare(scaled(ref, 1.0), ref, kRows, kCols + 1, 1e-3); }, "got");
   expect_error([&] { compare(scaled(ref, 1.0), ref, 0, kCols, 1e-3); }, "rows");
+}
+
+TEST_CASE("row_norm: each row's ‖got − ref‖ / ‖ref‖; a zero reference row needs a zero result") {
+  const auto ref = reference();
+  const auto rep = compare(scaled(ref, 1.01), ref, kRows, kCols, 1e-2 + 1e-6, tcgen::ErrorMeasure::row_norm);
+  CHECK(rep.ok);
+  CHECK(rep.max_rel_error == doctest::Approx(0.01).epsilon(1e-4));  // float rounding of got only
+  CHECK(has(rep.text(), "max row error"));
+  CHECK_FALSE(compare(scaled(ref, 1.02), ref, kRows, kCols, 1e-2, tcgen::ErrorMeasure::row_norm).ok);
+  std::vector<double> zero_row = ref;
+  for (int c = 0; c < kCols; ++c) zero_row[3 * kCols + c] = 0.0;
+  std::vector<float> got = scaled(zero_row, 1.0);
+  CHECK(compare(got, zero_row, kRows, kCols, 1e-6, tcgen::ErrorMeasure::row_norm).ok);  // zero row: 0 == 0
+  got[3 * kCols + 5] = 1e-6f;
+  const auto bad = compare(got, zero_row, kRows, kCols, 1e-2, tcgen::ErrorMeasure::row_norm);
+  CHECK_FALSE(bad.ok);
+  CHECK(std::isinf(bad.max_rel_error));
+  CHECK(bad.worst_row == 3);
+  CHECK(bad.worst_col == 5);
+}
+
+TEST_CASE("both measures: equal infinities are no error, a NaN always fails") {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // An LSE column: rows that see no key have LSE = -inf on both sides.
+  const std::vector<double> lse = {1.5, -kInf, 2.25, -kInf};
+  std::vector<float> got = {1.5f, -std::numeric_limits<float>::infinity(), 2.25f,
+                            -std::numeric_limits<float>::infinity()};
+  for (auto m : {tcgen::ErrorMeasure::element, tcgen::ErrorMeasure::row_norm}) {
+    CAPTURE(int(m));
+    const auto same = compare(got, lse, 4, 1, 1e-6, m);
+    CHECK(same.ok);
+    CHECK(same.max_rel_error == 0.0);
+    std::vector<float> finite = got;
+    finite[1] = 1.0f;  // a finite LSE where the reference has none
+    CHECK_FALSE(compare(finite, lse, 4, 1, 1e-2, m).ok);
+    std::vector<float> nan = got;
+    nan[2] = std::numeric_limits<float>::quiet_NaN();
+    const auto rep = compare(nan, lse, 4, 1, 1e-2, m);
+    CHECK_FALSE(rep.ok);
+    CHECK(std::isinf(rep.max_rel_error));
+    CHECK(rep.worst_row == 2);
+  }
+  // -inf in the reference must not lift the element measure's floor (1e-3 · max|ref|) to inf.
+  std::vector<float> off = got;
+  off[0] = 1.6f;
+  CHECK_FALSE(compare(off, lse, 4, 1, 1e-2).ok);
 }

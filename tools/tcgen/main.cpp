@@ -30,8 +30,8 @@ verbs:
                   tcgen idesc --kind f16 --a bf16 --b bf16 --d f32 --m 128 --n 256 --json
   gemm          D = A·Bᵀ with the tcgen05 GEMM on the host model (or a B200), against fp64:
                   tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy]
-  fmha          attention O = softmax(scale·Q·Kᵀ)·V and LSE on the host model, against fp64:
-                  tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128]
+  fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (or a B200), against fp64:
+                  tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
 
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.

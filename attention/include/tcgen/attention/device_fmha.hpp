@@ -1,9 +1,9 @@
 #pragma once
-// The FMHA kernel (fmha_kernel.hpp) on sm_100a: the __global__ entry and its
-// launch, one CTA per 128-row Q tile of one head. Device pointers: q, k, v
-// bf16 (seq × head_dim, row-major), o bf16, lse float. tests/device/fmha_sm100.cu
-// compiles it for sm_100a in CI and runs it on a B200: 95/96 registers, no
-// spills, a 1280-byte stack frame (the softmax's S and P rows).
+// The FMHA kernel (fmha_kernel.hpp) on sm_100a: the __global__ entry and one
+// launch over the whole problem, grid (Q tile pairs, heads, batch). Device
+// pointers, in the layouts of fmha_problem.hpp: q, k, v and o hold
+// problem.dtype (bf16 or fp16) bit patterns, lse floats. docs/perf.md has
+// what ptxas reports for each instantiation.
 #if !defined(__CUDACC__)
 #error "tcgen/attention/device_fmha.hpp is device code: include it from a .cu file compiled by nvcc for sm_100a"
 #endif
@@ -15,6 +15,7 @@
 #include "tcgen/attention/fmha_kernel.hpp"
 #include "tcgen/exec/device_arch.hpp"
 #include "tcgen/exec/device_launch.hpp"
+#include "tcgen/exec/device_tensor_map.hpp"
 
 namespace tcgen::attention {
 
@@ -25,24 +26,36 @@ __global__ void __launch_bounds__(F::kThreads, 1)
   F::run(a, p);
 }
 
-template <int HeadDim>
-cudaError_t launch_fmha_device(const std::uint16_t* q, const std::uint16_t* k, const std::uint16_t* v,
-                               std::uint16_t* o, float* lse, int seq_q, int seq_k, SoftmaxScale scale,
-                               cudaStream_t stream = nullptr) {
-  using F = Fmha<HeadDim>;
-  if (seq_q <= 0 || seq_q % kFmhaBlockM != 0 || seq_k <= 0) return cudaErrorInvalidValue;
+template <ElementType E, int D>
+cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o, float* lse,
+                               cudaStream_t stream) {
+  using F = Fmha<E, D>;
   typename F::template Params<exec::DeviceArch> p;
-  const auto u = [](int x) { return static_cast<std::uint64_t>(x); };
-  p.q = exec::device_tensor_map(F::Q::map(u(seq_q), HeadDim, HeadDim), q);
-  p.k = exec::device_tensor_map(F::K::map(u(seq_k), HeadDim, HeadDim), k);
-  p.v = exec::device_tensor_map(F::V::map(HeadDim, u(seq_k), HeadDim), v);
-  p.seq_q = seq_q;
-  p.seq_k = seq_k;
-  p.scale = scale;
-  p.o = o;
+  p.q = exec::device_tensor_map(F::q_map(pr), q);
+  p.k = exec::device_tensor_map(F::k_map(pr), k);
+  p.v = exec::device_tensor_map(F::v_map(pr), v);
+  p.problem = pr;
+  p.o = static_cast<typename F::Out*>(o);
   p.lse = lse;
-  return exec::device::launch(fmha_kernel<F>, {static_cast<unsigned>(seq_q / kFmhaBlockM), 1, 1}, F::kThreads,
-                              F::kSmemBytes, p, stream);
+  return exec::device::launch(fmha_kernel<F>, F::grid(pr), F::kThreads, F::kSmemBytes, p, stream);
+}
+
+// Throws tcgen::Error (from problem.validate()) for a problem the kernel does not run.
+inline cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o,
+                                      float* lse, cudaStream_t stream = nullptr) {
+  pr.validate();
+  const bool fp16 = pr.dtype == ElementType::fp16;
+  switch (pr.head_dim) {
+    case 64:
+      return fp16 ? launch_fmha_device<ElementType::fp16, 64>(pr, q, k, v, o, lse, stream)
+                  : launch_fmha_device<ElementType::bf16, 64>(pr, q, k, v, o, lse, stream);
+    case 128:
+      return fp16 ? launch_fmha_device<ElementType::fp16, 128>(pr, q, k, v, o, lse, stream)
+                  : launch_fmha_device<ElementType::bf16, 128>(pr, q, k, v, o, lse, stream);
+    default:
+      return fp16 ? launch_fmha_device<ElementType::fp16, 256>(pr, q, k, v, o, lse, stream)
+                  : launch_fmha_device<ElementType::bf16, 256>(pr, q, k, v, o, lse, stream);
+  }
 }
 
 }  // namespace tcgen::attention

@@ -1,91 +1,154 @@
 #pragma once
 // The FMHA forward kernel, written once for sm_100a (exec::DeviceArch) and
-// the host model (exec::HostArch), first stage of issue 9: bf16 Q, K, V, O,
-// head_dim 64 or 128, non-causal, seq_q a multiple of 128, any seq_k (the
-// partial last K block is masked), one head per launch, one CTA per 128-row
-// Q tile. Roles after FA4 / CUTLASS example 77, simplified (docs/fmha.md):
+// the host model (exec::HostArch): Q, K, V, O in bf16 or fp16, head_dim 64,
+// 128 or 256, any seq_q and seq_k, batch, heads and grouped-query attention
+// in one launch (grid: Q tile pairs × heads × batch), causal and sliding-window
+// masks (fmha_problem.hpp). Roles after FA4 / CUTLASS example 77
+// (docs/fmha.md has the picture):
 //
-//   warp 0, one lane   load: Q once, then per K block K_j and V_j by TMA
-//                      (one stage each; zeros past seq_k);
-//   warp 1, one lane   MMA: S = Q·Kᵀ into TMEM (SS), commit to s_full and
-//                      k_empty; after the softmax's p_full, O += P·V as a
-//                      TS-MMA with P read from TMEM (aliased in S), commit to
-//                      o_done and v_empty. Warp 1 also allocates TMEM;
-//   warps 2-5          softmax, correction and epilogue, one thread per row
-//                      (lane quarter warp % 4): read S by 32x32b atoms, the
-//                      online softmax (SoftmaxRow: exp2 with the scale folded
-//                      in), rescale O in TMEM on every block after the
-//                      previous P·V is done, write P as bf16 into S's upper
-//                      half, arrive on p_full; at the end O/l as bf16 and LSE.
+//   warp 0, one lane    load: the CTA's Q tiles once, then per K block K_j
+//                       and V_j by TMA into a ring of kStages stages (zeros
+//                       past seq_k, and past seq_q for Q);
+//   warp 1, one lane    MMA, in FA4's order: for each block j and tile t,
+//                       O_t += P_t(j-1)·V(j-1) (TS-MMA, P from TMEM) then
+//                       S_t = Q_t·K_jᵀ (SS-MMA), so the tensor core works on
+//                       one tile while the softmax works on the other. Warp 1
+//                       also allocates TMEM;
+//   warps 2 .. 2+4T-1   softmax, one warpgroup per Q tile, one thread per row
+//                       (lane quarter warp % 4): the row's maximum over the
+//                       keys its mask lets through, the rescale factor to the
+//                       correction warps, P = exp2(scale·log2e·(s - max)) as
+//                       bf16/fp16 over S's upper half, the row sum; at the end
+//                       1/l to the correction warps and LSE to global memory;
+//   last 4 warps        correction and epilogue: O_t *= factor in TMEM, only
+//                       where a row's maximum grew (online_softmax.hpp), then
+//                       O/l to global memory.
 //
-// Simplifications of this stage: one Q tile in flight (no S0/S1 ping-pong),
-// O rescaled on every block, the correction done by the softmax warps, one
-// K/V stage. The TMEM plan is FmhaPlan<HeadDim> (fmha_plan.hpp).
+// Blocks of keys that no row of the CTA sees (causal, window) are skipped;
+// within the others every score is masked per element. The TMEM plan is
+// FmhaPlan (fmha_plan.hpp), two Q tiles in flight for head_dim 64 and 128,
+// one for 256.
 #include <bit>
+#include <cstddef>
 #include <cstdint>
-#include <span>
+#include <limits>
 
-#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/attention/fmha_plan.hpp"
+#include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/online_softmax.hpp"
-#include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/host_device.hpp"
+#include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/ld_st.hpp"
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/exec/unroll.hpp"
 #include "tcgen/gemm/convert.hpp"
 #include "tcgen/gemm/operand.hpp"
+#include "tcgen/gemm/ring.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/tile_access.hpp"
 
 namespace tcgen::attention {
 
-template <int HeadDim>
+template <ElementType E, int HeadDim>
 struct Fmha {
+  static_assert(E == ElementType::bf16 || E == ElementType::fp16, "the FMHA's Q, K, V and O are bf16 or fp16");
+  static_assert(HeadDim == 64 || HeadDim == 128 || HeadDim == 256, "the FMHA supports head_dim 64, 128 and 256");
   static constexpr int kD = HeadDim, kM = kFmhaBlockM, kN = kFmhaBlockN;
+  static constexpr int kQTiles = fmha_q_tiles(kD);
   static constexpr int kChunks = kD / gemm::kBlockK;   // Q and K: head_dim in 64-element swizzle rows
-  static constexpr int kVChunks = kN / gemm::kBlockK;  // V: the K block's 128 keys in two 64-key tiles
-  static constexpr unsigned kLoadWarp = 0, kMmaWarp = 1, kFirstSoftmaxWarp = 2, kSoftmaxWarps = 4;
-  static constexpr unsigned kThreads = 32 * (kFirstSoftmaxWarp + kSoftmaxWarps);
+  static constexpr int kVChunks = kN / gemm::kBlockK;  // V: the block's 128 keys in two 64-key tiles
+  static constexpr unsigned kLoadWarp = 0, kMmaWarp = 1, kFirstSoftmaxWarp = 2;
+  static constexpr unsigned kFirstCorrectionWarp = kFirstSoftmaxWarp + 4 * kQTiles;
+  static constexpr unsigned kThreads = 32 * (kFirstCorrectionWarp + 4);
 
-  using Tmem = typename FmhaPlan<kD>::Tmem;
-  using STile = typename Tmem::template Tile<"S">;
-  using OTile = typename Tmem::template Tile<"O">;
-  using PTile = typename Tmem::template Tile<"P">;
-  using PHalf = tmem::OperandTile<kM, gemm::kBlockK, ElementType::bf16>;  // the P columns one V tile multiplies
+  using Plan = FmhaPlan<kD, E>;
+  using Tmem = typename Plan::Tmem;
+  using STile = typename Tmem::template Tile<"S0">;
+  using OTile = typename Tmem::template Tile<"O0">;
+  using PTile = typename Tmem::template Tile<"P0">;
+  using PHalf = tmem::OperandTile<kM, gemm::kBlockK, E>;  // the P columns one V tile multiplies
+  using Out = gemm::Storage<E>;
 
-  using Q = gemm::Operand<ElementType::bf16, layout::Major::K, kM>;
-  using K = gemm::Operand<ElementType::bf16, layout::Major::K, kN>;
-  using V = gemm::Operand<ElementType::bf16, layout::Major::MN, kD>;  // V is keys × head_dim, head_dim contiguous
+  using Q = gemm::Operand<E, layout::Major::K, kM>;
+  using K = gemm::Operand<E, layout::Major::K, kN>;
+  using V = gemm::Operand<E, layout::Major::MN, kD>;  // V is keys × head_dim, head_dim contiguous
 
-  using SAtom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = ElementType::bf16,
-                                                  .b = ElementType::bf16, .d = ElementType::f32, .m = kM, .n = kN,
-                                                  .a_major = layout::Major::K, .b_major = layout::Major::K}>;
-  using PvAtom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = ElementType::bf16,
-                                                   .b = ElementType::bf16, .d = ElementType::f32, .m = kM, .n = kD,
-                                                   .a_major = layout::Major::K, .b_major = layout::Major::MN}>;
+  using SAtom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = E, .b = E, .d = ElementType::f32,
+                                                  .m = kM, .n = kN, .a_major = layout::Major::K,
+                                                  .b_major = layout::Major::K}>;
+  using PvAtom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = E, .b = E, .d = ElementType::f32,
+                                                   .m = kM, .n = kD, .a_major = layout::Major::K,
+                                                   .b_major = layout::Major::MN}>;
 
-  static constexpr layout::TmemAccess kLd{layout::TmemShape::s32x32b, 32u};
-  using Ld = exec::LdSt<kLd>;
-  using SWalk = tmem::TileAccess<STile, kLd>;
-  using OWalk = tmem::TileAccess<OTile, kLd>;
-  using PWalk = tmem::TileAccess<PTile, kLd>;
+  // S and O are read, O written, 32 columns at a time; P written 16 columns
+  // (32 values) at a time, so P chunk c holds the values of S chunk c.
+  static constexpr layout::TmemAccess kRow32{layout::TmemShape::s32x32b, 32u};
+  static constexpr layout::TmemAccess kRow16{layout::TmemShape::s32x32b, 16u};
+  using Ld = exec::LdSt<kRow32>;
+  using PSt = exec::LdSt<kRow16>;
+  using SWalk = tmem::TileAccess<STile, kRow32>;
+  using OWalk = tmem::TileAccess<OTile, kRow32>;
+  using PWalk = tmem::TileAccess<PTile, kRow16>;
+  static_assert(SWalk::one_row_per_thread && OWalk::one_row_per_thread && PWalk::one_row_per_thread,
+                "the softmax and correction threads each own one row of S, P and O");
+  static_assert(SWalk::accesses == PWalk::accesses && PWalk::registers * 2 == SWalk::registers &&
+                    PWalk::column(1, 0) == SWalk::column(1, 0),
+                "P access c must hold the 32 values of S access c, two per register");
 
-  // Shared memory: Q, K, V tiles, then the mbarriers and the TMEM address slot.
+  // Shared memory: Q tiles, the K and V rings, the rows' factors and 1/l,
+  // then the mbarriers and the TMEM address slot.
   static constexpr std::uint32_t kQBytes = kChunks * Q::bytes, kKBytes = kChunks * K::bytes,
                                  kVBytes = kVChunks * V::bytes;
-  static constexpr std::uint32_t kQ = 0, kK = kQ + kQBytes, kV = kK + kKBytes, kBars = kV + kVBytes;
-  enum Bar : std::uint32_t { q_full, k_full, k_empty, v_full, v_empty, s_full, p_full, o_done, kBarCount };
+  static constexpr std::uint32_t kRowsBytes = kQTiles * kM * 4;  // one float per row of each tile
+  static constexpr std::uint32_t kSmemLimit = 232448 - 1024;     // sm_100's 227 KB, less the 1 KB alignment slack
+  static constexpr std::uint32_t kFixedBytes = kQTiles * kQBytes + 2 * kRowsBytes + 8 * 64;
+  static constexpr int kStages = (kSmemLimit - kFixedBytes) / (kKBytes + kVBytes) < 3
+                                     ? static_cast<int>((kSmemLimit - kFixedBytes) / (kKBytes + kVBytes))
+                                     : 3;
+  static_assert(kStages >= 1, "one K and one V block must fit beside the Q tiles");
+
+  static constexpr std::uint32_t kQ = 0, kK = kQ + kQTiles * kQBytes, kV = kK + kStages * kKBytes,
+                                 kFactor = kV + kStages * kVBytes, kInverse = kFactor + kRowsBytes,
+                                 kBars = kInverse + kRowsBytes;
+  // mbarriers: one each, or one per stage (K, V) or per Q tile (the rest).
+  static constexpr std::uint32_t kQFull = 0, kKFull = 1, kKEmpty = kKFull + kStages, kVFull = kKEmpty + kStages,
+                                 kVEmpty = kVFull + kStages, kSFull = kVEmpty + kStages, kPFull = kSFull + kQTiles,
+                                 kODone = kPFull + kQTiles, kOReady = kODone + kQTiles, kStats = kOReady + kQTiles,
+                                 kDone = kStats + kQTiles, kBarCount = kDone + kQTiles;
   static constexpr std::uint32_t kSlot = kBars + 8 * kBarCount;
   static constexpr std::uint32_t kSmemBytes = kSlot + 8;
-  static_assert(kSmemBytes + 1024 <= 232448, "the tiles do not fit in shared memory");
+  static_assert(kBarCount <= 64 && kSmemBytes <= kSmemLimit, "the tiles do not fit in shared memory");
 
   template <class Arch>
   struct Params {
-    typename Arch::TensorMap q, k, v;  // Q::map(seq_q, d, d), K::map(seq_k, d, d), V::map(d, seq_k, d)
-    int seq_q = 0, seq_k = 0;
-    SoftmaxScale scale = SoftmaxScale::for_head_dim(HeadDim);
-    std::uint16_t* o = nullptr;  // seq_q × head_dim bf16
-    float* lse = nullptr;        // seq_q
+    typename Arch::TensorMap q, k, v;  // q_map, kv_map, v_map below
+    FmhaProblem problem;
+    Out* o = nullptr;      // [batch, heads, seq_q, head_dim]
+    float* lse = nullptr;  // [batch, heads, seq_q]
+  };
+
+  // The three tensor maps: each (batch, head) its own third-dimension index.
+  static model::TensorMapSpec q_map(const FmhaProblem& p) {
+    const auto n = static_cast<std::uint64_t>(p.batch) * p.heads, s = static_cast<std::uint64_t>(p.seq_q);
+    return Q::map(s, kD, kD, n, s * kD);
+  }
+  static model::TensorMapSpec k_map(const FmhaProblem& p) {
+    const auto n = static_cast<std::uint64_t>(p.batch) * p.heads_kv, s = static_cast<std::uint64_t>(p.seq_k);
+    return K::map(s, kD, kD, n, s * kD);
+  }
+  static model::TensorMapSpec v_map(const FmhaProblem& p) {
+    const auto n = static_cast<std::uint64_t>(p.batch) * p.heads_kv, s = static_cast<std::uint64_t>(p.seq_k);
+    return V::map(kD, s, kD, n, s * kD);
+  }
+  static exec::Dim3 grid(const FmhaProblem& p) {
+    const int rows = kM * kQTiles;
+    return {static_cast<unsigned>((p.seq_q + rows - 1) / rows), static_cast<unsigned>(p.heads),
+            static_cast<unsigned>(p.batch)};
+  }
+
+  // What one CTA works on: its Q rows, its (batch, head), the K blocks any of its rows sees.
+  struct Work {
+    int m0 = 0, head = 0, kv_head = 0, first_block = 0, blocks = 0;
   };
 
   template <class Arch>
@@ -94,19 +157,20 @@ struct Fmha {
     const unsigned warp = a.warp_index();
     exec::allocate_tmem<Tmem>(a, kMmaWarp, smem + kSlot);
     if (a.thread_index() == 0) {
-      for (std::uint32_t b = 0; b < kBarCount; ++b) a.mbarrier_init(bar(smem, b), b == p_full ? kSoftmaxWarps : 1);
+      for (std::uint32_t b = 0; b < kBarCount; ++b) a.mbarrier_init(bar(smem, b), arrivals(b));
       a.fence_mbarrier_init();
     }
     const tmem::TmemAddress base = exec::publish_tmem(a, smem + kSlot);
-    const int blocks = (p.seq_k + kN - 1) / kN;
-    const int m0 = static_cast<int>(a.block_index().x) * kM;
+    const Work w = work(p.problem, a.block_index());
 
     if (warp == kLoadWarp) {
-      if (a.elect_one()) load(a, p, smem, blocks, m0);
+      if (a.elect_one()) load(a, p, smem, w);
     } else if (warp == kMmaWarp) {
-      if (a.elect_one()) multiply(a, smem, base, blocks);
+      if (a.elect_one()) multiply(a, smem, base, w);
+    } else if (warp < kFirstCorrectionWarp) {
+      softmax(a, p, smem, base, w, static_cast<int>(warp - kFirstSoftmaxWarp) / 4);
     } else {
-      softmax(a, p, smem, base, blocks, m0);
+      correct(a, p, smem, base, w);
     }
 
     exec::free_tmem<Tmem>(a, kMmaWarp, base);
@@ -115,126 +179,243 @@ struct Fmha {
  private:
   static constexpr TCGEN_HD std::uint32_t bar(std::uint32_t smem, std::uint32_t b) { return smem + kBars + 8u * b; }
   static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
+  // The barriers a warpgroup arrives on take one arrival per warp; those of
+  // TMA transactions and tcgen05.commit take one.
+  static constexpr TCGEN_HD std::uint32_t arrivals(std::uint32_t b) {
+    const bool warpgroup = (b >= kPFull && b < kODone) || b >= kOReady;
+    return warpgroup ? 4 : 1;
+  }
+  static TCGEN_HD std::uint32_t row_slot(std::uint32_t smem, std::uint32_t region, int t, int row) {
+    return smem + region + 4u * static_cast<std::uint32_t>(t * kM + row);
+  }
+
+  template <class Dim>
+  static TCGEN_HD Work work(const FmhaProblem& p, const Dim& block) {
+    Work w;
+    w.m0 = static_cast<int>(block.x) * kM * kQTiles;
+    const int b = static_cast<int>(block.z), h = static_cast<int>(block.y);
+    w.head = b * p.heads + h;
+    w.kv_head = b * p.heads_kv + h / (p.heads / p.heads_kv);
+    // Each row's keys start and end no earlier than the row before's (the
+    // mask's diagonal moves right by one per row), so the CTA's rows see the
+    // keys from its first row's begin to its last row's end.
+    const int last = (w.m0 + kM * kQTiles < p.seq_q ? w.m0 + kM * kQTiles : p.seq_q) - 1;
+    const KeyRange first_keys = p.mask.keys(w.m0, p.seq_q, p.seq_k), last_keys = p.mask.keys(last, p.seq_q, p.seq_k);
+    if (last_keys.end > first_keys.begin) {
+      w.first_block = first_keys.begin / kN;
+      w.blocks = (last_keys.end + kN - 1) / kN - w.first_block;
+    }
+    return w;
+  }
 
   template <class Arch>
-  static TCGEN_HD void load(Arch& a, const Params<Arch>& p, std::uint32_t smem, int blocks, int m0) {
-    a.mbarrier_arrive_expect_tx(bar(smem, q_full), kQBytes);
-    for (int c = 0; c < kChunks; ++c) Q::load(a, p.q, smem + kQ + c * Q::bytes, bar(smem, q_full), m0, c * gemm::kBlockK);
-    for (int j = 0; j < blocks; ++j) {
-      if (j > 0) a.mbarrier_wait(bar(smem, k_empty), parity(j - 1));
-      a.mbarrier_arrive_expect_tx(bar(smem, k_full), kKBytes);
+  static TCGEN_HD void load(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Work& w) {
+    if (w.blocks == 0) return;
+    a.mbarrier_arrive_expect_tx(bar(smem, kQFull), kQTiles * kQBytes);
+    for (int t = 0; t < kQTiles; ++t)
       for (int c = 0; c < kChunks; ++c)
-        K::load(a, p.k, smem + kK + c * K::bytes, bar(smem, k_full), j * kN, c * gemm::kBlockK);
-      if (j > 0) a.mbarrier_wait(bar(smem, v_empty), parity(j - 1));
-      a.mbarrier_arrive_expect_tx(bar(smem, v_full), kVBytes);
+        Q::load(a, p.q, smem + kQ + (t * kChunks + c) * Q::bytes, bar(smem, kQFull), w.m0 + t * kM,
+                c * gemm::kBlockK, w.head);
+    gemm::Ring<kStages> ring;
+    for (int i = 0; i < w.blocks; ++i, ring.advance()) {
+      const int key0 = (w.first_block + i) * kN;
+      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
+      a.mbarrier_wait(bar(smem, kKEmpty + s), ring.empty_parity());
+      a.mbarrier_arrive_expect_tx(bar(smem, kKFull + s), kKBytes);
+      for (int c = 0; c < kChunks; ++c)
+        K::load(a, p.k, smem + kK + s * kKBytes + c * K::bytes, bar(smem, kKFull + s), key0, c * gemm::kBlockK,
+                w.kv_head);
+      a.mbarrier_wait(bar(smem, kVEmpty + s), ring.empty_parity());
+      a.mbarrier_arrive_expect_tx(bar(smem, kVFull + s), kVBytes);
       for (int c = 0; c < kVChunks; ++c)
-        V::load(a, p.v, smem + kV + c * V::bytes, bar(smem, v_full), 0, j * kN + c * gemm::kBlockK);
+        V::load(a, p.v, smem + kV + s * kVBytes + c * V::bytes, bar(smem, kVFull + s), 0, key0 + c * gemm::kBlockK,
+                w.kv_head);
     }
   }
 
+  // FA4's issue order: for block i, per tile, first the P·V of block i - 1
+  // (which frees S_t for the new scores: one thread's tcgen05.mma execute in
+  // order), then S_t = Q_t·K_iᵀ; one pass more for the last P·V.
+  //
+  // No mbarrier gets two phases ahead of its waiter (a parity wait cannot
+  // tell phase n from n + 2): the softmax's arrivals for block i + 1 (stats,
+  // p_full) follow s_full(i + 1), issued after P·V(i), which waited for
+  // p_full(i) and for o_ready(i - 1), which the correction warps give after
+  // consuming stats(i - 1); their o_ready(i) follows o_done(i), committed
+  // after that same P·V(i). The final 1/l goes through its own barrier (done).
   template <class Arch>
-  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int blocks) {
-    const STile s = Tmem::template tile<"S">(base);
-    const OTile o = Tmem::template tile<"O">(base);
-    const PTile pt = Tmem::template tile<"P">(base);
-    a.mbarrier_wait(bar(smem, q_full), 0);
-    for (int j = 0; j < blocks; ++j) {
-      // S = Q·Kᵀ. S_j overwrites P_{j-1}: the P·V that read it was issued
-      // before by this thread, and tcgen05.mma of one thread execute in order.
-      a.mbarrier_wait(bar(smem, k_full), parity(j));
-      a.fence_after_thread_sync();
-      for (int c = 0; c < kChunks; ++c) {
-        const typename Q::Tile tq(smem + kQ + c * Q::bytes);
-        const typename K::Tile tk(smem + kK + c * K::bytes);
-        TCGEN_UNROLL
-        for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, s, tq, tk, k, c > 0 || k > 0);
-      }
-      a.commit(SAtom{}, bar(smem, k_empty));
-      a.commit(SAtom{}, bar(smem, s_full));
-      // O += P·V once the softmax has written P (and rescaled O).
-      a.mbarrier_wait(bar(smem, p_full), parity(j));
-      a.mbarrier_wait(bar(smem, v_full), parity(j));
-      a.fence_after_thread_sync();
-      for (int c = 0; c < kVChunks; ++c) {
-        const PHalf ph{pt.address.col_offset(static_cast<std::uint32_t>(c) * PHalf::columns)};
-        const typename V::Tile tv(smem + kV + c * V::bytes);
-        TCGEN_UNROLL
-        for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, o, ph, tv, k, j > 0 || c > 0 || k > 0);
-      }
-      a.commit(PvAtom{}, bar(smem, v_empty));
-      a.commit(PvAtom{}, bar(smem, o_done));
-    }
-  }
-
-  template <class Arch>
-  static TCGEN_HD void softmax(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base, int blocks,
-                               int m0) {
-    const int quarter = static_cast<int>(a.warp_index() % 4);
-    const int lane = static_cast<int>(a.lane_index());
-    const STile s = Tmem::template tile<"S">(base);
-    const OTile o = Tmem::template tile<"O">(base);
-    const PTile pt = Tmem::template tile<"P">(base);
-    SoftmaxRow row;
-    float sv[kN], pv[kN];
-    for (int j = 0; j < blocks; ++j) {
-      a.mbarrier_wait(bar(smem, s_full), parity(j));
-      a.fence_after_thread_sync();
-      for (int acc = 0; acc < SWalk::accesses; ++acc) {
-        const typename Ld::Registers r = a.ld(Ld{}, SWalk::address(s, quarter, acc));
-        a.wait_ld();
-        for (int i = 0; i < SWalk::registers; ++i) sv[SWalk::element(quarter, acc, lane, i).col] = bit_cast_f32(r[i]);
-      }
-      const int valid = p.seq_k - j * kN < kN ? p.seq_k - j * kN : kN;
-      const float factor = row.update(std::span<const float>(sv, kN), valid, p.scale, std::span<float>(pv, kN));
-      if (j > 0) {  // the previous P·V is done: rescale O in place
-        a.mbarrier_wait(bar(smem, o_done), parity(j - 1));
+  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w) {
+    if (w.blocks == 0) return;
+    a.mbarrier_wait(bar(smem, kQFull), 0);
+    gemm::Ring<kStages> ring, previous;
+    for (int i = 0; i <= w.blocks; ++i) {
+      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
+      if (i < w.blocks) {
+        a.mbarrier_wait(bar(smem, kKFull + s), ring.full_parity());
         a.fence_after_thread_sync();
-        scale_o(a, o, quarter, factor);
       }
-      // P over S's upper half, two bf16 per column.
-      for (int acc = 0; acc < PWalk::accesses; ++acc) {
-        typename Ld::Registers r;
-        for (int i = 0; i < PWalk::registers; ++i) {
-          const int k = PWalk::element(quarter, acc, lane, i).col;
-          r[i] = gemm::pack2<ElementType::bf16>(pv[k], pv[k + 1]);
+      for (int t = 0; t < kQTiles; ++t) {
+        if (i > 0) multiply_pv(a, smem, base, t, i - 1, previous);
+        if (i < w.blocks) {
+          for (int c = 0; c < kChunks; ++c) {
+            const typename Q::Tile tq(smem + kQ + (t * kChunks + c) * Q::bytes);
+            const typename K::Tile tk(smem + kK + s * kKBytes + c * K::bytes);
+            TCGEN_UNROLL
+            for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, Plan::s(base, t), tq, tk, k, c > 0 || k > 0);
+          }
+          a.commit(SAtom{}, bar(smem, kSFull + t));
         }
-        a.st(Ld{}, PWalk::address(pt, quarter, acc), r);
+      }
+      if (i > 0) a.commit(PvAtom{}, bar(smem, kVEmpty + static_cast<std::uint32_t>(previous.slot)));
+      if (i < w.blocks) a.commit(SAtom{}, bar(smem, kKEmpty + s));
+      previous = ring;
+      ring.advance();
+    }
+  }
+
+  // O_t += P_t·V for block i, once the softmax has written P_t and the
+  // correction warps have rescaled O_t (block i ≥ 1).
+  template <class Arch>
+  static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
+                                   const gemm::Ring<kStages>& stage) {
+    const std::uint32_t s = static_cast<std::uint32_t>(stage.slot);
+    a.mbarrier_wait(bar(smem, kPFull + t), parity(i));
+    if (i > 0) a.mbarrier_wait(bar(smem, kOReady + t), parity(i - 1));
+    a.mbarrier_wait(bar(smem, kVFull + s), stage.full_parity());
+    a.fence_after_thread_sync();
+    const PTile pt = Plan::p(base, t);
+    for (int c = 0; c < kVChunks; ++c) {
+      const PHalf ph{pt.address.col_offset(static_cast<std::uint32_t>(c) * PHalf::columns)};
+      const typename V::Tile tv(smem + kV + s * kVBytes + c * V::bytes);
+      TCGEN_UNROLL
+      for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, Plan::o(base, t), ph, tv, k, i > 0 || c > 0 || k > 0);
+    }
+    a.commit(PvAtom{}, bar(smem, kODone + t));
+  }
+
+  template <class Arch>
+  static TCGEN_HD void softmax(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
+                               const Work& w, int t) {
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    const FmhaProblem& pr = p.problem;
+    const int quarter = static_cast<int>(a.warp_index() % 4);
+    const int row = 32 * quarter + static_cast<int>(a.lane_index());  // this thread's row of tile t
+    const int m = w.m0 + t * kM + row;
+    const KeyRange keys = pr.mask.keys(m, pr.seq_q, pr.seq_k);
+    const STile s = Plan::s(base, t);
+    const PTile pt = Plan::p(base, t);
+    SoftmaxRow r;
+    for (int i = 0; i < w.blocks; ++i) {
+      const int key0 = (w.first_block + i) * kN;
+      const auto visible = [&](int col) { return key0 + col >= keys.begin && key0 + col < keys.end; };
+      a.mbarrier_wait(bar(smem, kSFull + t), parity(i));
+      a.fence_after_thread_sync();
+      // The row's maximum over the keys it sees; the factor to the correction warps.
+      float block_max = kNone;
+      TCGEN_KEEP_ROLLED
+      for (int c = 0; c < SWalk::accesses; ++c) {
+        const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
+        a.wait_ld();
+        TCGEN_UNROLL
+        for (int j = 0; j < SWalk::registers; ++j)
+          if (visible(SWalk::column(c, j))) block_max = block_max > f32(v[j]) ? block_max : f32(v[j]);
+      }
+      const float factor = r.rescale_to(block_max, pr.scale);
+      if (i > 0) {
+        a.smem_store(row_slot(smem, kFactor, t, row), factor);
+        arrive_warp(a, bar(smem, kStats + t));
+      }
+      // P over S's upper half, chunks from last to first (fmha_plan.hpp says why).
+      TCGEN_KEEP_ROLLED
+      for (int c = SWalk::accesses - 1; c >= 0; --c) {
+        const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
+        a.wait_ld();
+        typename PSt::Registers packed;
+        TCGEN_UNROLL
+        for (int j = 0; j < PWalk::registers; ++j) {
+          const int col = PWalk::column(c, j);
+          const float p0 = visible(col) ? r.probability(f32(v[2 * j]), pr.scale) : 0.0f;
+          const float p1 = visible(col + 1) ? r.probability(f32(v[2 * j + 1]), pr.scale) : 0.0f;
+          packed[j] = gemm::pack2<E>(p0, p1);
+          r.add(p0 + p1);
+        }
+        a.st(PSt{}, PWalk::address(pt, quarter, c), packed);
       }
       a.wait_st();
       a.fence_before_thread_sync();
-      a.sync_warp();
-      if (a.elect_one()) a.mbarrier_arrive(bar(smem, p_full));
+      arrive_warp(a, bar(smem, kPFull + t));
     }
-    a.mbarrier_wait(bar(smem, o_done), parity(blocks - 1));
-    a.fence_after_thread_sync();
-    const float inv = row.inverse_sum();
-    for (int acc = 0; acc < OWalk::accesses; ++acc) {
-      const typename Ld::Registers r = a.ld(Ld{}, OWalk::address(o, quarter, acc));
-      a.wait_ld();
-      for (int i = 0; i < OWalk::registers; ++i) {
-        const tmem::Element e = OWalk::element(quarter, acc, lane, i);
-        const int m = m0 + e.row;
-        if (m < p.seq_q)
-          p.o[static_cast<std::size_t>(m) * kD + e.col] = gemm::from_f32<ElementType::bf16>(bit_cast_f32(r[i]) * inv);
+    a.smem_store(row_slot(smem, kInverse, t, row), r.inverse_sum());
+    if (m < pr.seq_q) p.lse[static_cast<std::size_t>(w.head) * pr.seq_q + m] = r.lse(pr.scale);
+    arrive_warp(a, bar(smem, kDone + t));
+  }
+
+  template <class Arch>
+  static TCGEN_HD void correct(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
+                               const Work& w) {
+    const int quarter = static_cast<int>(a.warp_index() % 4);
+    const int row = 32 * quarter + static_cast<int>(a.lane_index());
+    for (int i = 1; i < w.blocks; ++i) {
+      for (int t = 0; t < kQTiles; ++t) {
+        a.mbarrier_wait(bar(smem, kStats + t), parity(i - 1));
+        float factor = 1.0f;
+        a.smem_load(row_slot(smem, kFactor, t, row), factor);
+        a.mbarrier_wait(bar(smem, kODone + t), parity(i - 1));
+        a.fence_after_thread_sync();
+        // tcgen05.ld/st are warp-wide: the warp skips O only if none of its rows grew.
+        if (a.any_sync(0xFFFFFFFFu, factor != 1.0f)) scale_o(a, Plan::o(base, t), quarter, factor);
+        a.fence_before_thread_sync();
+        arrive_warp(a, bar(smem, kOReady + t));
       }
     }
-    const int m = m0 + SWalk::element(quarter, 0, lane, 0).row;
-    if (m < p.seq_q) p.lse[m] = row.lse(p.scale);
+    // Epilogue: O / l to global memory (zeros for a tile that saw no key).
+    const FmhaProblem& pr = p.problem;
+    for (int t = 0; t < kQTiles; ++t) {
+      a.mbarrier_wait(bar(smem, kDone + t), 0);
+      float inverse = 0.0f;
+      a.smem_load(row_slot(smem, kInverse, t, row), inverse);
+      const int m = w.m0 + t * kM + row;
+      Out* out = p.o + (static_cast<std::size_t>(w.head) * pr.seq_q + m) * kD;
+      if (w.blocks > 0) {
+        a.mbarrier_wait(bar(smem, kODone + t), parity(w.blocks - 1));
+        a.fence_after_thread_sync();
+      }
+      TCGEN_UNROLL
+      for (int c = 0; c < OWalk::accesses; ++c) {
+        typename Ld::Registers v{};
+        if (w.blocks > 0) {
+          v = a.ld(Ld{}, OWalk::address(Plan::o(base, t), quarter, c));
+          a.wait_ld();
+        }
+        if (m < pr.seq_q) {
+          TCGEN_UNROLL
+          for (int j = 0; j < OWalk::registers; ++j) out[OWalk::column(c, j)] = gemm::from_f32<E>(f32(v[j]) * inverse);
+        }
+      }
+    }
   }
 
   template <class Arch>
   static TCGEN_HD void scale_o(Arch& a, const OTile& o, int quarter, float factor) {
-    for (int acc = 0; acc < OWalk::accesses; ++acc) {
-      typename Ld::Registers r = a.ld(Ld{}, OWalk::address(o, quarter, acc));
+    TCGEN_UNROLL
+    for (int c = 0; c < OWalk::accesses; ++c) {
+      typename Ld::Registers v = a.ld(Ld{}, OWalk::address(o, quarter, c));
       a.wait_ld();
-      for (int i = 0; i < OWalk::registers; ++i) r[i] = bit_cast_u32(bit_cast_f32(r[i]) * factor);
-      a.st(Ld{}, OWalk::address(o, quarter, acc), r);
+      TCGEN_UNROLL
+      for (int j = 0; j < OWalk::registers; ++j) v[j] = std::bit_cast<std::uint32_t>(f32(v[j]) * factor);
+      a.st(Ld{}, OWalk::address(o, quarter, c), v);
     }
     a.wait_st();
   }
 
-  static TCGEN_HD float bit_cast_f32(std::uint32_t u) { return std::bit_cast<float>(u); }
-  static TCGEN_HD std::uint32_t bit_cast_u32(float f) { return std::bit_cast<std::uint32_t>(f); }
+  // One arrival per warp, after every lane's shared-memory and TMEM work.
+  template <class Arch>
+  static TCGEN_HD void arrive_warp(Arch& a, std::uint32_t mbar) {
+    a.sync_warp();
+    if (a.elect_one()) a.mbarrier_arrive(mbar);
+  }
+
+  static TCGEN_HD float f32(std::uint32_t u) { return std::bit_cast<float>(u); }
 };
 
 }  // namespace tcgen::attention

@@ -1,23 +1,22 @@
 #pragma once
 // The FMHA forward kernel's Tensor Memory plan, checked at compile time by
-// tmem::Plan (docs/tmem.md). One Q tile of 128 rows in flight (the first
-// stage of issue 9; FA4 and CUTLASS example 77 keep two, S0/S1 and O0/O1):
+// tmem::Plan (docs/tmem.md). Two Q tiles of 128 rows are in flight for
+// head_dim 64 and 128, as in FA4 and CUTLASS example 77 (S0/S1, O0/O1):
 //
-//   columns  0 .. 127           S   = Q·Kᵀ, 128 x kBlockN f32 (Layout D, M = 128)
-//   columns  0 ..   1 (alias)   vec = row max and row sum, written by the
-//                                     softmax for the correction warps (FA4's
-//                                     tmem_vec_offset = tmem_s_offset)
-//   columns 64 .. 127 (alias)   P   = softmax(S) as bf16, 128 x kBlockN packed
-//                                     two per column: the A operand of the
-//                                     TS-MMA O += P·V (FA4: tmem_p_offset =
-//                                     S + n_block_size / 2)
-//   columns 128 .. 128+D-1      O   = Σ P·V, 128 x head_dim f32
+//   columns   0 .. 127     S0 = Q0·Kᵀ, 128 x kBlockN f32 (Layout D, M = 128)
+//   columns  64 .. 127     P0 (alias in S0) = softmax(S0) as bf16/fp16, packed
+//                          two per column: the A operand of the TS-MMA
+//                          O0 += P0·V (FA4: tmem_p_offset = S + n_block_size/2)
+//   columns 128 .. 255     S1, P1 likewise for the second Q tile
+//   columns 256 .. 256+D   O0 = Σ P0·V, 128 x head_dim f32;  O1 after it
 //
-// P lies in the upper half of S, so a softmax thread that reads its row's S
-// columns [0, 128) by 32x32b atoms before writing any P column has read every
-// S value before P overwrites it; vec in columns 0, 1 is written after S has
-// been read. The plan rejects, at compile time, an alias that does not fit S
-// or a layout that needs more than 512 columns (head_dim 256 with two tiles).
+// head_dim 256 keeps one tile in flight: S, O0 = 128 + 256 columns, since
+// two would need 768 of the 512 (the plan refuses that at compile time).
+//
+// P lies in the upper half of S. The softmax thread reads its row's S by
+// 32-column chunks from the last to the first and writes each chunk's 32 P
+// values (16 columns) at 64 + 16·c: chunk c's P lands on S columns
+// [64 + 16c, 80 + 16c), all ≥ 32c, which it has already read (c ≤ 3).
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/tmem/plan.hpp"
 
@@ -26,13 +25,40 @@ namespace tcgen::attention {
 inline constexpr int kFmhaBlockM = 128;  // Q rows per tile: one tcgen05.mma M = 128, one row per TMEM lane
 inline constexpr int kFmhaBlockN = 128;  // K/V rows per step: S is 128 x 128
 
-template <int HeadDim>
-struct FmhaPlan {
-  static_assert(HeadDim == 64 || HeadDim == 128, "this stage of the FMHA supports head_dim 64 and 128");
-  using Tmem = tmem::Plan<tmem::accumulator("S", {kFmhaBlockM, kFmhaBlockN}),
-                          tmem::accumulator("O", {kFmhaBlockM, HeadDim}),
-                          tmem::operand("P", kFmhaBlockM, kFmhaBlockN, ElementType::bf16).alias_of("S", kFmhaBlockN / 2),
-                          tmem::scratch("vec", kFmhaBlockM, 2).alias_of("S", 0)>;
+// Q tiles one CTA keeps in flight: two where S and O of both fit in 512 columns.
+constexpr int fmha_q_tiles(int head_dim) { return 2 * (kFmhaBlockN + head_dim) <= 512 ? 2 : 1; }
+
+template <int HeadDim, ElementType P, int QTiles = fmha_q_tiles(HeadDim)>
+struct FmhaPlan;
+
+template <int HeadDim, ElementType P>
+struct FmhaPlan<HeadDim, P, 2> {
+  using Tmem = tmem::Plan<tmem::accumulator("S0", {kFmhaBlockM, kFmhaBlockN}),
+                          tmem::accumulator("S1", {kFmhaBlockM, kFmhaBlockN}),
+                          tmem::accumulator("O0", {kFmhaBlockM, HeadDim}),
+                          tmem::accumulator("O1", {kFmhaBlockM, HeadDim}),
+                          tmem::operand("P0", kFmhaBlockM, kFmhaBlockN, P).alias_of("S0", kFmhaBlockN / 2),
+                          tmem::operand("P1", kFmhaBlockM, kFmhaBlockN, P).alias_of("S1", kFmhaBlockN / 2)>;
+  // Tile t's regions (t is 0 or 1; every tile's regions have one type).
+  static constexpr TCGEN_HD auto s(tmem::TmemAddress base, int t) {
+    return t == 0 ? Tmem::template tile<"S0">(base) : Tmem::template tile<"S1">(base);
+  }
+  static constexpr TCGEN_HD auto o(tmem::TmemAddress base, int t) {
+    return t == 0 ? Tmem::template tile<"O0">(base) : Tmem::template tile<"O1">(base);
+  }
+  static constexpr TCGEN_HD auto p(tmem::TmemAddress base, int t) {
+    return t == 0 ? Tmem::template tile<"P0">(base) : Tmem::template tile<"P1">(base);
+  }
+};
+
+template <int HeadDim, ElementType P>
+struct FmhaPlan<HeadDim, P, 1> {
+  using Tmem = tmem::Plan<tmem::accumulator("S0", {kFmhaBlockM, kFmhaBlockN}),
+                          tmem::accumulator("O0", {kFmhaBlockM, HeadDim}),
+                          tmem::operand("P0", kFmhaBlockM, kFmhaBlockN, P).alias_of("S0", kFmhaBlockN / 2)>;
+  static constexpr TCGEN_HD auto s(tmem::TmemAddress base, int) { return Tmem::template tile<"S0">(base); }
+  static constexpr TCGEN_HD auto o(tmem::TmemAddress base, int) { return Tmem::template tile<"O0">(base); }
+  static constexpr TCGEN_HD auto p(tmem::TmemAddress base, int) { return Tmem::template tile<"P0">(base); }
 };
 
 }  // namespace tcgen::attention

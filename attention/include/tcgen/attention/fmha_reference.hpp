@@ -1,43 +1,44 @@
 #pragma once
-// Attention for one (batch, head), two ways, both on the host:
+// Attention for a whole FmhaProblem (every batch and head, GQA, the mask), two
+// ways, both on the host:
 //
 // - fmha_reference: fp64, the plain formula O = softmax(scale · Q·Kᵀ) · V and
-//   LSE = ln Σ_j exp(scale · q·k_j), the reference every FMHA test compares to.
+//   LSE = ln Σ_j exp(scale · q·k_j) over the keys the mask lets through, the
+//   reference every FMHA test compares to. Its mask is written from the
+//   convention in fmha_problem.hpp, apart from FmhaMask::keys(), so that the
+//   two check each other.
 // - fmha_blocked: the FMHA kernel's algorithm in plain C++, block by block as
 //   the kernel's warps run it: S = Q·Kᵀ in f32 per 128 x 128 block, the online
 //   softmax of SoftmaxRow (one row per thread), P rounded to bf16, O += P·V in
 //   f32 after O is rescaled, O/l and LSE at the end. It fixes the arithmetic
 //   the tcgen05 kernel must reproduce, apart from the order of the f32 sums.
 //
-// Q is seq_q x head_dim, K and V are seq_k x head_dim, row-major, values as
-// float (bf16 inputs are exactly representable). O is seq_q x head_dim and
-// LSE has seq_q entries (natural log). Non-causal, no mask beyond seq_k.
+// Arrays as in fmha_problem.hpp, values as float (bf16 and fp16 inputs are
+// exactly representable): Q [batch, heads, seq_q, head_dim], K and V
+// [batch, heads_kv, seq_k, head_dim]. A row that sees no key has O = 0 and
+// LSE = -inf.
 #include <span>
 #include <vector>
 
-#include "tcgen/attention/softmax_scale.hpp"
+#include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/core/element_type.hpp"
 
 namespace tcgen::attention {
 
-struct FmhaShape {
-  int seq_q = 0, seq_k = 0, head_dim = 0;
-};
-
 template <class T>
 struct FmhaResult {
-  std::vector<T> o;    // seq_q x head_dim
-  std::vector<T> lse;  // seq_q
+  std::vector<T> o;    // [batch, heads, seq_q, head_dim]
+  std::vector<T> lse;  // [batch, heads, seq_q], natural log
 };
 
-// Throws tcgen::Error naming "seq_q", "seq_k", "head_dim", "q", "k" or "v" on bad sizes.
-FmhaResult<double> fmha_reference(std::span<const float> q, std::span<const float> k, std::span<const float> v,
-                                  FmhaShape shape, SoftmaxScale scale);
+// Throws tcgen::Error from p.validate(), or naming "q", "k" or "v" when an
+// array's size is not p.q_elements() / p.kv_elements().
+FmhaResult<double> fmha_reference(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+                                  std::span<const float> v);
 
 // block_n: K/V rows per step (the kernel's kFmhaBlockN, 128); p_type: what P
 // is rounded to before P·V (bf16 as in the kernel; f32 checks the algorithm alone).
-FmhaResult<float> fmha_blocked(std::span<const float> q, std::span<const float> k, std::span<const float> v,
-                               FmhaShape shape, SoftmaxScale scale, int block_n = 128,
-                               ElementType p_type = ElementType::bf16);
+FmhaResult<float> fmha_blocked(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+                               std::span<const float> v, int block_n = 128, ElementType p_type = ElementType::bf16);
 
 }  // namespace tcgen::attention

@@ -45,33 +45,38 @@ struct Operand {
 
   // The tensor map of a rows × k operand stored as above, one box per load:
   // the description both the host model (exec::HostTensorMap) and the
-  // driver (cuTensorMapEncodeTiled) are built from.
-  static model::TensorMapSpec map(std::uint64_t rows, std::uint64_t k, std::uint64_t ld) {
+  // driver (cuTensorMapEncodeTiled) are built from. With a `stride`, `count`
+  // operands of the same shape `stride` elements apart (the heads of an
+  // attention batch) make a third dimension, so a tile of one never reads rows
+  // of the next: past `rows` and `k` TMA fills zeros within each operand.
+  static model::TensorMapSpec map(std::uint64_t rows, std::uint64_t k, std::uint64_t ld, std::uint64_t count = 1,
+                                  std::uint64_t stride = 0) {
     model::TensorMapSpec s;
     s.element_bytes = 2;
-    s.rank = 2;
-    s.global_dims = {Major == layout::Major::K ? k : rows, Major == layout::Major::K ? rows : k};
-    s.global_strides = {2 * ld};
-    s.box_dims = {static_cast<std::uint32_t>(kInner), static_cast<std::uint32_t>(kOuter)};
+    s.rank = stride > 0 ? 3 : 2;
+    s.global_dims = {Major == layout::Major::K ? k : rows, Major == layout::Major::K ? rows : k, count};
+    s.global_strides = {2 * ld, 2 * stride};
+    s.box_dims = {static_cast<std::uint32_t>(kInner), static_cast<std::uint32_t>(kOuter), 1};
     s.swizzle = model::TmaSwizzle::b128;
     return s;
   }
 
   // One thread: the tile of rows [row0, row0 + Rows) and K [k0, k0 + 64) to
   // shared address dst, its bytes completing on mbar (kBoxBytes per box,
-  // out-of-bounds zeros included).
-  template <class Arch>
+  // out-of-bounds zeros included); `index...`: which of the `count` operands
+  // (one index for a map made with a stride, none otherwise).
+  template <class Arch, class... Index>
   static TCGEN_HD void load(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                            int row0, int k0) {
+                            int row0, int k0, Index... index) {
     TCGEN_UNROLL
     for (int i = 0; i < kCountInner; ++i) {
       TCGEN_UNROLL
       for (int j = 0; j < kCountOuter; ++j) {
         const std::uint32_t at = dst + static_cast<std::uint32_t>(i) * kStrideInner + static_cast<std::uint32_t>(j) * kStrideOuter;
         if constexpr (Major == layout::Major::K)
-          a.tma_load(map, at, mbar, k0 + i * kInner, row0 + j * kOuter);
+          a.tma_load(map, at, mbar, k0 + i * kInner, row0 + j * kOuter, index...);
         else
-          a.tma_load(map, at, mbar, row0 + i * kInner, k0 + j * kOuter);
+          a.tma_load(map, at, mbar, row0 + i * kInner, k0 + j * kOuter, index...);
       }
     }
   }

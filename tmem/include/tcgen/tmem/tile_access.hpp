@@ -176,6 +176,7 @@ struct TileAccess {
   static constexpr int accesses = plan.accesses();  // per warp
   static constexpr int registers = plan.registers;  // per thread, per access
   static constexpr int halves = A.pack ? 2 : 1;
+  static constexpr int per_cell = plan.per_cell;  // matrix columns per cell (2 for a packed 16-bit A operand)
 
   // Where warp quarter Quarter (warp id % 4) issues access `access`.
   template <int Quarter>
@@ -195,6 +196,29 @@ struct TileAccess {
   static constexpr TCGEN_HD Element element(int quarter, int access, int thread, int reg, int half = 0) {
     constexpr AccessPlan p = plan;
     return p.element(quarter, access, thread, reg, half);
+  }
+
+  // Whether every thread holds one whole row: thread t of warp quarter q reads
+  // row 32·q + t, and register i of access s holds column
+  // (s · registers + i) · per_cell. True for a 32x32b access of a 128-row
+  // tile (Layout D, or an A operand in TMEM): the softmax and epilogue's
+  // shape, where a thread then indexes its row with compile-time columns
+  // (registers, not a stack array). Checked over every element, from the
+  // layouts.
+  static constexpr bool one_row_per_thread = [] {
+    constexpr AccessPlan p = plan;
+    if (halves != 1 || p.lane_blocks != 1 || p.rows != 128) return false;
+    for (int q = 0; q < 4; ++q)
+      for (int s = 0; s < p.accesses(); ++s)
+        for (int t = 0; t < 32; ++t)
+          for (int i = 0; i < p.registers; ++i)
+            if (p.element(q, s, t, i, 0) != Element{32 * q + t, (s * p.registers + i) * p.per_cell}) return false;
+    return true;
+  }();
+  // The column register `reg` of access `access` holds, where one_row_per_thread.
+  static constexpr TCGEN_HD int column(int access, int reg) {
+    static_assert(one_row_per_thread, "column(access, reg) is defined where each thread holds one row: a 32x32b access of a 128-row tile");
+    return (access * registers + reg) * per_cell;
   }
 };
 

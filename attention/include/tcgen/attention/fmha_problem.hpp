@@ -1,0 +1,65 @@
+#pragma once
+// One FMHA forward problem: the shapes of Q, K, V in global memory, the
+// element type, the mask and the softmax scale. Everything that runs an FMHA
+// (the kernel on the host model or a B200, the fp64 reference, the CLI) takes
+// this one description.
+//
+// Arrays (row-major, head_dim contiguous):
+//   Q, O  [batch, heads, seq_q, head_dim]       LSE [batch, heads, seq_q], natural log
+//   K, V  [batch, heads_kv, seq_k, head_dim]
+// Grouped-query attention: query head h reads K/V head h / (heads / heads_kv).
+//
+// Mask (FlashAttention's convention, aligned to the bottom-right corner so the
+// last query sees the last key): query row i sees key j iff
+//   j <= i + (seq_k - seq_q) + right   and   j >= i + (seq_k - seq_q) - left,
+// where an extent of -1 is unbounded; causal is right = 0. A row that sees no
+// key (possible when seq_q > seq_k under a causal mask) has O = 0, LSE = -inf.
+#include "tcgen/attention/softmax_scale.hpp"
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/core/host_device.hpp"
+
+namespace tcgen::attention {
+
+// The keys one query row sees: [begin, end), empty when begin >= end.
+struct KeyRange {
+  int begin = 0, end = 0;
+};
+
+struct FmhaMask {
+  int left = -1, right = -1;  // window extents in keys; -1: unbounded
+
+  static constexpr FmhaMask none() { return {}; }
+  static constexpr FmhaMask causal() { return {-1, 0}; }
+  static constexpr FmhaMask window(int left, int right) { return {left, right}; }
+
+  constexpr TCGEN_HD bool is_causal() const { return left < 0 && right == 0; }
+  // Query row `row` of seq_q against seq_k keys.
+  constexpr TCGEN_HD KeyRange keys(int row, int seq_q, int seq_k) const {
+    const int diagonal = row + seq_k - seq_q;
+    KeyRange r{0, seq_k};
+    if (left >= 0 && diagonal - left > r.begin) r.begin = diagonal - left;
+    if (right >= 0 && diagonal + right + 1 < r.end) r.end = diagonal + right + 1;
+    return r;
+  }
+};
+
+struct FmhaProblem {
+  int batch = 1, heads = 1, heads_kv = 1;
+  int seq_q = 0, seq_k = 0, head_dim = 128;
+  ElementType dtype = ElementType::bf16;  // Q, K, V, O (and P in TMEM): bf16 or fp16
+  FmhaMask mask;
+  SoftmaxScale scale = SoftmaxScale::for_head_dim(128);
+
+  // Throws tcgen::Error naming the field ("batch", "heads", "heads_kv",
+  // "seq_q", "seq_k", "head_dim", "dtype", "mask.left", "mask.right") with the
+  // value and what was expected. head_dim must be 64, 128 or 256.
+  void validate() const;
+
+  std::size_t q_elements() const;   // batch · heads · seq_q · head_dim (also O)
+  std::size_t kv_elements() const;  // batch · heads_kv · seq_k · head_dim (each of K, V)
+  std::size_t lse_elements() const; // batch · heads · seq_q
+  // FLOPs of the two GEMMs over the keys the mask lets through (4 · Σ_rows keys · head_dim).
+  double flops() const;
+};
+
+}  // namespace tcgen::attention

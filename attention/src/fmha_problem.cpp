@@ -1,0 +1,44 @@
+#include "tcgen/attention/fmha_problem.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::attention {
+
+void FmhaProblem::validate() const {
+  if (batch <= 0) fail("batch", batch, "expected a positive batch size");
+  if (heads <= 0) fail("heads", heads, "expected a positive number of query heads");
+  if (heads_kv <= 0 || heads % heads_kv != 0)
+    fail("heads_kv", heads_kv,
+         "expected a positive divisor of heads (each K/V head serves heads / heads_kv query heads)");
+  if (seq_q <= 0) fail("seq_q", seq_q, "expected a positive query length");
+  if (seq_k <= 0) fail("seq_k", seq_k, "expected a positive key length");
+  if (head_dim != 64 && head_dim != 128 && head_dim != 256) fail("head_dim", head_dim, "expected 64, 128 or 256");
+  if (dtype != ElementType::bf16 && dtype != ElementType::fp16)
+    fail("dtype", name(dtype), "expected bf16 or fp16");
+  if (mask.left < -1) fail("mask.left", mask.left, "expected -1 (unbounded) or a window extent >= 0");
+  if (mask.right < -1) fail("mask.right", mask.right, "expected -1 (unbounded) or a window extent >= 0");
+}
+
+std::size_t FmhaProblem::q_elements() const { return std::size_t(batch) * heads * seq_q * head_dim; }
+std::size_t FmhaProblem::kv_elements() const { return std::size_t(batch) * heads_kv * seq_k * head_dim; }
+std::size_t FmhaProblem::lse_elements() const { return std::size_t(batch) * heads * seq_q; }
+
+double FmhaProblem::flops() const {
+  // Row by row in 64 bits: FmhaMask::keys() works in int for the kernel, and
+  // i + (seq_k - seq_q) + right overflows int for extents near INT_MAX.
+  std::int64_t pairs = 0;
+  for (std::int64_t i = 0; i < seq_q; ++i) {
+    const std::int64_t diagonal = i + seq_k - seq_q;
+    const std::int64_t begin = mask.left >= 0 ? std::max<std::int64_t>(0, diagonal - mask.left) : 0;
+    const std::int64_t end = mask.right >= 0 ? std::min<std::int64_t>(seq_k, diagonal + mask.right + 1) : seq_k;
+    pairs += std::max<std::int64_t>(0, end - begin);
+  }
+  // Two GEMMs (S = Q·Kᵀ and O += P·V), 2 FLOPs per multiply-add, head_dim each.
+  return 4.0 * head_dim * double(pairs) * batch * heads;
+}
+
+}  // namespace tcgen::attention
