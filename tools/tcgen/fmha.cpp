@@ -25,7 +25,8 @@
 #include "tcgen/core/error.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_FMHA_SM100)
-#include "fmha_sm100.hpp"
+#include "tcgen/attention/sm100_runner.hpp"
+#include "tcgen/exec/sm100_device.hpp"
 #endif
 
 namespace tcgen::cli {
@@ -156,8 +157,9 @@ int fmha(std::span<const std::string> args) {
   if (backend != "host" && backend != "sm100") fail("--backend", backend, "host (the host model) or sm100 (a B200)");
   if (backend == "sm100") {
 #if defined(TCGEN_FMHA_SM100)
-    if (const std::string why = fmha_sm100_unavailable(); !why.empty())
-      fail("--backend", "sm100", why + "; --backend host runs the kernel on the host model");
+    if (const std::string why = exec::sm100_unavailable(); !why.empty())
+      fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why +
+                                     "; --backend host runs the kernel on the host model");
 #else
     fail("--backend", "sm100", "this build has no CUDA (nvcc not found at configure time); --backend host runs the "
                                "kernel on the host model");
@@ -292,8 +294,6 @@ int fmha(std::span<const std::string> args) {
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   attention::FmhaOutput got;
   double seconds = 0;
-  bool ran = true;
-  std::string why;
   try {
     if (backend == "host") {
       std::printf("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
@@ -307,7 +307,7 @@ int fmha(std::span<const std::string> args) {
       std::printf("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      ran = run_fmha_sm100(p, qb, kb, vb, got, why, &seconds);
+      got = attention::sm100::run(p, qb, kb, vb, &seconds);
 #endif
     }
   } catch (const std::exception& e) {
@@ -317,7 +317,6 @@ int fmha(std::span<const std::string> args) {
     std::printf("result: FAILED (the kernel did not finish)\n");
     return 1;
   }
-  if (!ran) fail("--backend", "sm100", why + "; --backend host runs the kernel on the host model");
   std::printf("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
               backend == "host" ? "host model" : "sm100, CUDA events", flops / seconds * 1e-9);
 

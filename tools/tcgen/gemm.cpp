@@ -14,6 +14,7 @@
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/gemm/reference.hpp"
 #if defined(TCGEN_GEMM_SM100)
+#include "tcgen/exec/sm100_device.hpp"
 #include "tcgen/gemm/sm100_runner.hpp"
 #endif
 #include "verbs.hpp"
@@ -89,7 +90,7 @@ int gemm(std::span<const std::string> args) {
   const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
 #if defined(TCGEN_GEMM_SM100)
   if (backend == "sm100")
-    if (const std::string why = gemm::sm100::unavailable(); !why.empty())
+    if (const std::string why = exec::sm100_unavailable(); !why.empty())
       fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
 #else
   if (backend == "sm100")

@@ -588,7 +588,7 @@ elseif(CASE STREQUAL "fmha_backend_sm100")
     mentions("\nbackend: sm100 [(]device 0[)]")
     has_line("result: PASSED")
   elseif(NOT (rc EQUAL 2 AND out STREQUAL "" AND err MATCHES
-      "^tcgen: --backend = sm100 is invalid: (no sm_100 GPU [(]found: [^\n]*[)]|this build has no CUDA [(]nvcc not found at configure time[)])[^\n]*\n$"))
+      "^tcgen: --backend = sm100 is invalid: (expected an sm_100 GPU [(]B200, GB200[)] to run on: [^\n]*|this build has no CUDA [(]nvcc not found at configure time[)])[^\n]*\n$"))
     die("--backend sm100: expected exit 0 on a B200, else exit 2 with one line naming the missing sm_100 GPU or CUDA\n  stdout: ${out}")
   endif()
 else()

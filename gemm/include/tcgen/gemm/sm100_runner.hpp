@@ -3,15 +3,10 @@
 // CLI): plain declarations, defined in src/sm100_runner.cu, which is built
 // (target tcgen_gemm_sm100) only where nvcc is found. The config is the
 // CLI's: A and B K-major, f32 out, tile 128×256, 4 stages.
-#include <string>
-
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/gemm/problem.hpp"
 
 namespace tcgen::gemm::sm100 {
-
-// "" when device 0 is an sm_100 GPU; else a sentence saying what was found.
-std::string unavailable();
 
 // D = A·Bᵀ for a problem in host memory (ab: bf16 or fp16): copies A and B
 // to the GPU, runs the kernel once to warm up and once timed, copies D
