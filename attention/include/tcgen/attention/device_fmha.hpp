@@ -2,7 +2,7 @@
 // The FMHA kernel (fmha_kernel.hpp) on sm_100a: the __global__ entry and one
 // launch over the whole problem, grid (Q tile pairs, heads, batch). Device
 // pointers, in the layouts of fmha_problem.hpp: q, k, v and o hold
-// problem.dtype (bf16 or fp16) bit patterns, lse floats. docs/perf.md has
+// problem.dtype (bf16 or fp16) bit patterns, lse floats; o 16-byte aligned. docs/perf.md has
 // what ptxas reports for each instantiation.
 #if !defined(__CUDACC__)
 #error "tcgen/attention/device_fmha.hpp is device code: include it from a .cu file compiled by nvcc for sm_100a"
@@ -30,6 +30,8 @@ template <ElementType E, int D>
 cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o, float* lse,
                                cudaStream_t stream) {
   using F = Fmha<E, D>;
+  // The epilogue writes O in 16-byte pieces (cudaMalloc gives 256-byte alignment).
+  if (reinterpret_cast<std::uintptr_t>(o) % 16 != 0) return cudaErrorMisalignedAddress;
   typename F::template Params<exec::DeviceArch> p;
   p.q = exec::device_tensor_map(F::q_map(pr), q);
   p.k = exec::device_tensor_map(F::k_map(pr), k);

@@ -42,6 +42,7 @@
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/exec/unroll.hpp"
 #include "tcgen/gemm/convert.hpp"
+#include "tcgen/gemm/global_io.hpp"
 #include "tcgen/gemm/operand.hpp"
 #include "tcgen/gemm/ring.hpp"
 #include "tcgen/mma/mma_atom.hpp"
@@ -123,7 +124,7 @@ struct Fmha {
   struct Params {
     typename Arch::TensorMap q, k, v;  // q_map, kv_map, v_map below
     FmhaProblem problem;
-    Out* o = nullptr;      // [batch, heads, seq_q, head_dim]
+    Out* o = nullptr;      // [batch, heads, seq_q, head_dim], 16-byte aligned
     float* lse = nullptr;  // [batch, heads, seq_q]
   };
 
@@ -387,9 +388,14 @@ struct Fmha {
           v = a.ld(Ld{}, OWalk::address(Plan::o(base, t), quarter, c));
           a.wait_ld();
         }
-        if (m < pr.seq_q) {
+        if (m < pr.seq_q) {  // 8 values per 16-byte store: the row is contiguous and head_dim · 2 bytes long
           TCGEN_UNROLL
-          for (int j = 0; j < OWalk::registers; ++j) out[OWalk::column(c, j)] = gemm::from_f32<E>(f32(v[j]) * inverse);
+          for (int j = 0; j < OWalk::registers; j += 8) {
+            gemm::Vec16 packed;
+            TCGEN_UNROLL
+            for (int w = 0; w < 4; ++w) packed.w[w] = gemm::pack2<E>(f32(v[j + 2 * w]) * inverse, f32(v[j + 2 * w + 1]) * inverse);
+            gemm::store16(out + OWalk::column(c, j), packed);
+          }
         }
       }
     }

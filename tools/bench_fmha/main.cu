@@ -1,0 +1,399 @@
+// bench_fmha: the tcgen05 FMHA forward kernel (attention/fmha_kernel.hpp,
+// one launch_fmha_device per problem, device_fmha.hpp) on a B200, in TFLOP/s
+// with FmhaProblem::flops() (4 · head_dim per (query, key) pair the mask lets
+// through: causal counts about half of the square). Each problem is timed
+// with CUDA events around single launches after a warm-up (queued behind a
+// short spin kernel, so they run back to back); the median of --iters
+// launches is reported. Before any timing, one small problem per
+// (dtype, head_dim, mask) of the table is run against the fp64 reference
+// (O within 1e-2 per row in the 2-norm, LSE within 1e-3, the device test's
+// bounds), so the numbers come from a kernel that is right; every timed
+// problem's LSE is checked to be finite.
+//
+// The table (`--list` prints it): bf16 and fp16, head_dim 64, 128, 256,
+// non-causal and causal, seq_q = seq_k = 1024, 2048, 4096, 8192, 16 heads
+// (heads_kv = heads), batch = 16384 / seq (16384 tokens per problem, as the
+// FlashAttention benchmarks do, so memory stays at most 134 MB per array).
+// tools/bench_fmha/cudnn_sdpa.py times cuDNN on the same table and prints the
+// same columns; tools/bench_fmha/compare.sh puts the two side by side.
+//
+//   bench_fmha                         the whole table
+//   bench_fmha --dtype bf16 --head-dim 128 --mask causal --seq 4096
+//                                      a part of it (each filter optional)
+//   bench_fmha --batch B --heads H --heads-kv G    override the table's batch / heads
+//   bench_fmha --iters N --warmup W    launches timed (median) and untimed (default 20, 3)
+//   bench_fmha --quick                 every (dtype, head_dim, mask) at seq 1024, batch 1, 5 launches
+//                                      (the ctest run)
+//   bench_fmha --list                  the problem table; no GPU needed
+//   bench_fmha --info                  each instantiation's launch facts; no GPU needed
+// Exit 0: ran; 1: a CUDA error or a check failed; 2: a bad option; 77: no sm_100 GPU.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../tests/device/device_check.hpp"
+#include "tcgen/attention/device_fmha.hpp"
+#include "tcgen/attention/fmha_reference.hpp"
+#include "tcgen/core/compare.hpp"
+#include "tcgen/core/element_type.hpp"
+
+using namespace tcgen;
+using namespace tcgen::attention;
+
+namespace {
+
+constexpr ElementType kBf16 = ElementType::bf16, kFp16 = ElementType::fp16;
+
+// --info: one line per instantiation (at namespace scope, like bench_gemm's Kernel).
+template <ElementType E, int D>
+void print_info() {
+  using F = Fmha<E, D>;
+  std::printf("%-5s %4d %8u %5d %7d %10u %10u %8u %8d\n", name(E), D, F::kThreads, F::kQTiles, F::kStages,
+              F::kSmemBytes, F::kSmemBytes + exec::device::kSmemAlignment, F::Tmem::allocation, F::Tmem::columns);
+}
+
+void info() {
+  std::printf("kernel: tcgen::attention::fmha_kernel<Fmha<E, D>> (device_fmha.hpp), one CTA per %d x Q tiles "
+              "query rows of one (batch, head): grid (ceil(seq_q / (%d x Q tiles)), heads, batch)\n",
+              kFmhaBlockM, kFmhaBlockM);
+  std::printf("warps: 1 TMA load, 1 MMA (and TMEM allocation), 4 softmax per Q tile, 4 correction and epilogue;\n"
+              "K and V blocks of %d keys in a ring of `stages`; dynamic shared memory + %u bytes for the "
+              "1024-byte alignment (exec::device::launch)\n",
+              kFmhaBlockN, exec::device::kSmemAlignment);
+  std::printf("dtype   D  threads Qtiles stages  smem_bytes  launched   TMEM_alloc TMEM_used\n");
+  print_info<kBf16, 64>();
+  print_info<kBf16, 128>();
+  print_info<kBf16, 256>();
+  print_info<kFp16, 64>();
+  print_info<kFp16, 128>();
+  print_info<kFp16, 256>();
+}
+
+struct Options {
+  std::string dtype, mask;  // "" : all
+  int head_dim = 0, seq = 0, batch = 0, heads = 0, heads_kv = 0;
+  int iters = 20, warmup = 3;
+  bool quick = false;
+};
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::printf("bench_fmha: %s (see the comment at the top of tools/bench_fmha/main.cu)\n", why.c_str());
+  std::exit(2);
+}
+
+int int_value(int argc, char** argv, int& i) {
+  if (i + 1 >= argc) usage_error(std::string(argv[i]) + " needs a value");
+  char* end = nullptr;
+  const long v = std::strtol(argv[++i], &end, 10);
+  if (*end != '\0' || v <= 0 || v > (1 << 30)) usage_error(std::string(argv[i - 1]) + " takes a positive integer");
+  return static_cast<int>(v);
+}
+
+FmhaProblem make_problem(ElementType dtype, int head_dim, bool causal, int batch, int heads, int heads_kv, int seq_q,
+                         int seq_k) {
+  FmhaProblem p;
+  p.batch = batch;
+  p.heads = heads;
+  p.heads_kv = heads_kv;
+  p.seq_q = seq_q;
+  p.seq_k = seq_k;
+  p.head_dim = head_dim;
+  p.dtype = dtype;
+  p.mask = causal ? FmhaMask::causal() : FmhaMask::none();
+  p.scale = SoftmaxScale::for_head_dim(head_dim);
+  return p;
+}
+
+// The table, filtered by the options. Keep in step with problems() in cudnn_sdpa.py.
+std::vector<FmhaProblem> table(const Options& o) {
+  std::vector<int> seqs{1024, 2048, 4096, 8192};
+  if (o.quick) seqs = {1024};
+  if (o.seq) seqs = {o.seq};
+  std::vector<FmhaProblem> out;
+  for (const ElementType dtype : {kBf16, kFp16}) {
+    if (!o.dtype.empty() && o.dtype != name(dtype)) continue;
+    for (const int d : {64, 128, 256}) {
+      if (o.head_dim != 0 && o.head_dim != d) continue;
+      for (const bool causal : {false, true}) {
+        if (!o.mask.empty() && o.mask != (causal ? "causal" : "none")) continue;
+        for (const int seq : seqs) {
+          const int heads = o.heads ? o.heads : 16;
+          const int batch = o.batch ? o.batch : (o.quick ? 1 : std::max(1, 16384 / seq));
+          out.push_back(make_problem(dtype, d, causal, batch, heads, o.heads_kv ? o.heads_kv : heads, seq, seq));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const char* mask_name(const FmhaProblem& p) { return p.mask.is_causal() ? "causal" : "none"; }
+
+// The columns cudnn_sdpa.py prints too (compare.sh joins on the first seven).
+void print_header(const char* who) {
+  std::printf("dtype   D  batch heads  seq_q  seq_k  mask       time_ms  %s TFLOP/s\n", who);
+}
+void print_row(const FmhaProblem& p, double seconds) {
+  std::printf("%-5s %3d %6d %5d %6d %6d  %-7s %10.4f  %8.1f\n", name(p.dtype), p.head_dim, p.batch, p.heads, p.seq_q,
+              p.seq_k, mask_name(p), seconds * 1e3, p.flops() / seconds * 1e-12);
+}
+
+// Random values in [lo, hi) rounded to `type`, as bit patterns: a hash per
+// element, so a 134 MB array is filled in microseconds and the same each run.
+__global__ void fill_random(std::uint16_t* out, std::size_t n, std::uint32_t seed, float lo, float hi, bool fp16) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9E3779B1u ^ static_cast<std::uint32_t>(i >> 32) ^ seed;
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    const float x = lo + (hi - lo) * (static_cast<float>(h >> 8) * (1.0f / 16777216.0f));
+    out[i] = fp16 ? __half_as_ushort(__float2half_rn(x)) : __bfloat16_as_ushort(__float2bfloat16_rn(x));
+  }
+}
+
+void fill_device(std::uint16_t* d, std::size_t n, std::uint32_t seed, float lo, float hi, ElementType type) {
+  fill_random<<<1024, 256>>>(d, n, seed, lo, hi, type == kFp16);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+// Host values in [lo, hi) rounded to `type`, and their bits.
+void fill_host(std::vector<float>& x, std::vector<std::uint16_t>& b, std::size_t n, float lo, float hi,
+               ElementType type, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(lo, hi);
+  x.resize(n);
+  b.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    b[i] = static_cast<std::uint16_t>(encode(type, u(rng)));
+    x[i] = decode(type, b[i]);
+  }
+}
+
+template <class T>
+T* device_alloc(std::size_t n) {
+  T* d = nullptr;
+  CUDA_CHECK(cudaMalloc(&d, std::max<std::size_t>(n, 1) * sizeof(T)));
+  return d;
+}
+
+cudaError_t launch(const FmhaProblem& p, const std::uint16_t* q, const std::uint16_t* k, const std::uint16_t* v,
+                   std::uint16_t* o, float* lse) {
+  try {
+    return launch_fmha_device(p, q, k, v, o, lse);
+  } catch (const std::exception& e) {
+    std::printf("FAILED: the problem is refused: %s\n", e.what());
+    std::exit(1);
+  }
+}
+
+// One small problem of the kind of `like` (dtype, head_dim, mask; GQA, ragged
+// lengths where the mask allows) against the fp64 reference.
+bool check(const FmhaProblem& like, std::mt19937& rng) {
+  const bool causal = like.mask.is_causal();
+  const FmhaProblem p = make_problem(like.dtype, like.head_dim, causal, 2, 2, 1, causal ? 320 : 300, causal ? 320 : 333);
+  std::vector<float> q, k, v;
+  std::vector<std::uint16_t> qb, kb, vb;
+  fill_host(q, qb, p.q_elements(), -2.0f, 2.0f, p.dtype, rng);
+  fill_host(k, kb, p.kv_elements(), -2.0f, 2.0f, p.dtype, rng);
+  fill_host(v, vb, p.kv_elements(), -1.0f, 1.0f, p.dtype, rng);
+  auto* dq = device_alloc<std::uint16_t>(qb.size());
+  auto* dk = device_alloc<std::uint16_t>(kb.size());
+  auto* dv = device_alloc<std::uint16_t>(vb.size());
+  auto* dout = device_alloc<std::uint16_t>(qb.size());
+  auto* dlse = device_alloc<float>(p.lse_elements());
+  CUDA_CHECK(cudaMemcpy(dq, qb.data(), qb.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dk, kb.data(), kb.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dv, vb.data(), vb.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(launch(p, dq, dk, dv, dout, dlse));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint16_t> ob(qb.size());
+  std::vector<float> o(qb.size()), lse(p.lse_elements());
+  CUDA_CHECK(cudaMemcpy(ob.data(), dout, ob.size() * 2, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(lse.data(), dlse, lse.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  for (void* ptr : {static_cast<void*>(dq), static_cast<void*>(dk), static_cast<void*>(dv), static_cast<void*>(dout),
+                    static_cast<void*>(dlse)})
+    cudaFree(ptr);
+  for (std::size_t i = 0; i < ob.size(); ++i) o[i] = decode(p.dtype, ob[i]);
+
+  const FmhaResult<double> ref = fmha_reference(p, q, k, v);
+  const int rows = static_cast<int>(p.lse_elements());
+  const CompareReport ro = compare(o, ref.o, rows, p.head_dim, 1e-2, ErrorMeasure::row_norm);
+  const CompareReport rl = compare(lse, ref.lse, rows, 1, 1e-3);
+  const bool ok = ro.ok && rl.ok;
+  std::printf("check %s %-5s D %3d %-6s  %dx%d heads (%d K/V), %d x %d: O max row rel %.3g, LSE max rel %.3g\n",
+              ok ? "PASS" : "FAIL", name(p.dtype), p.head_dim, mask_name(p), p.batch, p.heads, p.heads_kv, p.seq_q,
+              p.seq_k, ro.max_rel_error, rl.max_rel_error);
+  if (!ok) std::printf("%s\n%s\n", ro.text().c_str(), rl.text().c_str());
+  return ok;
+}
+
+// Keeps one SM busy for `ns` nanoseconds, so the launches queued behind it
+// run back to back and each pair of events times the kernel, not the host's
+// time between two launches.
+__global__ void spin(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
+// Median seconds of `iters` launches, each between its own pair of events, after `warmup` launches.
+template <class Launch>
+double median_seconds(Launch launch_once, int iters, int warmup) {
+  for (int i = 0; i < warmup; ++i) launch_once();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<cudaEvent_t> start(iters), stop(iters);
+  for (int i = 0; i < iters; ++i) {
+    CUDA_CHECK(cudaEventCreate(&start[i]));
+    CUDA_CHECK(cudaEventCreate(&stop[i]));
+  }
+  spin<<<1, 1>>>(10'000'000ull + 100'000ull * static_cast<unsigned long long>(iters));
+  CUDA_CHECK(cudaGetLastError());
+  for (int i = 0; i < iters; ++i) {
+    CUDA_CHECK(cudaEventRecord(start[i]));
+    launch_once();
+    CUDA_CHECK(cudaEventRecord(stop[i]));
+  }
+  CUDA_CHECK(cudaEventSynchronize(stop[iters - 1]));
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<double> seconds(iters);
+  for (int i = 0; i < iters; ++i) {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start[i], stop[i]));
+    seconds[i] = ms * 1e-3;
+    cudaEventDestroy(start[i]);
+    cudaEventDestroy(stop[i]);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return iters % 2 ? seconds[iters / 2] : 0.5 * (seconds[iters / 2 - 1] + seconds[iters / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto text = [&] {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return std::string(argv[++i]);
+    };
+    if (a == "--info") {
+      info();
+      return 0;
+    } else if (a == "--list") {
+      list = true;
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else if (a == "--dtype") {
+      o.dtype = text();
+      if (o.dtype != "bf16" && o.dtype != "fp16") usage_error("--dtype is bf16 or fp16");
+    } else if (a == "--mask") {
+      o.mask = text();
+      if (o.mask != "none" && o.mask != "causal") usage_error("--mask is none or causal");
+    } else if (a == "--head-dim") {
+      o.head_dim = int_value(argc, argv, i);
+      if (o.head_dim != 64 && o.head_dim != 128 && o.head_dim != 256) usage_error("--head-dim is 64, 128 or 256");
+    } else if (a == "--seq") {
+      o.seq = int_value(argc, argv, i);
+    } else if (a == "--batch") {
+      o.batch = int_value(argc, argv, i);
+    } else if (a == "--heads") {
+      o.heads = int_value(argc, argv, i);
+    } else if (a == "--heads-kv") {
+      o.heads_kv = int_value(argc, argv, i);
+    } else if (a == "--iters") {
+      o.iters = int_value(argc, argv, i);
+    } else if (a == "--warmup") {
+      o.warmup = int_value(argc, argv, i);
+    } else {
+      usage_error("unknown option " + a);
+    }
+  }
+  if (o.quick) o.iters = std::min(o.iters, 5);
+  const std::vector<FmhaProblem> problems = table(o);
+  if (problems.empty()) usage_error("no problem of the table matches the options");
+  for (const FmhaProblem& p : problems) {
+    try {
+      p.validate();
+    } catch (const std::exception& e) {
+      usage_error(e.what());
+    }
+  }
+  if (list) {
+    std::printf("dtype   D  batch heads  seq_q  seq_k  mask              GFLOP\n");
+    for (const FmhaProblem& p : problems)
+      std::printf("%-5s %3d %6d %5d %6d %6d  %-7s %12.1f\n", name(p.dtype), p.head_dim, p.batch, p.heads,
+                  p.seq_q, p.seq_k, mask_name(p), p.flops() * 1e-9);
+    return 0;
+  }
+
+  const cudaDeviceProp prop = require_gpu(10, 0);
+  std::printf("%s, %d SMs; tcgen FMHA forward (fmha_kernel<Fmha<E, D>>), median of %d launches after %d warm-up\n",
+              prop.name, prop.multiProcessorCount, o.iters, o.warmup);
+
+  // The checks: one small problem per (dtype, head_dim, mask) of the table.
+  std::mt19937 rng(20240917u);
+  bool ok = true;
+  std::vector<std::string> checked;
+  for (const FmhaProblem& p : problems) {
+    const std::string key = std::string(name(p.dtype)) + std::to_string(p.head_dim) + mask_name(p);
+    if (std::find(checked.begin(), checked.end(), key) != checked.end()) continue;
+    checked.push_back(key);
+    ok &= check(p, rng);
+  }
+  if (!ok) {
+    std::printf("FAILED: the kernel disagrees with the fp64 reference; not timed\n");
+    return 1;
+  }
+
+  // One set of arrays, as large as the largest problem needs.
+  std::size_t nq = 0, nkv = 0, nlse = 0;
+  for (const FmhaProblem& p : problems) {
+    nq = std::max(nq, p.q_elements());
+    nkv = std::max(nkv, p.kv_elements());
+    nlse = std::max(nlse, p.lse_elements());
+  }
+  auto* dq = device_alloc<std::uint16_t>(nq);
+  auto* dk = device_alloc<std::uint16_t>(nkv);
+  auto* dv = device_alloc<std::uint16_t>(nkv);
+  auto* dout = device_alloc<std::uint16_t>(nq);
+  auto* dlse = device_alloc<float>(nlse);
+  std::vector<float> lse(nlse);
+
+  std::printf("\n");
+  print_header("tcgen");
+  for (const FmhaProblem& p : problems) {
+    fill_device(dq, p.q_elements(), 1, -2.0f, 2.0f, p.dtype);
+    fill_device(dk, p.kv_elements(), 2, -2.0f, 2.0f, p.dtype);
+    fill_device(dv, p.kv_elements(), 3, -1.0f, 1.0f, p.dtype);
+    const double seconds = median_seconds([&] { CUDA_CHECK(launch(p, dq, dk, dv, dout, dlse)); }, o.iters, o.warmup);
+    CUDA_CHECK(cudaMemcpy(lse.data(), dlse, p.lse_elements() * sizeof(float), cudaMemcpyDeviceToHost));
+    const std::size_t bad = static_cast<std::size_t>(
+        std::count_if(lse.begin(), lse.begin() + static_cast<std::ptrdiff_t>(p.lse_elements()),
+                      [](float x) { return !std::isfinite(x); }));
+    print_row(p, seconds);
+    if (bad) {
+      std::printf("FAILED: %zu of %zu LSE values are not finite\n", bad, p.lse_elements());
+      ok = false;
+    }
+  }
+  for (void* ptr : {static_cast<void*>(dq), static_cast<void*>(dk), static_cast<void*>(dv), static_cast<void*>(dout),
+                    static_cast<void*>(dlse)})
+    cudaFree(ptr);
+  return ok ? 0 : 1;
+}
