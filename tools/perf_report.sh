@@ -44,6 +44,17 @@ opcodes() {
     awk '{print $1}' | sed -E 's/;$//' | sort | uniq -c | sort -rn
 }
 
+# The whole opcode count of a listing (opcodes' output), folded away in the report.
+every_opcode() {
+  echo "<details><summary>every opcode</summary>"
+  echo
+  echo "| count | opcode |"
+  echo "|---:|---|"
+  awk '{printf "| %d | `%s` |\n", $1, $2}' <<<"$1"
+  echo
+  echo "</details>"
+}
+
 if [ "${1:-}" = "--check" ]; then
   binary=$2
   cuobjdump=$(find_cuobjdump "${3:-}")
@@ -169,13 +180,7 @@ echo "| ld.shared / st.shared (TMEM address, mbarrier init) $(count '^(LDS|STS)'
 echo "| bar.sync $(count '^BAR')"
 echo "| local memory (spills) $(count '^(LDL|STL)')"
 echo
-echo "<details><summary>every opcode</summary>"
-echo
-echo "| count | opcode |"
-echo "|---:|---|"
-awk '{printf "| %d | `%s` |\n", $1, $2}' <<<"$mix"
-echo
-echo "</details>"
+every_opcode "$mix"
 echo
 
 # The FMHA: every instantiation's ptxas report and SASS summary, the full mix of Fmha<bf16, 128>.
@@ -260,10 +265,4 @@ echo "| uniform registers parked in vector registers (not memory) $(count '^(MOV
 echo "| bar.sync $(count '^BAR')"
 echo "| local memory (spills) $(count '^(LDL|STL)')"
 echo
-echo "<details><summary>every opcode</summary>"
-echo
-echo "| count | opcode |"
-echo "|---:|---|"
-awk '{printf "| %d | `%s` |\n", $1, $2}' <<<"$mix"
-echo
-echo "</details>"
+every_opcode "$mix"

@@ -8,6 +8,21 @@
 
 namespace tcgen::attention {
 
+FmhaProblem FmhaProblem::make(int batch, int heads, int heads_kv, int seq_q, int seq_k, int head_dim, FmhaMask mask,
+                              ElementType dtype) {
+  FmhaProblem p;
+  p.batch = batch;
+  p.heads = heads;
+  p.heads_kv = heads_kv;
+  p.seq_q = seq_q;
+  p.seq_k = seq_k;
+  p.head_dim = head_dim;
+  p.dtype = dtype;
+  p.mask = mask;
+  p.scale = SoftmaxScale::for_head_dim(head_dim);
+  return p;
+}
+
 void FmhaProblem::validate() const {
   if (batch <= 0) fail("batch", batch, "expected a positive batch size");
   if (heads <= 0) fail("heads", heads, "expected a positive number of query heads");

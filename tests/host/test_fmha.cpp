@@ -8,6 +8,7 @@
 
 #include "expect_error.hpp"
 
+#include "fresh_seed.hpp"
 #include "tcgen/attention/fmha_plan.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
@@ -21,12 +22,6 @@ using namespace tcgen::attention;
 
 namespace {
 
-// Fresh inputs on every run; the seed is printed so a failure can be repeated.
-std::uint32_t fresh_seed() {
-  static const std::uint32_t seed = std::random_device{}();
-  return seed;
-}
-
 std::vector<float> random_bf16(std::size_t n, std::mt19937& g, float amplitude, float mean = 0.0f) {
   std::uniform_real_distribution<float> u(mean - amplitude, mean + amplitude);
   std::vector<float> x(n);
@@ -36,16 +31,7 @@ std::vector<float> random_bf16(std::size_t n, std::mt19937& g, float amplitude, 
 
 FmhaProblem problem(int seq_q, int seq_k, int d, FmhaMask mask = FmhaMask::none(), int batch = 1, int heads = 1,
                     int heads_kv = 1) {
-  FmhaProblem p;
-  p.batch = batch;
-  p.heads = heads;
-  p.heads_kv = heads_kv;
-  p.seq_q = seq_q;
-  p.seq_k = seq_k;
-  p.head_dim = d;
-  p.mask = mask;
-  p.scale = SoftmaxScale::for_head_dim(d);
-  return p;
+  return FmhaProblem::make(batch, heads, heads_kv, seq_q, seq_k, d, mask);
 }
 
 struct Inputs {

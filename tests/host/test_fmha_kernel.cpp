@@ -13,7 +13,9 @@
 #include <random>
 #include <vector>
 
+#include "fresh_seed.hpp"
 #include "tcgen/attention/fmha_host.hpp"
+#include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
@@ -22,56 +24,6 @@ using namespace tcgen;
 using namespace tcgen::attention;
 
 namespace {
-
-std::uint32_t fresh_seed() {
-  static const std::uint32_t seed = std::random_device{}();
-  return seed;
-}
-
-struct Inputs {
-  std::vector<float> q, k, v;             // values (exact in the problem's dtype)
-  std::vector<std::uint16_t> qb, kb, vb;  // their bit patterns
-};
-
-// Q, K in [-2, 2), V in [-1, 1), rounded to the problem's type. With
-// `rising`, key j's row is multiplied by 1 + j / 128 first, so every K block
-// scores higher than the one before by more than the softmax's rescale
-// threshold (2^8) and the correction warps must rescale O; with plain random
-// inputs the first block's maximum is rarely beaten by that much.
-Inputs make_inputs(const FmhaProblem& p, std::uint32_t salt, bool rising = false) {
-  std::mt19937 g(fresh_seed() ^ (salt * 2654435761u));
-  Inputs in;
-  const auto fill = [&](std::vector<float>& x, std::vector<std::uint16_t>& b, std::size_t n, float bound,
-                        bool gain = false) {
-    std::uniform_real_distribution<float> u(-bound, bound);
-    x.resize(n);
-    b.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t key = i / static_cast<std::size_t>(p.head_dim) % static_cast<std::size_t>(p.seq_k);
-      b[i] = static_cast<std::uint16_t>(encode(p.dtype, u(g) * (gain ? 1.0f + static_cast<float>(key) / 128 : 1.0f)));
-      x[i] = decode(p.dtype, b[i]);
-    }
-  };
-  fill(in.q, in.qb, p.q_elements(), 2.0f);
-  fill(in.k, in.kb, p.kv_elements(), 2.0f, rising);
-  fill(in.v, in.vb, p.kv_elements(), 1.0f);
-  return in;
-}
-
-FmhaProblem problem(int batch, int heads, int heads_kv, int seq_q, int seq_k, int d, FmhaMask mask = FmhaMask::none(),
-                    ElementType dtype = ElementType::bf16) {
-  FmhaProblem p;
-  p.batch = batch;
-  p.heads = heads;
-  p.heads_kv = heads_kv;
-  p.seq_q = seq_q;
-  p.seq_k = seq_k;
-  p.head_dim = d;
-  p.mask = mask;
-  p.dtype = dtype;
-  p.scale = SoftmaxScale::for_head_dim(d);
-  return p;
-}
 
 void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {}, bool rising = false) {
   INFO("seed " << fresh_seed());
@@ -83,7 +35,8 @@ void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {},
   CAPTURE(p.head_dim);
   CAPTURE(p.mask.left);
   CAPTURE(p.mask.right);
-  const Inputs in = make_inputs(p, static_cast<std::uint32_t>(p.seq_q * 131 + p.seq_k * 7 + p.head_dim), rising);
+  const std::uint64_t salt = static_cast<std::uint64_t>(p.seq_q) * 131 + p.seq_k * 7 + p.head_dim + p.heads;
+  const FmhaInputs in = random_fmha_inputs(p, fresh_seed() ^ (salt * 2654435761u), rising);
   MESSAGE("FMHA kernel on the host model: " << p.batch << "x" << p.heads << " heads (" << p.heads_kv << " K/V), "
                                             << p.seq_q << " x " << p.seq_k << ", head_dim " << p.head_dim << ", "
                                             << tcgen::name(p.dtype) << ", mask (" << p.mask.left << ", " << p.mask.right
@@ -116,43 +69,43 @@ exec::LaunchOptions shuffled(int salt) {
 
 }  // namespace
 
-TEST_CASE("FMHA kernel, head_dim 64: one full K block") { check_kernel(problem(1, 1, 1, 128, 128, 64)); }
+TEST_CASE("FMHA kernel, head_dim 64: one full K block") { check_kernel(FmhaProblem::make(1, 1, 1, 128, 128, 64)); }
 TEST_CASE("FMHA kernel, head_dim 64: seq_q 77, seq_k 300 (a partial Q tile, three K blocks)") {
-  check_kernel(problem(1, 1, 1, 77, 300, 64));
+  check_kernel(FmhaProblem::make(1, 1, 1, 77, 300, 64));
 }
 TEST_CASE("FMHA kernel, head_dim 128: seq_k 1, shuffled schedule") {
-  check_kernel(problem(1, 1, 1, 200, 1, 128), shuffled(1));
+  check_kernel(FmhaProblem::make(1, 1, 1, 200, 1, 128), shuffled(1));
 }
 TEST_CASE("FMHA kernel, head_dim 128: 1024 x 1000 (four CTAs, the last K block partial)") {
-  check_kernel(problem(1, 1, 1, 1024, 1000, 128));
+  check_kernel(FmhaProblem::make(1, 1, 1, 1024, 1000, 128));
 }
 TEST_CASE("FMHA kernel, head_dim 256: 130 x 333 (one Q tile in flight, two CTAs)") {
-  check_kernel(problem(1, 1, 1, 130, 333, 256));
+  check_kernel(FmhaProblem::make(1, 1, 1, 130, 333, 256));
 }
 TEST_CASE("FMHA kernel, head_dim 256, fp16, causal") {
-  check_kernel(problem(1, 1, 1, 200, 200, 256, FmhaMask::causal(), ElementType::fp16));
+  check_kernel(FmhaProblem::make(1, 1, 1, 200, 200, 256, FmhaMask::causal(), ElementType::fp16));
 }
 TEST_CASE("FMHA kernel, causal, 333 x 333, shuffled schedule") {
-  check_kernel(problem(1, 1, 1, 333, 333, 128, FmhaMask::causal()), shuffled(2));
+  check_kernel(FmhaProblem::make(1, 1, 1, 333, 333, 128, FmhaMask::causal()), shuffled(2));
 }
 TEST_CASE("FMHA kernel, causal with seq_q > seq_k: the first rows see no key (O = 0, LSE = -inf)") {
-  check_kernel(problem(1, 1, 1, 300, 77, 64, FmhaMask::causal()));
+  check_kernel(FmhaProblem::make(1, 1, 1, 300, 77, 64, FmhaMask::causal()));
 }
 TEST_CASE("FMHA kernel, sliding window (64, 16), fp16, 300 x 450") {
-  check_kernel(problem(1, 1, 1, 300, 450, 128, FmhaMask::window(64, 16), ElementType::fp16));
+  check_kernel(FmhaProblem::make(1, 1, 1, 300, 450, 128, FmhaMask::window(64, 16), ElementType::fp16));
 }
 TEST_CASE("FMHA kernel, sliding window (0, 0): each row sees one key") {
-  check_kernel(problem(1, 1, 1, 130, 130, 64, FmhaMask::window(0, 0)));
+  check_kernel(FmhaProblem::make(1, 1, 1, 130, 130, 64, FmhaMask::window(0, 0)));
 }
 TEST_CASE("FMHA kernel, batch 2, GQA 4 heads on 2, causal, 77 x 200, shuffled schedule") {
-  check_kernel(problem(2, 4, 2, 77, 200, 64, FmhaMask::causal()), shuffled(3));
+  check_kernel(FmhaProblem::make(2, 4, 2, 77, 200, 64, FmhaMask::causal()), shuffled(3));
 }
 TEST_CASE("FMHA kernel, batch 3, 2 heads on 1, 1 x 77 (a single query)") {
-  check_kernel(problem(3, 2, 1, 1, 77, 128));
+  check_kernel(FmhaProblem::make(3, 2, 1, 1, 77, 128));
 }
 TEST_CASE("FMHA kernel, rising scores: O is rescaled as the row maximum grows, 256 x 700, shuffled schedule") {
-  check_kernel(problem(1, 2, 1, 256, 700, 128), shuffled(4), true);
+  check_kernel(FmhaProblem::make(1, 2, 1, 256, 700, 128), shuffled(4), true);
 }
 TEST_CASE("FMHA kernel, rising scores, head_dim 256, fp16") {
-  check_kernel(problem(1, 1, 1, 128, 500, 256, FmhaMask::none(), ElementType::fp16), {}, true);
+  check_kernel(FmhaProblem::make(1, 1, 1, 128, 500, 256, FmhaMask::none(), ElementType::fp16), {}, true);
 }

@@ -13,6 +13,7 @@
 
 #include "expect_error.hpp"
 
+#include "fresh_seed.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/element_type.hpp"
@@ -21,12 +22,6 @@ using namespace tcgen;
 using namespace tcgen::attention;
 
 namespace {
-
-// Fresh inputs on every run; the seed is printed so a failure can be repeated.
-std::uint32_t fresh_seed() {
-  static const std::uint32_t seed = std::random_device{}();
-  return seed;
-}
 
 std::vector<float> random_bf16(std::size_t n, std::uint32_t salt) {
   std::mt19937 g(fresh_seed() ^ (salt * 2654435761u));
@@ -37,16 +32,7 @@ std::vector<float> random_bf16(std::size_t n, std::uint32_t salt) {
 }
 
 FmhaProblem problem(int seq_q, int seq_k, FmhaMask mask, int batch = 1, int heads = 1, int heads_kv = 1) {
-  FmhaProblem p;
-  p.batch = batch;
-  p.heads = heads;
-  p.heads_kv = heads_kv;
-  p.seq_q = seq_q;
-  p.seq_k = seq_k;
-  p.head_dim = 64;
-  p.mask = mask;
-  p.scale = SoftmaxScale::for_head_dim(64);
-  return p;
+  return FmhaProblem::make(batch, heads, heads_kv, seq_q, seq_k, 64, mask);
 }
 
 struct Run {

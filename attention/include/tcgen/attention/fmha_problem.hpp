@@ -48,7 +48,12 @@ struct FmhaProblem {
   int seq_q = 0, seq_k = 0, head_dim = 128;
   ElementType dtype = ElementType::bf16;  // Q, K, V, O (and P in TMEM): bf16 or fp16
   FmhaMask mask;
-  SoftmaxScale scale = SoftmaxScale::for_head_dim(128);
+  SoftmaxScale scale = SoftmaxScale::for_head_dim(128);  // make() sets 1/sqrt(head_dim)
+
+  // The usual problem, with the default scale 1/sqrt(head_dim) (set `scale`
+  // after it for another; it is always printed by the tools).
+  static FmhaProblem make(int batch, int heads, int heads_kv, int seq_q, int seq_k, int head_dim,
+                          FmhaMask mask = FmhaMask::none(), ElementType dtype = ElementType::bf16);
 
   // Throws tcgen::Error naming the field ("batch", "heads", "heads_kv",
   // "seq_q", "seq_k", "head_dim", "dtype", "mask.left", "mask.right") with the
