@@ -24,8 +24,9 @@ FmhaProblem FmhaProblem::make(int batch, int heads, int heads_kv, int seq_q, int
 }
 
 void FmhaProblem::validate() const {
-  if (batch <= 0) fail("batch", batch, "expected a positive batch size");
-  if (heads <= 0) fail("heads", heads, "expected a positive number of query heads");
+  // The kernel's grid is (Q tiles, heads, batch); CUDA allows 65535 in y and z.
+  if (batch <= 0 || batch > 65535) fail("batch", batch, "expected a batch size from 1 to 65535");
+  if (heads <= 0 || heads > 65535) fail("heads", heads, "expected 1 to 65535 query heads");
   if (heads_kv <= 0 || heads % heads_kv != 0)
     fail("heads_kv", heads_kv,
          "expected a positive divisor of heads (each K/V head serves heads / heads_kv query heads)");

@@ -47,7 +47,11 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
                 Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
     } else if (op.kind == OpKind::mma || op.kind == OpKind::cp) {
       // mma → mma and cp → mma from one thread are pipelined (PTX
-      // #tcgen05-memory-consistency-model-pipelined-instructions).
+      // #tcgen05-memory-consistency-model-pipelined-instructions). PTX names
+      // mma pairs with the same accumulator and shape; the model orders any
+      // two, as FA4 and CUTLASS example 77 assume when S = Q·Kᵀ overwrites
+      // the P that the P·V issued just before it reads (UNCONFIRMED beyond
+      // PTX; attention/fmha_kernel.hpp, Fmha::multiply).
       const bool pipelined = (touch == Touch::mma_read || touch == Touch::mma_write) && op.issuer == issuer;
       // ld and st need the operation finished; another async tcgen05
       // operation needs it ordered before itself.

@@ -8,6 +8,7 @@
 // also checks that a reference with twice the scale is told apart.
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -108,4 +109,7 @@ TEST_CASE("FMHA kernel, rising scores: O is rescaled as the row maximum grows, 2
 }
 TEST_CASE("FMHA kernel, rising scores, head_dim 256, fp16") {
   check_kernel(FmhaProblem::make(1, 1, 1, 128, 500, 256, FmhaMask::none(), ElementType::fp16), {}, true);
+}
+TEST_CASE("FMHA kernel, a window of INT_MAX keys on each side sees every key (no overflow)") {
+  check_kernel(FmhaProblem::make(1, 1, 1, 130, 200, 64, FmhaMask::window(INT_MAX, INT_MAX)));
 }

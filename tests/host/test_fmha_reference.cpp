@@ -174,6 +174,8 @@ TEST_CASE("validate() names the field that is wrong") {
   };
   expect_error(with([](FmhaProblem& p) { p.batch = 0; }), "batch");
   expect_error(with([](FmhaProblem& p) { p.heads = -1; }), "heads");
+  expect_error(with([](FmhaProblem& p) { p.batch = 65536; }), "batch");  // the grid's z
+  expect_error(with([](FmhaProblem& p) { p.heads = p.heads_kv = 65536; }), "heads");  // the grid's y
   expect_error(with([](FmhaProblem& p) { p.heads_kv = 3; }), "heads_kv");  // 3 does not divide 4
   expect_error(with([](FmhaProblem& p) { p.heads_kv = 0; }), "heads_kv");
   expect_error(with([](FmhaProblem& p) { p.seq_q = 0; }), "seq_q");

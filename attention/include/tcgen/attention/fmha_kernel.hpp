@@ -180,11 +180,16 @@ struct Fmha {
  private:
   static constexpr TCGEN_HD std::uint32_t bar(std::uint32_t smem, std::uint32_t b) { return smem + kBars + 8u * b; }
   static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
-  // The barriers a warpgroup arrives on take one arrival per warp; those of
-  // TMA transactions and tcgen05.commit take one.
+  // Arrivals per phase. p_full and o_ready hand TMEM written by tcgen05.st
+  // to the MMA: every thread arrives after its own wait::st and
+  // fence::before_thread_sync (PTX #tcgen05-memory-consistency-model, the
+  // pattern of tcgen05-facts.md §7.4), so 128. stats and done hand shared
+  // memory, ordered by __syncwarp and the release of one arrive per warp: 4.
+  // TMA transactions and tcgen05.commit: 1.
   static constexpr TCGEN_HD std::uint32_t arrivals(std::uint32_t b) {
-    const bool warpgroup = (b >= kPFull && b < kODone) || b >= kOReady;
-    return warpgroup ? 4 : 1;
+    const bool by_thread = (b >= kPFull && b < kODone) || (b >= kOReady && b < kStats);
+    const bool by_warp = b >= kStats;
+    return by_thread ? 128 : by_warp ? 4 : 1;
   }
   static TCGEN_HD std::uint32_t row_slot(std::uint32_t smem, std::uint32_t region, int t, int row) {
     return smem + region + 4u * static_cast<std::uint32_t>(t * kM + row);
@@ -232,11 +237,24 @@ struct Fmha {
         V::load(a, p.v, smem + kV + s * kVBytes + c * V::bytes, bar(smem, kVFull + s), 0, key0 + c * gemm::kBlockK,
                 w.kv_head);
     }
+    // The tail: every stage's last release (a tcgen05.commit arrival) has
+    // landed before the CTA exits, as CUTLASS's producer tail does; a stage
+    // never filled counts as released.
+    for (int i = 0; i < kStages; ++i, ring.advance()) {
+      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
+      a.mbarrier_wait(bar(smem, kKEmpty + s), ring.empty_parity());
+      a.mbarrier_wait(bar(smem, kVEmpty + s), ring.empty_parity());
+    }
   }
 
-  // FA4's issue order: for block i, per tile, first the P·V of block i - 1
-  // (which frees S_t for the new scores: one thread's tcgen05.mma execute in
-  // order), then S_t = Q_t·K_iᵀ; one pass more for the last P·V.
+  // FA4's issue order: for block i, per tile, first the P·V of block i - 1,
+  // then S_t = Q_t·K_iᵀ, which overwrites the P that P·V reads; one pass more
+  // for the last P·V. UNCONFIRMED beyond PTX: PTX pipelines mma → mma of one
+  // thread only for the same accumulator and shape
+  // (#tcgen05-memory-consistency-model-pipelined-instructions; here O then
+  // S, N = head_dim then 128). FA4 (flash_fwd_sm100.py: "this gemm is
+  // scheduled after the PV gemm") and CUTLASS example 77 rely on the same
+  // issue order, and the host model accepts it (model/src/cta_order.cpp).
   //
   // No mbarrier gets two phases ahead of its waiter (a parity wait cannot
   // tell phase n from n + 2): the softmax's arrivals for block i + 1 (stats,
@@ -251,13 +269,13 @@ struct Fmha {
     gemm::Ring<kStages> ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
-      if (i < w.blocks) {
-        a.mbarrier_wait(bar(smem, kKFull + s), ring.full_parity());
-        a.fence_after_thread_sync();
-      }
       for (int t = 0; t < kQTiles; ++t) {
         if (i > 0) multiply_pv(a, smem, base, t, i - 1, previous);
         if (i < w.blocks) {
+          if (t == 0) {  // K_i only now: P·V(i - 1) above need not wait for its load
+            a.mbarrier_wait(bar(smem, kKFull + s), ring.full_parity());
+            a.fence_after_thread_sync();
+          }
           for (int c = 0; c < kChunks; ++c) {
             const typename Q::Tile tq(smem + kQ + (t * kChunks + c) * Q::bytes);
             const typename K::Tile tk(smem + kK + s * kKBytes + c * K::bytes);
@@ -344,7 +362,7 @@ struct Fmha {
       }
       a.wait_st();
       a.fence_before_thread_sync();
-      arrive_warp(a, bar(smem, kPFull + t));
+      a.mbarrier_arrive(bar(smem, kPFull + t));
     }
     a.smem_store(row_slot(smem, kInverse, t, row), r.inverse_sum());
     if (m < pr.seq_q) p.lse[static_cast<std::size_t>(w.head) * pr.seq_q + m] = r.lse(pr.scale);
@@ -366,7 +384,7 @@ struct Fmha {
         // tcgen05.ld/st are warp-wide: the warp skips O only if none of its rows grew.
         if (a.any_sync(0xFFFFFFFFu, factor != 1.0f)) scale_o(a, Plan::o(base, t), quarter, factor);
         a.fence_before_thread_sync();
-        arrive_warp(a, bar(smem, kOReady + t));
+        a.mbarrier_arrive(bar(smem, kOReady + t));
       }
     }
     // Epilogue: O / l to global memory (zeros for a tile that saw no key).

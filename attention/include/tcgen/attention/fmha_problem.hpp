@@ -33,13 +33,14 @@ struct FmhaMask {
   static constexpr FmhaMask window(int left, int right) { return {left, right}; }
 
   constexpr TCGEN_HD bool is_causal() const { return left < 0 && right == 0; }
-  // Query row `row` of seq_q against seq_k keys.
+  // Query row `row` of seq_q against seq_k keys. In 64 bits: an extent up
+  // to INT_MAX must not wrap.
   constexpr TCGEN_HD KeyRange keys(int row, int seq_q, int seq_k) const {
-    const int diagonal = row + seq_k - seq_q;
-    KeyRange r{0, seq_k};
-    if (left >= 0 && diagonal - left > r.begin) r.begin = diagonal - left;
-    if (right >= 0 && diagonal + right + 1 < r.end) r.end = diagonal + right + 1;
-    return r;
+    const long long diagonal = static_cast<long long>(row) + seq_k - seq_q;
+    long long begin = 0, end = seq_k;
+    if (left >= 0 && diagonal - left > begin) begin = diagonal - left;
+    if (right >= 0 && diagonal + right + 1 < end) end = diagonal + right + 1;
+    return {static_cast<int>(begin < seq_k ? begin : seq_k), static_cast<int>(end > 0 ? end : 0)};
   }
 };
 
@@ -57,7 +58,8 @@ struct FmhaProblem {
 
   // Throws tcgen::Error naming the field ("batch", "heads", "heads_kv",
   // "seq_q", "seq_k", "head_dim", "dtype", "mask.left", "mask.right") with the
-  // value and what was expected. head_dim must be 64, 128 or 256.
+  // value and what was expected. head_dim must be 64, 128 or 256; batch and
+  // heads at most 65535 (the launch grid's z and y).
   void validate() const;
 
   std::size_t q_elements() const;   // batch · heads · seq_q · head_dim (also O)
