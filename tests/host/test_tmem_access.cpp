@@ -167,6 +167,27 @@ TEST_CASE("P as the A operand: thread t of warp q holds P[32q+t][2c], [2c+1] (tc
       }
 }
 
+TEST_CASE("one row per thread: 32x32b over a 128-row tile, and no other shape (the FMHA softmax's premise)") {
+  // tcgen05-facts.md §5: 32x32b gives thread t lane 32q + t and register i
+  // column base + i; Layout D (§4, M = 128) puts row m in lane m.
+  using S = AccumulatorTile<AccumulatorSpec{128, 128, 1}, ElementType::f32>;
+  using P = OperandTile<128, 128, ElementType::bf16>;
+  using Rows = TileAccess<S, TmemAccess{TmemShape::s32x32b, 32}>;
+  static_assert(Rows::one_row_per_thread && Rows::column(2, 5) == 69);
+  static_assert(TileAccess<S, TmemAccess{TmemShape::s32x32b, 4}>::one_row_per_thread);
+  using PRows = TileAccess<P, TmemAccess{TmemShape::s32x32b, 16}>;  // two bf16 per cell: column 2 per register
+  static_assert(PRows::one_row_per_thread && PRows::column(1, 3) == 2 * (16 + 3));
+  // 16-lane shapes spread a thread's registers over two rows or several threads over one row.
+  static_assert(!TileAccess<S, TmemAccess{TmemShape::s16x256b, 1}>::one_row_per_thread);
+  static_assert(!TileAccess<S, TmemAccess{TmemShape::s16x64b, 2}>::one_row_per_thread);
+  static_assert(!TileAccess<S, TmemAccess{TmemShape::s16x32bx2, 2}>::one_row_per_thread);
+  // Layout F (M = 64): rows in 16 lanes per quarter, so a 32-lane access is refused outright
+  // ("shape" rule); a 16-lane one does not give one row per thread.
+  using F = AccumulatorTile<AccumulatorSpec{64, 64, 1}, ElementType::f32>;
+  static_assert(!TileAccess<F, TmemAccess{TmemShape::s16x256b, 1}>::one_row_per_thread);
+  CHECK(Rows::element(3, 2, 17, 5) == Element{32 * 3 + 17, 64 + 5});
+}
+
 TEST_CASE("scratch cells of 64 rows sit in Layout F lanes") {
   using Walk = TileAccess<ScratchTile<64, 2>, TmemAccess{TmemShape::s16x32bx2, 1}>;
   static_assert(Walk::accesses == 1);
