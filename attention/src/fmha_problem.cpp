@@ -43,15 +43,19 @@ std::size_t FmhaProblem::q_elements() const { return std::size_t(batch) * heads 
 std::size_t FmhaProblem::kv_elements() const { return std::size_t(batch) * heads_kv * seq_k * head_dim; }
 std::size_t FmhaProblem::lse_elements() const { return std::size_t(batch) * heads * seq_q; }
 
+void FmhaProblem::check_sizes(std::size_t q, std::size_t k, std::size_t v) const {
+  const auto count = [](std::size_t n) { return std::to_string(n) + " elements"; };
+  if (q != q_elements()) fail("q", count(q), "batch x heads x seq_q x head_dim = " + std::to_string(q_elements()));
+  const std::string kv = "batch x heads_kv x seq_k x head_dim = " + std::to_string(kv_elements());
+  if (k != kv_elements()) fail("k", count(k), kv);
+  if (v != kv_elements()) fail("v", count(v), kv);
+}
+
 double FmhaProblem::flops() const {
-  // Row by row in 64 bits: FmhaMask::keys() works in int for the kernel, and
-  // i + (seq_k - seq_q) + right overflows int for extents near INT_MAX.
   std::int64_t pairs = 0;
-  for (std::int64_t i = 0; i < seq_q; ++i) {
-    const std::int64_t diagonal = i + seq_k - seq_q;
-    const std::int64_t begin = mask.left >= 0 ? std::max<std::int64_t>(0, diagonal - mask.left) : 0;
-    const std::int64_t end = mask.right >= 0 ? std::min<std::int64_t>(seq_k, diagonal + mask.right + 1) : seq_k;
-    pairs += std::max<std::int64_t>(0, end - begin);
+  for (int i = 0; i < seq_q; ++i) {
+    const KeyRange r = mask.keys(i, seq_q, seq_k);
+    pairs += std::max(0, r.end - r.begin);
   }
   // Two GEMMs (S = Q·Kᵀ and O += P·V), 2 FLOPs per multiply-add, head_dim each.
   return 4.0 * head_dim * double(pairs) * batch * heads;

@@ -15,16 +15,13 @@ namespace {
 
 void check_inputs(const FmhaProblem& p, std::span<const float> q, std::span<const float> k, std::span<const float> v) {
   p.validate();
-  if (q.size() != p.q_elements())
-    fail("q", std::to_string(q.size()) + " elements", "expected batch x heads x seq_q x head_dim = " +
-                                                          std::to_string(p.q_elements()));
-  const std::string kv = "expected batch x heads_kv x seq_k x head_dim = " + std::to_string(p.kv_elements());
-  if (k.size() != p.kv_elements()) fail("k", std::to_string(k.size()) + " elements", kv);
-  if (v.size() != p.kv_elements()) fail("v", std::to_string(v.size()) + " elements", kv);
+  p.check_sizes(q.size(), k.size(), v.size());
 }
 
 // Where one (batch, query head) reads and writes: GQA maps query head h to
-// K/V head h / (heads / heads_kv).
+// K/V head h / (heads / heads_kv), spelled out here as the definition (the
+// kernel uses FmhaProblem::kv_head; test_fmha_reference checks this one
+// against repeated heads).
 struct Head {
   std::size_t q, kv, lse;  // offsets of Q/O row 0, K/V row 0, LSE entry 0
 };

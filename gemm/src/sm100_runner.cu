@@ -6,6 +6,7 @@
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/device_buffer.hpp"
+#include "tcgen/exec/device_timer.hpp"
 #include "tcgen/exec/sm100_device.hpp"
 #include "tcgen/gemm/device_gemm.hpp"
 
@@ -33,19 +34,12 @@ double run_config(const Problem& host) {
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   const DeviceParams<C> params = device_params<C>(p);
   check_cuda(launch_device<C>(params, sms), "warm-up launch");
-  cudaEvent_t start, stop;
-  check_cuda(cudaEventCreate(&start), "cudaEventCreate");
-  check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
-  check_cuda(cudaEventRecord(start), "cudaEventRecord");
+  exec::DeviceTimer timer;
+  timer.start();
   check_cuda(launch_device<C>(params, sms), "launch");
-  check_cuda(cudaEventRecord(stop), "cudaEventRecord");
-  check_cuda(cudaEventSynchronize(stop), "the kernel");
-  float ms = 0;
-  check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  const double seconds = timer.stop_seconds("the kernel");
   check_cuda(cudaMemcpy(host.d, d.ptr, d_size, cudaMemcpyDeviceToHost), "copy D");
-  return ms * 1e-3;
+  return seconds;
 }
 
 }  // namespace

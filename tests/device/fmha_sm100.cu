@@ -12,11 +12,9 @@
 #include <vector>
 
 #include "device_check.hpp"
+#include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/sm100_runner.hpp"
-#include "tcgen/core/compare.hpp"
-#include "tcgen/core/element_type.hpp"
 
 using namespace tcgen;
 using namespace tcgen::attention;
@@ -25,20 +23,14 @@ namespace {
 
 bool run(const FmhaProblem& p, std::uint64_t seed, bool rising = false) {
   const FmhaInputs in = random_fmha_inputs(p, seed, rising);
-  const FmhaOutput got = sm100::run(p, in.qb, in.kb, in.vb);
-  std::vector<float> o(got.o.size());
-  for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(p.dtype, got.o[i]);
-  const auto ref = fmha_reference(p, in.q, in.k, in.v);
-  const int rows = static_cast<int>(p.lse_elements());
-  const CompareReport ro = compare(o, ref.o, rows, p.head_dim, 1e-2, ErrorMeasure::row_norm);
-  const CompareReport rl = compare(got.lse, ref.lse, rows, 1, 1e-3);
-  const bool ok = ro.ok && rl.ok;
+  const FmhaCheck check = check_fmha(p, in, sm100::run(p, in.qb, in.kb, in.vb));
+  const bool ok = check.ok();
   std::printf("%s %s head_dim %d, %dx%d heads (%d K/V), %d x %d, mask (%d, %d)%s, scale %g: O max row rel %.3g, "
               "LSE max rel %.3g\n",
               ok ? "PASS" : "FAIL", name(p.dtype), p.head_dim, p.batch, p.heads, p.heads_kv, p.seq_q, p.seq_k,
-              p.mask.left, p.mask.right, rising ? ", rising scores" : "", p.scale.value(), ro.max_rel_error,
-              rl.max_rel_error);
-  if (!ok) std::printf("%s\n%s\n", ro.text().c_str(), rl.text().c_str());
+              p.mask.left, p.mask.right, rising ? ", rising scores" : "", p.scale.value(), check.o.max_rel_error,
+              check.lse.max_rel_error);
+  if (!ok) std::printf("%s\n%s\n", check.o.text().c_str(), check.lse.text().c_str());
   return ok;
 }
 

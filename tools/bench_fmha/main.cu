@@ -61,7 +61,7 @@ template <ElementType E, int D>
 void print_info() {
   using F = Fmha<E, D>;
   std::printf("%-5s %4d %8u %5d %7d %10u %10u %8u %8d\n", name(E), D, F::kThreads, F::kQTiles, F::kStages,
-              F::kSmemBytes, F::kSmemBytes + exec::device::kSmemAlignment, F::Tmem::allocation, F::Tmem::columns);
+              F::kSmemBytes, F::kSmemBytes + exec::kSmemAlignment, F::Tmem::allocation, F::Tmem::columns);
 }
 
 void info() {
@@ -71,7 +71,7 @@ void info() {
   std::printf("warps: 1 TMA load, 1 MMA (and TMEM allocation), 4 softmax per Q tile, 4 correction and epilogue;\n"
               "K and V blocks of %d keys in a ring of `stages`; dynamic shared memory + %u bytes for the "
               "1024-byte alignment (exec::device::launch)\n",
-              kFmhaBlockN, exec::device::kSmemAlignment);
+              kFmhaBlockN, exec::kSmemAlignment);
   std::printf("dtype   D  threads Qtiles stages  smem_bytes  launched   TMEM_alloc TMEM_used\n");
   print_info<kBf16, 64>();
   print_info<kBf16, 128>();

@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
                 "dynamic shared memory: %u bytes (%u per stage) + %u for 1024-byte alignment\n"
                 "Tensor Memory: %u columns allocated (%d used: two 128 x %d f32 accumulators)\n",
                 gemm::describe(kConfig).c_str(), Kernel::kThreads, Kernel::kSmemBytes, Kernel::kStageBytes,
-                exec::device::kSmemAlignment, Kernel::Tmem::allocation, Kernel::Tmem::columns, Kernel::kTileN);
+                exec::kSmemAlignment, Kernel::Tmem::allocation, Kernel::Tmem::columns, Kernel::kTileN);
     return 0;
   }
   const cudaDeviceProp prop = require_gpu(10, 0);

@@ -2,8 +2,8 @@
 // The FMHA kernel (fmha_kernel.hpp) on sm_100a: the __global__ entry and one
 // launch over the whole problem, grid (Q tile pairs, heads, batch). Device
 // pointers, in the layouts of fmha_problem.hpp: q, k, v and o hold
-// problem.dtype (bf16 or fp16) bit patterns, lse floats; o 16-byte aligned. docs/perf.md has
-// what ptxas reports for each instantiation.
+// problem.dtype (bf16 or fp16) bit patterns, lse floats; o 16-byte aligned.
+// docs/perf.md has what ptxas reports for each instantiation.
 #if !defined(__CUDACC__)
 #error "tcgen/attention/device_fmha.hpp is device code: include it from a .cu file compiled by nvcc for sm_100a"
 #endif
@@ -26,38 +26,22 @@ __global__ void __launch_bounds__(F::kThreads, 1)
   F::run(a, p);
 }
 
-template <ElementType E, int D>
-cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o, float* lse,
-                               cudaStream_t stream) {
-  using F = Fmha<E, D>;
-  // The epilogue writes O in 16-byte pieces (cudaMalloc gives 256-byte alignment).
-  if (reinterpret_cast<std::uintptr_t>(o) % 16 != 0) return cudaErrorMisalignedAddress;
-  typename F::template Params<exec::DeviceArch> p;
-  p.q = exec::device_tensor_map(F::q_map(pr), q);
-  p.k = exec::device_tensor_map(F::k_map(pr), k);
-  p.v = exec::device_tensor_map(F::v_map(pr), v);
-  p.problem = pr;
-  p.o = static_cast<typename F::Out*>(o);
-  p.lse = lse;
-  return exec::device::launch(fmha_kernel<F>, F::grid(pr), F::kThreads, F::kSmemBytes, p, stream);
-}
-
-// Throws tcgen::Error (from problem.validate()) for a problem the kernel does not run.
+// Throws tcgen::Error (from problem.validate()) for a problem the kernel
+// does not run; returns cudaErrorMisalignedAddress when o is not 16-byte
+// aligned (the epilogue writes O in 16-byte pieces; cudaMalloc gives 256).
 inline cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o,
                                       float* lse, cudaStream_t stream = nullptr) {
-  pr.validate();
-  const bool fp16 = pr.dtype == ElementType::fp16;
-  switch (pr.head_dim) {
-    case 64:
-      return fp16 ? launch_fmha_device<ElementType::fp16, 64>(pr, q, k, v, o, lse, stream)
-                  : launch_fmha_device<ElementType::bf16, 64>(pr, q, k, v, o, lse, stream);
-    case 128:
-      return fp16 ? launch_fmha_device<ElementType::fp16, 128>(pr, q, k, v, o, lse, stream)
-                  : launch_fmha_device<ElementType::bf16, 128>(pr, q, k, v, o, lse, stream);
-    default:
-      return fp16 ? launch_fmha_device<ElementType::fp16, 256>(pr, q, k, v, o, lse, stream)
-                  : launch_fmha_device<ElementType::bf16, 256>(pr, q, k, v, o, lse, stream);
-  }
+  if (reinterpret_cast<std::uintptr_t>(o) % 16 != 0) return cudaErrorMisalignedAddress;
+  return visit_fmha(pr, [&]<class F>() {
+    typename F::template Params<exec::DeviceArch> p;
+    p.q = exec::device_tensor_map(F::q_map(pr), q);
+    p.k = exec::device_tensor_map(F::k_map(pr), k);
+    p.v = exec::device_tensor_map(F::v_map(pr), v);
+    p.problem = pr;
+    p.o = static_cast<typename F::Out*>(o);
+    p.lse = lse;
+    return exec::device::launch(fmha_kernel<F>, F::grid(pr), F::kThreads, F::kSmemBytes, p, stream);
+  });
 }
 
 }  // namespace tcgen::attention

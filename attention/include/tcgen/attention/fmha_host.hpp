@@ -10,17 +10,11 @@
 // broken rule of the kernel.
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/exec/launch_options.hpp"
 
 namespace tcgen::attention {
-
-struct FmhaOutput {
-  std::vector<std::uint16_t> o;  // [batch, heads, seq_q, head_dim], problem.dtype bits
-  std::vector<float> lse;        // [batch, heads, seq_q]
-};
 
 FmhaOutput run_fmha_host(const FmhaProblem& problem, std::span<const std::uint16_t> q,
                          std::span<const std::uint16_t> k, std::span<const std::uint16_t> v,

@@ -28,6 +28,7 @@
 // within the others every score is masked per element. The TMEM plan is
 // FmhaPlan (fmha_plan.hpp), two Q tiles in flight for head_dim 64 and 128,
 // one for 256.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,7 @@
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/ld_st.hpp"
+#include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/exec/unroll.hpp"
 #include "tcgen/gemm/convert.hpp"
@@ -101,11 +103,10 @@ struct Fmha {
   static constexpr std::uint32_t kQBytes = kChunks * Q::bytes, kKBytes = kChunks * K::bytes,
                                  kVBytes = kVChunks * V::bytes;
   static constexpr std::uint32_t kRowsBytes = kQTiles * kM * 4;  // one float per row of each tile
-  static constexpr std::uint32_t kSmemLimit = 232448 - 1024;     // sm_100's 227 KB, less the 1 KB alignment slack
   static constexpr std::uint32_t kFixedBytes = kQTiles * kQBytes + 2 * kRowsBytes + 8 * 64;
-  static constexpr int kStages = (kSmemLimit - kFixedBytes) / (kKBytes + kVBytes) < 3
-                                     ? static_cast<int>((kSmemLimit - kFixedBytes) / (kKBytes + kVBytes))
-                                     : 3;
+  // As many K/V stages as fit, up to 3: 3 at head_dim 64, 2 at 128, 1 at 256.
+  static constexpr int kStages =
+      static_cast<int>(std::min<std::uint32_t>(3, (exec::kKernelSmemBytes - kFixedBytes) / (kKBytes + kVBytes)));
   static_assert(kStages >= 1, "one K and one V block must fit beside the Q tiles");
 
   static constexpr std::uint32_t kQ = 0, kK = kQ + kQTiles * kQBytes, kV = kK + kStages * kKBytes,
@@ -118,7 +119,7 @@ struct Fmha {
                                  kDone = kStats + kQTiles, kBarCount = kDone + kQTiles;
   static constexpr std::uint32_t kSlot = kBars + 8 * kBarCount;
   static constexpr std::uint32_t kSmemBytes = kSlot + 8;
-  static_assert(kBarCount <= 64 && kSmemBytes <= kSmemLimit, "the tiles do not fit in shared memory");
+  static_assert(kBarCount <= 64 && kSmemBytes <= exec::kKernelSmemBytes, "the tiles do not fit in shared memory");
 
   template <class Arch>
   struct Params {
@@ -189,7 +190,7 @@ struct Fmha {
   static constexpr TCGEN_HD std::uint32_t arrivals(std::uint32_t b) {
     const bool by_thread = (b >= kPFull && b < kODone) || (b >= kOReady && b < kStats);
     const bool by_warp = b >= kStats;
-    return by_thread ? 128 : by_warp ? 4 : 1;
+    return by_thread ? kM : by_warp ? kM / 32 : 1;  // a warpgroup: one thread per row, 4 warps
   }
   static TCGEN_HD std::uint32_t row_slot(std::uint32_t smem, std::uint32_t region, int t, int row) {
     return smem + region + 4u * static_cast<std::uint32_t>(t * kM + row);
@@ -201,7 +202,7 @@ struct Fmha {
     w.m0 = static_cast<int>(block.x) * kM * kQTiles;
     const int b = static_cast<int>(block.z), h = static_cast<int>(block.y);
     w.head = b * p.heads + h;
-    w.kv_head = b * p.heads_kv + h / (p.heads / p.heads_kv);
+    w.kv_head = b * p.heads_kv + p.kv_head(h);
     // Each row's keys start and end no earlier than the row before's (the
     // mask's diagonal moves right by one per row), so the CTA's rows see the
     // keys from its first row's begin to its last row's end.
@@ -411,7 +412,7 @@ struct Fmha {
           for (int j = 0; j < OWalk::registers; j += 8) {
             gemm::Vec16 packed;
             TCGEN_UNROLL
-            for (int w = 0; w < 4; ++w) packed.w[w] = gemm::pack2<E>(f32(v[j + 2 * w]) * inverse, f32(v[j + 2 * w + 1]) * inverse);
+            for (int k = 0; k < 4; ++k) packed.w[k] = gemm::pack2<E>(f32(v[j + 2 * k]) * inverse, f32(v[j + 2 * k + 1]) * inverse);
             gemm::store16(out + OWalk::column(c, j), packed);
           }
         }
@@ -441,5 +442,21 @@ struct Fmha {
 
   static TCGEN_HD float f32(std::uint32_t u) { return std::bit_cast<float>(u); }
 };
+
+// Calls visit.template operator()<Fmha<E, D>>() for the problem's dtype and
+// head_dim: the one place where a problem known at run time picks a compiled
+// kernel (the host model's run and the B200 launch). Throws tcgen::Error,
+// from problem.validate(), for a problem no kernel runs.
+template <class Visit>
+decltype(auto) visit_fmha(const FmhaProblem& problem, Visit&& visit) {
+  problem.validate();
+  const auto for_type = [&]<ElementType E>() -> decltype(auto) {
+    if (problem.head_dim == 64) return visit.template operator()<Fmha<E, 64>>();
+    if (problem.head_dim == 128) return visit.template operator()<Fmha<E, 128>>();
+    return visit.template operator()<Fmha<E, 256>>();  // validate() admits 64, 128 and 256 only
+  };
+  if (problem.dtype == ElementType::fp16) return for_type.template operator()<ElementType::fp16>();
+  return for_type.template operator()<ElementType::bf16>();
+}
 
 }  // namespace tcgen::attention

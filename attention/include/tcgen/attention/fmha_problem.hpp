@@ -14,6 +14,11 @@
 //   j <= i + (seq_k - seq_q) + right   and   j >= i + (seq_k - seq_q) - left,
 // where an extent of -1 is unbounded; causal is right = 0. A row that sees no
 // key (possible when seq_q > seq_k under a causal mask) has O = 0, LSE = -inf.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/host_device.hpp"
@@ -65,8 +70,20 @@ struct FmhaProblem {
   std::size_t q_elements() const;   // batch · heads · seq_q · head_dim (also O)
   std::size_t kv_elements() const;  // batch · heads_kv · seq_k · head_dim (each of K, V)
   std::size_t lse_elements() const; // batch · heads · seq_q
+  // Throws tcgen::Error naming "q", "k" or "v" when an array does not hold
+  // q_elements() / kv_elements() values.
+  void check_sizes(std::size_t q, std::size_t k, std::size_t v) const;
+  // Grouped-query attention: the K/V head that query head `head` (of one
+  // batch entry) reads.
+  constexpr TCGEN_HD int kv_head(int head) const { return head / (heads / heads_kv); }
   // FLOPs of the two GEMMs over the keys the mask lets through (4 · Σ_rows keys · head_dim).
   double flops() const;
+};
+
+// What an FMHA run returns, in the layouts above.
+struct FmhaOutput {
+  std::vector<std::uint16_t> o;  // [batch, heads, seq_q, head_dim], problem.dtype bits
+  std::vector<float> lse;        // [batch, heads, seq_q], natural log
 };
 
 }  // namespace tcgen::attention

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <span>
 
-#include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 
 namespace tcgen::attention::sm100 {

@@ -12,10 +12,9 @@
 #include <cstdint>
 
 #include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/smem_budget.hpp"
 
 namespace tcgen::exec::device {
-
-constexpr std::uint32_t kSmemAlignment = 1024;
 
 // entry: the kernel's __global__ function, taking its parameters by value
 // (declared `const __grid_constant__ Params p`). Returns the launch's error.

@@ -32,8 +32,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/core/host_device.hpp"
+#include "tcgen/exec/smem_budget.hpp"
+#include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/gemm/config.hpp"
 #include "tcgen/gemm/epilogue.hpp"
 #include "tcgen/gemm/operand.hpp"
@@ -84,7 +85,7 @@ struct Gemm {
   static constexpr std::uint32_t kSlot = kAccEmpty + 16;           // tcgen05.alloc writes the TMEM address
   static constexpr std::uint32_t kSmemBytes = kSlot + 8;
   // sm_100's 227 KB per CTA, less the 1 KB exec::device::launch adds to align the base.
-  static_assert(kSmemBytes + 1024 <= 232448, "the stages do not fit in shared memory: fewer stages or a smaller tile_n");
+  static_assert(kSmemBytes <= exec::kKernelSmemBytes, "the stages do not fit in shared memory: fewer stages or a smaller tile_n");
 
   template <class Arch>
   struct Params {
