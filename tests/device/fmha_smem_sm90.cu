@@ -52,10 +52,12 @@
 #include <vector>
 
 #include "device_check.hpp"
+#include "wgmma.hpp"
 #include "tcgen/attention/fmha_kernel.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/exec/device_arch.hpp"
+#include "tcgen/exec/device_buffer.hpp"
 #include "tcgen/exec/device_tensor_map.hpp"
 #include "tcgen/exec/host_tensor_map.hpp"
 #include "tcgen/exec/launch.hpp"
@@ -79,53 +81,6 @@ constexpr int kSteps = 4;                         // MMA K steps in a 64-element
 constexpr int kMaxChunks = 4;                     // head_dim 256 / 64
 constexpr int kKeyBlock = 1;                      // K and V block 1: keys 128..255
 constexpr double kBound = 1e-5;                   // |gpu − ref| ≤ kBound · Σ|a||b|
-
-// ---- wgmma.mma_async m64nNk16, A and B from shared memory, D in N/2 f32
-// registers (PTX #asynchronous-warpgroup-level-matrix-instructions-wgmma-mma-async).
-// A is K-major (imm-trans-a 0); TB is B's transpose immediate (0 K-major, 1 MN-major).
-#define TCGEN_REGS32 \
-  "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}"
-#define TCGEN_REGS64                                                                                                 \
-  "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30," \
-  "%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,"  \
-  "%59,%60,%61,%62,%63}"
-#define TCGEN_REGS128                                                                                                \
-  "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30," \
-  "%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,"  \
-  "%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,"  \
-  "%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,"  \
-  "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}"
-#define TCGEN_F4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
-#define TCGEN_F16(i) TCGEN_F4(i), TCGEN_F4(i + 4), TCGEN_F4(i + 8), TCGEN_F4(i + 12)
-#define TCGEN_F32(i) TCGEN_F16(i), TCGEN_F16(i + 16)
-#define TCGEN_F64(i) TCGEN_F32(i), TCGEN_F32(i + 32)
-#define TCGEN_F128(i) TCGEN_F64(i), TCGEN_F64(i + 64)
-#define TCGEN_WGMMA(SHAPE, TYPE, TB, REGS, IA, IB, IACC, ...)                                          \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " IACC ", 0;\n"                                     \
-               "wgmma.mma_async.sync.aligned." SHAPE ".f32." TYPE "." TYPE " " REGS ", " IA ", " IB     \
-               ", p, 1, 1, 0, " TB ";\n}\n"                                                             \
-               : __VA_ARGS__                                                                           \
-               : "l"(a), "l"(b), "r"(accumulate))
-#define TCGEN_WGMMA_SHAPES(TYPE)                                                                                   \
-  if constexpr (N == 128 && TB == 0)                                                                               \
-    TCGEN_WGMMA("m64n128k16", TYPE, "0", TCGEN_REGS64, "%64", "%65", "%66", TCGEN_F64(0));                         \
-  else if constexpr (N == 64 && TB == 1)                                                                           \
-    TCGEN_WGMMA("m64n64k16", TYPE, "1", TCGEN_REGS32, "%32", "%33", "%34", TCGEN_F32(0));                          \
-  else if constexpr (N == 128 && TB == 1)                                                                          \
-    TCGEN_WGMMA("m64n128k16", TYPE, "1", TCGEN_REGS64, "%64", "%65", "%66", TCGEN_F64(0));                         \
-  else if constexpr (N == 256 && TB == 1)                                                                          \
-    TCGEN_WGMMA("m64n256k16", TYPE, "1", TCGEN_REGS128, "%128", "%129", "%130", TCGEN_F128(0));                    \
-  else                                                                                                             \
-    static_assert(N < 0, "no wgmma form for this N and B major-ness here");
-
-template <ElementType E, int N, int TB>
-__device__ __forceinline__ void wgmma(float (&d)[N / 2], std::uint64_t a, std::uint64_t b, int accumulate) {
-  if constexpr (E == ElementType::bf16) {
-    TCGEN_WGMMA_SHAPES("bf16")
-  } else {
-    TCGEN_WGMMA_SHAPES("f16")
-  }
-}
 
 // ---- The pieces of Fmha<E, D> under test, and this program's shared memory:
 // the Q tiles, one K stage and one V stage as Fmha lays them out, three
@@ -235,49 +190,43 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   }
 
-  // The m64nNk* f32 accumulator fragment (PTX "wgmma-64n16-d"): warp w of the
-  // warpgroup holds rows 16w..16w+15; lane l, register i -> row l/4 + 8·((i/2)%2),
-  // column 2·(l%4) + i%2 + 8·(i/4).
-  const int wg = static_cast<int>(tid / 128), warp = static_cast<int>(tid % 128) / 32, lane = static_cast<int>(tid % 32);
-  const auto row_of = [&](int i) { return 64 * wg + 16 * warp + lane / 4 + 8 * ((i / 2) % 2); };
-  const auto col_of = [&](int i) { return 2 * (lane % 4) + i % 2 + 8 * (i / 4); };
+  // Warpgroup wg computes rows 64·wg.. of each 128-row product (wgmma::d_element within its m64 half).
+  const int wg = static_cast<int>(tid / 128), t = static_cast<int>(tid % 128);
   const std::uint64_t at = smem >> 4;
   {  // S = Q_0·Kᵀ: chunks and K steps in Fmha::multiply's order
     float d[64];
     for (float& x : d) x = 0.0f;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    wgmma::fence();
     for (int c = 0; c < C::kChunks; ++c)
       for (int k = 0; k < kSteps; ++k)
-        wgmma<E, 128, 0>(d, descs->q[wg][c][k] + at, descs->k[c][k] + at, c > 0 || k > 0);
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    for (int i = 0; i < 64; ++i) out.s[row_of(i) * 128 + col_of(i)] = d[i];
+        wgmma::mma_async<E, 128, Major::K, Major::K>(d, descs->q[wg][c][k] + at, descs->k[c][k] + at, c > 0 || k > 0);
+    wgmma::commit_group();
+    wgmma::wait_group<0>();
+    for (int i = 0; i < 64; ++i) {
+      const wgmma::DElement e = wgmma::d_element(t, i);
+      out.s[(64 * wg + e.row) * 128 + e.col] = d[i];
+    }
   }
   {  // O = P·V: V tiles and K steps in Fmha::multiply_pv's order
     float d[D / 2];
     for (float& x : d) x = 0.0f;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    wgmma::fence();
     for (int c = 0; c < C::kVChunks; ++c)
       for (int k = 0; k < kSteps; ++k)
-        wgmma<E, D, 1>(d, descs->p[wg][c][k] + at, descs->v[c][k] + at, c > 0 || k > 0);
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    for (int i = 0; i < D / 2; ++i) out.o[row_of(i) * D + col_of(i)] = d[i];
+        wgmma::mma_async<E, D, Major::K, Major::MN>(d, descs->p[wg][c][k] + at, descs->v[c][k] + at, c > 0 || k > 0);
+    wgmma::commit_group();
+    wgmma::wait_group<0>();
+    for (int i = 0; i < D / 2; ++i) {
+      const wgmma::DElement e = wgmma::d_element(t, i);
+      out.o[(64 * wg + e.row) * D + e.col] = d[i];
+    }
   }
 }
 
 // ---- Host side
 
 attention::FmhaProblem make_problem(ElementType e, int d) {
-  attention::FmhaProblem p;
-  p.batch = 2;
-  p.heads = 3;
-  p.heads_kv = 1;
-  p.seq_q = 77;
-  p.seq_k = 200;
-  p.head_dim = d;
-  p.dtype = e;
-  p.scale = attention::SoftmaxScale::for_head_dim(d);
+  const attention::FmhaProblem p = attention::FmhaProblem::make(2, 3, 1, 77, 200, d, attention::FmhaMask::none(), e);
   p.validate();
   return p;
 }
@@ -499,11 +448,14 @@ struct Counts {
 };
 
 template <class T>
-T* device_copy(const std::vector<T>& h) {
-  T* d = nullptr;
-  CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
-  CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
+std::size_t bytes_of(const std::vector<T>& h) {
+  return h.size() * sizeof(T);
+}
+// Copies h into d (bytes_of(h) long); returns d's memory as T*.
+template <class T>
+T* upload(const exec::DeviceBuffer& d, const std::vector<T>& h) {
+  CUDA_CHECK(cudaMemcpy(d.ptr, h.data(), bytes_of(h), cudaMemcpyHostToDevice));
+  return static_cast<T*>(d.ptr);
 }
 
 template <ElementType E, int D>
@@ -513,7 +465,8 @@ void run_case(Counts& counts, std::mt19937& rng) {
   const attention::FmhaProblem p = make_problem(E, D);
   const std::vector<std::uint16_t> q = random_bits(p.q_elements(), E, rng), k = random_bits(p.kv_elements(), E, rng),
                                    v = random_bits(p.kv_elements(), E, rng);
-  std::uint16_t *dq = device_copy(q), *dk = device_copy(k), *dv = device_copy(v);
+  const exec::DeviceBuffer q_buf(bytes_of(q)), k_buf(bytes_of(k)), v_buf(bytes_of(v));
+  std::uint16_t *dq = upload(q_buf, q), *dk = upload(k_buf, k), *dv = upload(v_buf, v);
   const Maps<exec::DeviceArch> dmaps{exec::device_tensor_map(F::q_map(p), dq), exec::device_tensor_map(F::k_map(p), dk),
                                      exec::device_tensor_map(F::v_map(p), dv)};
   const Maps<exec::HostArch> hmaps{exec::host_tensor_map(F::q_map(p), as_bytes(q)),
@@ -529,21 +482,20 @@ void run_case(Counts& counts, std::mt19937& rng) {
     for (int r = 0; r < C::kM; ++r)
       for (int j = 0; j < gemm::kBlockK; ++j)
         put(p_image, C::P::Tile::operand.address(c * C::P::bytes, r, j), pv[r * C::kN + c * gemm::kBlockK + j]);
-  std::uint8_t* dp = device_copy(p_image);
+  const exec::DeviceBuffer p_buf(bytes_of(p_image));
+  const std::uint8_t* dp = upload(p_buf, p_image);
 
   bool iterator_agrees = false;
   const Descs good = fmha_descriptors<E, D>(iterator_agrees);
   const mma::SmemDescriptorFields vf = mma::decode(good.v[0][0], DescriptorArch::sm90),
                                   kf = mma::decode(good.k[0][0], DescriptorArch::sm90);
 
-  Descs* ddescs = nullptr;
-  Out out{};
-  CUDA_CHECK(cudaMalloc(&ddescs, sizeof(Descs)));
-  CUDA_CHECK(cudaMalloc(&out.image, C::kLoaded));
-  CUDA_CHECK(cudaMalloc(&out.s, sizeof(float) * 128 * 128));
-  CUDA_CHECK(cudaMalloc(&out.o, sizeof(float) * 128 * D));
-  CUDA_CHECK(cudaMalloc(&out.descs, sizeof(DeviceDescs)));
-  CUDA_CHECK(cudaMalloc(&out.info, 2 * sizeof(unsigned)));
+  const exec::DeviceBuffer descs_buf(sizeof(Descs)), image_buf(C::kLoaded), s_buf(sizeof(float) * 128 * 128),
+      o_buf(sizeof(float) * 128 * D), device_descs_buf(sizeof(DeviceDescs)), info_buf(2 * sizeof(unsigned));
+  auto* ddescs = static_cast<Descs*>(descs_buf.ptr);
+  const Out out{static_cast<std::uint8_t*>(image_buf.ptr), static_cast<float*>(s_buf.ptr),
+                static_cast<float*>(o_buf.ptr), static_cast<DeviceDescs*>(device_descs_buf.ptr),
+                static_cast<unsigned*>(info_buf.ptr)};
   CUDA_CHECK(cudaFuncSetAttribute(fmha_smem<E, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kDynamicSmem));
 
   struct Gpu {
@@ -582,7 +534,7 @@ void run_case(Counts& counts, std::mt19937& rng) {
   };
   // (0, 1): the next Q head and the next K/V head (batch 1's) follow in memory; (1, 2): the last of both.
   for (const Select sel : {Select{0, 1}, Select{1, 2}}) {
-    const int head = sel.batch * p.heads + sel.head, kv_head = sel.batch * p.heads_kv + sel.head / (p.heads / p.heads_kv);
+    const int head = sel.batch * p.heads + sel.head, kv_head = sel.batch * p.heads_kv + p.kv_head(sel.head);
     char tag[96];
     std::snprintf(tag, sizeof tag, "Fmha<%s,%d> batch %d head %d (kv head %d):", C::name, D, sel.batch, sel.head,
                   kv_head);
@@ -683,11 +635,6 @@ void run_case(Counts& counts, std::mt19937& rng) {
       counts.report(!w.ok(), line);
     }
   }
-
-  for (void* ptr : {static_cast<void*>(dq), static_cast<void*>(dk), static_cast<void*>(dv), static_cast<void*>(dp),
-                    static_cast<void*>(ddescs), static_cast<void*>(out.image), static_cast<void*>(out.s),
-                    static_cast<void*>(out.o), static_cast<void*>(out.descs), static_cast<void*>(out.info)})
-    CUDA_CHECK(cudaFree(ptr));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "device_check.hpp"
+#include "wgmma.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/layout/smem_operand.hpp"
 #include "tcgen/mma/descriptor_iterator.hpp"
@@ -36,29 +37,6 @@ namespace {
 constexpr int kM = 64, kN = 64, kSteps = 4;
 constexpr int kMaxSteps = 8;
 constexpr int kSmemBytes = 96 * 1024;  // A and B tiles plus room for a misaligned start
-
-// One wgmma per K step, m64n64k{16,8,32}, D in 32 f32 registers per thread
-// (PTX #asynchronous-warpgroup-level-matrix-instructions-wgmma-mma-async).
-// The transpose immediates (1 = MN-major) exist only for 16-bit types.
-#define TCGEN_WGMMA(NAME, INSTR, TAIL)                                                                         \
-  __device__ void NAME(float (&d)[32], std::uint64_t a, std::uint64_t b, int accumulate) {                     \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" INSTR                                            \
-                 " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24," \
-                 "%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1" TAIL ";\n}\n"                               \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),         \
-                   "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),     \
-                   "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),  \
-                   "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),  \
-                   "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                          \
-                 : "l"(a), "l"(b), "r"(accumulate));                                                           \
-  }
-TCGEN_WGMMA(wgmma_bf16_kk, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16", ", 0, 0")
-TCGEN_WGMMA(wgmma_bf16_mm, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16", ", 1, 1")
-TCGEN_WGMMA(wgmma_f16_kk, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", ", 0, 0")
-TCGEN_WGMMA(wgmma_f16_mm, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", ", 1, 1")
-TCGEN_WGMMA(wgmma_tf32, "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "")
-TCGEN_WGMMA(wgmma_e4m3, "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3", "")
-#undef TCGEN_WGMMA
 
 enum class Variant { bf16_kk, bf16_mm, f16_kk, f16_mm, tf32, e4m3 };
 
@@ -88,28 +66,26 @@ __global__ void run_case(const std::uint8_t* image, int image_bytes, const std::
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   __syncthreads();
 
-  float d[32];
+  // One wgmma per K step, m64n64k{16,8,32}, D in 32 f32 registers per thread.
+  float d[kN / 2];
   for (float& x : d) x = 0.0f;
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  wgmma::fence();
   for (int k = 0; k < steps; ++k) {
     const std::uint64_t a = desc_a[k] + (aligned >> 4), b = desc_b[k] + (aligned >> 4);
     switch (variant) {
-      case Variant::bf16_kk: wgmma_bf16_kk(d, a, b, k > 0); break;
-      case Variant::bf16_mm: wgmma_bf16_mm(d, a, b, k > 0); break;
-      case Variant::f16_kk: wgmma_f16_kk(d, a, b, k > 0); break;
-      case Variant::f16_mm: wgmma_f16_mm(d, a, b, k > 0); break;
-      case Variant::tf32: wgmma_tf32(d, a, b, k > 0); break;
-      case Variant::e4m3: wgmma_e4m3(d, a, b, k > 0); break;
+      case Variant::bf16_kk: wgmma::mma_async<ElementType::bf16, kN, Major::K, Major::K>(d, a, b, k > 0); break;
+      case Variant::bf16_mm: wgmma::mma_async<ElementType::bf16, kN, Major::MN, Major::MN>(d, a, b, k > 0); break;
+      case Variant::f16_kk: wgmma::mma_async<ElementType::fp16, kN, Major::K, Major::K>(d, a, b, k > 0); break;
+      case Variant::f16_mm: wgmma::mma_async<ElementType::fp16, kN, Major::MN, Major::MN>(d, a, b, k > 0); break;
+      case Variant::tf32: wgmma::mma_async<ElementType::tf32, kN, Major::K, Major::K>(d, a, b, k > 0); break;
+      case Variant::e4m3: wgmma::mma_async<ElementType::e4m3, kN, Major::K, Major::K>(d, a, b, k > 0); break;
     }
   }
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  // The m64nNk* f32 accumulator fragment (PTX "wgmma-64n16-d" figure):
-  // warp w holds rows 16w..16w+15; lane l, register i -> row l/4 + 8*((i/2)%2), column 2*(l%4) + i%2 + 8*(i/4).
-  const int w = threadIdx.x / 32, l = threadIdx.x % 32;
-  for (int i = 0; i < 32; ++i) {
-    const int row = 16 * w + l / 4 + 8 * ((i / 2) % 2), col = 2 * (l % 4) + i % 2 + 8 * (i / 4);
-    out[row * kN + col] = d[i];
+  wgmma::commit_group();
+  wgmma::wait_group<0>();
+  for (int i = 0; i < kN / 2; ++i) {
+    const wgmma::DElement e = wgmma::d_element(static_cast<int>(threadIdx.x), i);
+    out[e.row * kN + e.col] = d[i];
   }
 }
 
