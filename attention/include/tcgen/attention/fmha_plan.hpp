@@ -8,7 +8,7 @@
 //                          two per column: the A operand of the TS-MMA
 //                          O0 += P0·V (FA4: tmem_p_offset = S + n_block_size/2)
 //   columns 128 .. 255     S1, P1 likewise for the second Q tile
-//   columns 256 .. 256+D   O0 = Σ P0·V, 128 x head_dim f32;  O1 after it
+//   columns 256 .. 255+D   O0 = Σ P0·V, 128 x head_dim f32;  O1 after it
 //
 // head_dim 256 keeps one tile in flight: S, O0 = 128 + 256 columns, since
 // two would need 768 of the 512 (the plan refuses that at compile time).

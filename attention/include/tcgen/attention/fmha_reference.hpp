@@ -9,7 +9,7 @@
 //   two check each other.
 // - fmha_blocked: the FMHA kernel's algorithm in plain C++, block by block as
 //   the kernel's warps run it: S = Q·Kᵀ in f32 per 128 x 128 block, the online
-//   softmax of SoftmaxRow (one row per thread), P rounded to bf16, O += P·V in
+//   softmax of SoftmaxRow (one row per thread), P rounded to p_type, O += P·V in
 //   f32 after O is rescaled, O/l and LSE at the end. It fixes the arithmetic
 //   the tcgen05 kernel must reproduce, apart from the order of the f32 sums.
 //

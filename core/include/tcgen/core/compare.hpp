@@ -35,7 +35,7 @@ struct CompareReport {
 //   from swamping the measure.
 // - row_norm: ‖got_row − ref_row‖₂ / ‖ref_row‖₂ per row (the norm over the
 //   finite references), for O, whose entries near zero carry an absolute, not
-//   relative, error from P's bf16 rounding (docs/fmha.md, "Accuracy").
+//   relative, error from P's bf16 rounding (docs/fmha.md, "Numerics").
 //   A reference row of zeros requires got to be zero there (error 0, else inf).
 // For both, an element where got equals the reference exactly, infinities
 // included (LSE = -inf of a row that sees no key), adds no error; a NaN on
