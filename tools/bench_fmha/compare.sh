@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 cat "$tmp/tcgen.txt"
 [ "$rc" = 0 ] || exit "$rc"
-python3 "$here/cudnn_sdpa.py" "$@" >"$tmp/cudnn.txt" 2>&1
+python3 "$here/cudnn_sdpa.py" --bench "$bench" "$@" >"$tmp/cudnn.txt" 2>&1  # checks its table against "$bench" --list
 crc=$?
 echo
 head -1 "$tmp/cudnn.txt"

@@ -14,15 +14,26 @@ agree only where seq_q == seq_k, so only square causal problems are timed
 (the table has no others). The columns are bench_fmha's, so compare.sh can
 join the two.
 
+The table and the FLOP formula are written here again (this script needs no
+build); where the bench_fmha binary is present (--bench, default
+build/tools/bench_fmha/bench_fmha under the repository root) they are first
+checked against `bench_fmha --list` with the same options: dtype, head_dim,
+batch, heads, seq_q, seq_k, mask and GFLOP (to the 0.1 it prints) of every row.
+A difference is an error (exit 1). --check-table does only that check (exit
+77 without the binary), with no GPU or PyTorch.
+
   cudnn_sdpa.py [--quick] [--dtype bf16|fp16] [--head-dim 64|128|256]
                 [--mask none|causal] [--seq S] [--batch B] [--heads H]
                 [--heads-kv G] [--iters N] [--warmup W]      as bench_fmha
+                [--bench PATH] [--check-table]
 
-Exit 0: ran; 1: an error or a non-finite output; 2: a bad option;
-77: not measured (no PyTorch, no CUDA, no sm_100 GPU, no cuDNN backend),
-with "cuDNN: not measured (<reason>)".
+Exit 0: ran; 1: an error, a non-finite output or a table unlike bench_fmha's;
+2: a bad option; 77: not measured (no PyTorch, no CUDA, no sm_100 GPU, no
+cuDNN backend), with "cuDNN: not measured (<reason>)".
 """
 import argparse
+import os
+import subprocess
 import sys
 
 
@@ -62,6 +73,28 @@ def problems(a):
     return out
 
 
+def check_table(ap, a, table):
+    """None where `bench --list` (same options) lists the same rows as `table`, else what differs.
+    Options bench_fmha refuses (exit 2) are refused here too."""
+    args = [a.bench, "--list"] + (["--quick"] if a.quick else [])
+    for opt in ("dtype", "head_dim", "mask", "seq", "batch", "heads", "heads_kv"):
+        if getattr(a, opt):
+            args += ["--" + opt.replace("_", "-"), str(getattr(a, opt))]
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode == 2:
+        ap.error(f"bench_fmha refuses the options: {(run.stdout + run.stderr).strip()}")
+    if run.returncode != 0:
+        return f"{' '.join(args)} exited {run.returncode}: {(run.stdout + run.stderr).strip()}"
+    theirs = [line.split() for line in run.stdout.splitlines()[1:] if line.strip()]
+    ours = [key(p).split() + ["%.1f" % (flops(p) * 1e-9)] for p in table]
+    for i in range(max(len(ours), len(theirs))):
+        mine = " ".join(ours[i]) if i < len(ours) else "(none)"
+        bench = " ".join(theirs[i]) if i < len(theirs) else "(none)"
+        if mine != bench:
+            return f"row {i + 1} of {len(theirs)}: here {mine!r}, {a.bench} --list {bench!r}"
+    return None
+
+
 def key(p):
     return "%-5s %3d %6d %5d %6d %6d  %-7s" % (p["dtype"], p["head_dim"], p["batch"], p["heads"], p["seq_q"],
                                                 p["seq_k"], "causal" if p["causal"] else "none")
@@ -77,6 +110,9 @@ def main():
         ap.add_argument(name, type=int, default=0)
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--bench", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build",
+                                                    "tools", "bench_fmha", "bench_fmha"))
+    ap.add_argument("--check-table", action="store_true")
     a = ap.parse_args()
     if min(a.seq, a.batch, a.heads, a.heads_kv) < 0 or a.iters <= 0 or a.warmup < 0:
         ap.error("sizes and counts are positive")
@@ -86,6 +122,18 @@ def main():
     for p in table:
         if p["heads"] % p["heads_kv"]:
             ap.error(f"heads_kv = {p['heads_kv']} does not divide heads = {p['heads']}")
+    if os.access(a.bench, os.X_OK):
+        diff = check_table(ap, a, table)
+        if diff:
+            print(f"FAILED: the table or FLOPs here differ from bench_fmha's ({diff}); "
+                  "keep problems() and flops() in step with main.cu")
+            return 1
+        if a.check_table:
+            print(f"table: {len(table)} problems, the same rows and GFLOP as {a.bench} --list")
+            return 0
+    elif a.check_table:
+        print(f"table: not checked ({a.bench} is not built)")
+        return 77
 
     try:
         import torch

@@ -6,8 +6,8 @@
 // short spin kernel, so they run back to back); the median of --iters
 // launches is reported. Before any timing, one small problem per
 // (dtype, head_dim, mask) of the table is run against the fp64 reference
-// (O within 1e-2 per row in the 2-norm, LSE within 1e-3, the device test's
-// bounds), so the numbers come from a kernel that is right; every timed
+// (check_fmha: O within 1e-2 per row in the 2-norm, LSE within 1e-3, as every
+// FMHA test), so the numbers come from a kernel that is right; every timed
 // problem's LSE is checked to be finite.
 //
 // The table (`--list` prints it): bf16 and fp16, head_dim 64, 128, 256,
@@ -27,8 +27,6 @@
 //   bench_fmha --list                  the problem table; no GPU needed
 //   bench_fmha --info                  each instantiation's launch facts; no GPU needed
 // Exit 0: ran; 1: a CUDA error or a check failed; 2: a bad option; 77: no sm_100 GPU.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -36,18 +34,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "../../tests/device/device_check.hpp"
 #include "tcgen/attention/device_fmha.hpp"
+#include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/sm100_runner.hpp"
-#include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
+#include "tcgen/exec/device_buffer.hpp"
 
 using namespace tcgen;
 using namespace tcgen::attention;
@@ -101,7 +98,8 @@ int int_value(int argc, char** argv, int& i) {
   return static_cast<int>(v);
 }
 
-// The table, filtered by the options. Keep in step with problems() in cudnn_sdpa.py.
+// The table, filtered by the options. cudnn_sdpa.py repeats it (problems(), flops())
+// and checks its copy against --list where this binary is built.
 std::vector<FmhaProblem> table(const Options& o) {
   std::vector<int> seqs{1024, 2048, 4096, 8192};
   if (o.quick) seqs = {1024};
@@ -136,9 +134,11 @@ void print_row(const FmhaProblem& p, double seconds) {
               p.seq_k, mask_name(p), seconds * 1e3, p.flops() / seconds * 1e-12);
 }
 
-// Random values in [lo, hi) rounded to `type`, as bit patterns: a hash per
-// element, so a 134 MB array is filled in microseconds and the same each run.
-__global__ void fill_random(std::uint16_t* out, std::size_t n, std::uint32_t seed, float lo, float hi, bool fp16) {
+// Random values in [lo, hi) rounded to `type` (tcgen::encode, as on the host),
+// as bit patterns: a hash per element, so a 134 MB array is filled in
+// microseconds and the same each run.
+__global__ void fill_random(std::uint16_t* out, std::size_t n, std::uint32_t seed, float lo, float hi,
+                            ElementType type) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
     std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9E3779B1u ^ static_cast<std::uint32_t>(i >> 32) ^ seed;
     h ^= h >> 16;
@@ -147,30 +147,13 @@ __global__ void fill_random(std::uint16_t* out, std::size_t n, std::uint32_t see
     h *= 0xC2B2AE35u;
     h ^= h >> 16;
     const float x = lo + (hi - lo) * (static_cast<float>(h >> 8) * (1.0f / 16777216.0f));
-    out[i] = fp16 ? __half_as_ushort(__float2half_rn(x)) : __bfloat16_as_ushort(__float2bfloat16_rn(x));
+    out[i] = static_cast<std::uint16_t>(encode(type, x));
   }
 }
 
-void fill_device(std::uint16_t* d, std::size_t n, std::uint32_t seed, float lo, float hi, ElementType type) {
-  fill_random<<<1024, 256>>>(d, n, seed, lo, hi, type == kFp16);
+void fill_device(const exec::DeviceBuffer& d, std::size_t n, std::uint32_t seed, float lo, float hi, ElementType type) {
+  fill_random<<<1024, 256>>>(static_cast<std::uint16_t*>(d.ptr), n, seed, lo, hi, type);
   CUDA_CHECK(cudaGetLastError());
-}
-
-template <class T>
-T* device_alloc(std::size_t n) {
-  T* d = nullptr;
-  CUDA_CHECK(cudaMalloc(&d, std::max<std::size_t>(n, 1) * sizeof(T)));
-  return d;
-}
-
-cudaError_t launch(const FmhaProblem& p, const std::uint16_t* q, const std::uint16_t* k, const std::uint16_t* v,
-                   std::uint16_t* o, float* lse) {
-  try {
-    return launch_fmha_device(p, q, k, v, o, lse);
-  } catch (const std::exception& e) {
-    std::printf("FAILED: the problem is refused: %s\n", e.what());
-    std::exit(1);
-  }
 }
 
 // One small problem of the kind of `like` (dtype, head_dim, mask; GQA, ragged
@@ -180,20 +163,12 @@ bool check(const FmhaProblem& like, std::uint64_t seed) {
   const FmhaProblem p = FmhaProblem::make(2, 2, 1, causal ? 320 : 300, causal ? 320 : 333, like.head_dim, like.mask,
                                           like.dtype);
   const FmhaInputs in = random_fmha_inputs(p, seed);
-  const FmhaOutput got = sm100::run(p, in.qb, in.kb, in.vb);
-  std::vector<float> o(got.o.size());
-  for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(p.dtype, got.o[i]);
-  const std::vector<float>& lse = got.lse;
-  const FmhaResult<double> ref = fmha_reference(p, in.q, in.k, in.v);
-  const int rows = static_cast<int>(p.lse_elements());
-  const CompareReport ro = compare(o, ref.o, rows, p.head_dim, 1e-2, ErrorMeasure::row_norm);
-  const CompareReport rl = compare(lse, ref.lse, rows, 1, 1e-3);
-  const bool ok = ro.ok && rl.ok;
+  const FmhaCheck c = check_fmha(p, in, sm100::run(p, in.qb, in.kb, in.vb));
   std::printf("check %s %-5s D %3d %-6s  %dx%d heads (%d K/V), %d x %d: O max row rel %.3g, LSE max rel %.3g\n",
-              ok ? "PASS" : "FAIL", name(p.dtype), p.head_dim, mask_name(p), p.batch, p.heads, p.heads_kv, p.seq_q,
-              p.seq_k, ro.max_rel_error, rl.max_rel_error);
-  if (!ok) std::printf("%s\n%s\n", ro.text().c_str(), rl.text().c_str());
-  return ok;
+              c.ok() ? "PASS" : "FAIL", name(p.dtype), p.head_dim, mask_name(p), p.batch, p.heads, p.heads_kv, p.seq_q,
+              p.seq_k, c.o.max_rel_error, c.lse.max_rel_error);
+  if (!c.ok()) std::printf("%s\n%s\n", c.o.text().c_str(), c.lse.text().c_str());
+  return c.ok();
 }
 
 // Keeps one SM busy for `ns` nanoseconds, so the launches queued behind it
@@ -236,6 +211,61 @@ double median_seconds(Launch launch_once, int iters, int warmup) {
   }
   std::sort(seconds.begin(), seconds.end());
   return iters % 2 ? seconds[iters / 2] : 0.5 * (seconds[iters / 2 - 1] + seconds[iters / 2]);
+}
+
+// The checks, then the timings; exit code as main's.
+int bench(const Options& o, const std::vector<FmhaProblem>& problems) {
+  const cudaDeviceProp prop = require_gpu(10, 0);
+  std::printf("%s, %d SMs; tcgen FMHA forward (fmha_kernel<Fmha<E, D>>), median of %d launches after %d warm-up\n",
+              prop.name, prop.multiProcessorCount, o.iters, o.warmup);
+
+  // The checks: one small problem per (dtype, head_dim, mask) of the table.
+  std::uint64_t seed = 20240917u;
+  bool ok = true;
+  std::vector<std::string> checked;
+  for (const FmhaProblem& p : problems) {
+    const std::string key = std::string(name(p.dtype)) + std::to_string(p.head_dim) + mask_name(p);
+    if (std::find(checked.begin(), checked.end(), key) != checked.end()) continue;
+    checked.push_back(key);
+    ok &= check(p, seed++);
+  }
+  if (!ok) {
+    std::printf("FAILED: the kernel disagrees with the fp64 reference; not timed\n");
+    return 1;
+  }
+
+  // One set of arrays, as large as the largest problem needs.
+  std::size_t nq = 0, nkv = 0, nlse = 0;
+  for (const FmhaProblem& p : problems) {
+    nq = std::max(nq, p.q_elements());
+    nkv = std::max(nkv, p.kv_elements());
+    nlse = std::max(nlse, p.lse_elements());
+  }
+  const std::size_t e = sizeof(std::uint16_t);  // bf16, fp16
+  const exec::DeviceBuffer dq(nq * e), dk(nkv * e), dv(nkv * e), dout(nq * e), dlse(nlse * sizeof(float));
+  float* const lse_d = static_cast<float*>(dlse.ptr);
+  std::vector<float> lse(nlse);
+
+  std::printf("\n");
+  print_header("tcgen");
+  for (const FmhaProblem& p : problems) {
+    fill_device(dq, p.q_elements(), 1, -2.0f, 2.0f, p.dtype);
+    fill_device(dk, p.kv_elements(), 2, -2.0f, 2.0f, p.dtype);
+    fill_device(dv, p.kv_elements(), 3, -1.0f, 1.0f, p.dtype);
+    // The problems are validated in main(), so launch_fmha_device does not throw.
+    const double seconds = median_seconds(
+        [&] { CUDA_CHECK(launch_fmha_device(p, dq.ptr, dk.ptr, dv.ptr, dout.ptr, lse_d)); }, o.iters, o.warmup);
+    CUDA_CHECK(cudaMemcpy(lse.data(), lse_d, p.lse_elements() * sizeof(float), cudaMemcpyDeviceToHost));
+    const std::size_t bad = static_cast<std::size_t>(
+        std::count_if(lse.begin(), lse.begin() + static_cast<std::ptrdiff_t>(p.lse_elements()),
+                      [](float x) { return !std::isfinite(x); }));
+    print_row(p, seconds);
+    if (bad) {
+      std::printf("FAILED: %zu of %zu LSE values are not finite\n", bad, p.lse_elements());
+      ok = false;
+    }
+  }
+  return ok ? 0 : 1;
 }
 
 }  // namespace
@@ -299,58 +329,10 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  const cudaDeviceProp prop = require_gpu(10, 0);
-  std::printf("%s, %d SMs; tcgen FMHA forward (fmha_kernel<Fmha<E, D>>), median of %d launches after %d warm-up\n",
-              prop.name, prop.multiProcessorCount, o.iters, o.warmup);
-
-  // The checks: one small problem per (dtype, head_dim, mask) of the table.
-  std::uint64_t seed = 20240917u;
-  bool ok = true;
-  std::vector<std::string> checked;
-  for (const FmhaProblem& p : problems) {
-    const std::string key = std::string(name(p.dtype)) + std::to_string(p.head_dim) + mask_name(p);
-    if (std::find(checked.begin(), checked.end(), key) != checked.end()) continue;
-    checked.push_back(key);
-    ok &= check(p, seed++);
-  }
-  if (!ok) {
-    std::printf("FAILED: the kernel disagrees with the fp64 reference; not timed\n");
+  try {
+    return bench(o, problems);
+  } catch (const std::exception& e) {  // sm100::run, DeviceBuffer: a CUDA error
+    std::printf("FAILED: %s\n", e.what());
     return 1;
   }
-
-  // One set of arrays, as large as the largest problem needs.
-  std::size_t nq = 0, nkv = 0, nlse = 0;
-  for (const FmhaProblem& p : problems) {
-    nq = std::max(nq, p.q_elements());
-    nkv = std::max(nkv, p.kv_elements());
-    nlse = std::max(nlse, p.lse_elements());
-  }
-  auto* dq = device_alloc<std::uint16_t>(nq);
-  auto* dk = device_alloc<std::uint16_t>(nkv);
-  auto* dv = device_alloc<std::uint16_t>(nkv);
-  auto* dout = device_alloc<std::uint16_t>(nq);
-  auto* dlse = device_alloc<float>(nlse);
-  std::vector<float> lse(nlse);
-
-  std::printf("\n");
-  print_header("tcgen");
-  for (const FmhaProblem& p : problems) {
-    fill_device(dq, p.q_elements(), 1, -2.0f, 2.0f, p.dtype);
-    fill_device(dk, p.kv_elements(), 2, -2.0f, 2.0f, p.dtype);
-    fill_device(dv, p.kv_elements(), 3, -1.0f, 1.0f, p.dtype);
-    const double seconds = median_seconds([&] { CUDA_CHECK(launch(p, dq, dk, dv, dout, dlse)); }, o.iters, o.warmup);
-    CUDA_CHECK(cudaMemcpy(lse.data(), dlse, p.lse_elements() * sizeof(float), cudaMemcpyDeviceToHost));
-    const std::size_t bad = static_cast<std::size_t>(
-        std::count_if(lse.begin(), lse.begin() + static_cast<std::ptrdiff_t>(p.lse_elements()),
-                      [](float x) { return !std::isfinite(x); }));
-    print_row(p, seconds);
-    if (bad) {
-      std::printf("FAILED: %zu of %zu LSE values are not finite\n", bad, p.lse_elements());
-      ok = false;
-    }
-  }
-  for (void* ptr : {static_cast<void*>(dq), static_cast<void*>(dk), static_cast<void*>(dv), static_cast<void*>(dout),
-                    static_cast<void*>(dlse)})
-    cudaFree(ptr);
-  return ok ? 0 : 1;
 }

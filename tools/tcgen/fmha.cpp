@@ -2,25 +2,24 @@
 // (tcgen::attention) over a whole FmhaProblem (batch, heads, grouped-query
 // attention, masks, bf16 or fp16), one launch on the host model or a B200,
 // checked against the fp64 reference.
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "npy.hpp"
+#include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_host.hpp"
+#include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
-#include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "verbs.hpp"
@@ -39,7 +38,9 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
                                {"window", true}};
 
-constexpr double kOBound = 1e-2, kLseBound = 1e-3;
+// The largest batch, heads, seq and head_dim taken from the options or the
+// files' shapes (below validate()'s grid limits of 65535 for batch and heads).
+constexpr std::int64_t kMaxSize[4] = {4096, 4096, 1 << 20, 4096};
 
 constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-kv Hkv --seq-q Sq --seq-k Sk --head-dim D]
                   [--causal] [--window L,R] [--scale S]
@@ -89,18 +90,35 @@ examples:
   tcgen fmha --q q.npy --k k.npy --v v.npy --out o.npy --lse lse.npy
 )";
 
+// kHelp states the bounds; keep it in step.
+static_assert(attention::kFmhaOBound == 1e-2 && attention::kFmhaLseBound == 1e-3, "update the bounds in kHelp");
+
+// A bound as the help writes it: 1e-2 (printf's %.0e gives 1e-02).
+std::string bound_text(double x) {
+  char t[16];
+  std::snprintf(t, sizeof t, "%.0e", x);
+  std::string s = t;
+  if (s.size() == 5 && s[3] == '0') s.erase(3, 1);
+  return s;
+}
+
 std::string shape_text(const std::vector<std::size_t>& s) {
   std::ostringstream t;
   for (std::size_t i = 0; i < s.size(); ++i) t << (i ? "x" : "") << s[i];
   return s.empty() ? std::string("scalar") : t.str();
 }
 
-// A 4-D .npy of [b, h, s, d]; `option` names the file's option.
+// A 4-D .npy of [b, h, s, d], each size from 1 to kMaxSize (as the options);
+// `option` names the file's option.
 NpyArray read_4d(const std::string& option, const std::string& path) {
   NpyArray a = read_npy(path);
-  if (a.shape.size() != 4)
+  bool sizes_ok = a.shape.size() == 4;
+  for (std::size_t i = 0; sizes_ok && i < 4; ++i)
+    sizes_ok = a.shape[i] >= 1 && a.shape[i] <= std::size_t(kMaxSize[i]);
+  if (!sizes_ok)
     fail(("--" + option).c_str(), path + " (shape " + shape_text(a.shape) + ")",
-         "a 4-D array [batch, heads, seq, head_dim]");
+         "a 4-D array [batch, heads, seq, head_dim] with sizes from 1 to " + std::to_string(kMaxSize[0]) +
+             " (seq: to " + std::to_string(kMaxSize[2]) + ")");
   return a;
 }
 
@@ -128,19 +146,13 @@ std::string mask_text(const attention::FmhaMask& m) {
 }
 
 // FmhaProblem::validate() names the problem's fields; the CLI names its options.
-[[noreturn]] void refuse_as_option(const Error& e) {
-  const std::string& f = e.field();
-  const char* option = f == "batch"      ? "--batch"
-                       : f == "heads"    ? "--heads"
-                       : f == "heads_kv" ? "--heads-kv"
-                       : f == "seq_q"    ? "--seq-q"
-                       : f == "seq_k"    ? "--seq-k"
-                       : f == "head_dim" ? "--head-dim"
-                       : f == "dtype"    ? "--dtype"
-                       : f.rfind("mask", 0) == 0 ? "--window"
-                                                 : nullptr;
-  if (option == nullptr) throw e;
-  fail(option, e.value(), e.expected());
+// The sizes are in range (options and read_4d), --dtype and --window are
+// checked when parsed: what validate() can still refuse is head_dim and heads_kv.
+[[noreturn]] void refuse_as_option(const Error& e, const attention::FmhaProblem& p) {
+  if (e.field() == "head_dim") fail("--head-dim", e.value(), e.expected());
+  if (e.field() == "heads_kv")
+    fail("--heads-kv", e.value(), "a divisor of --heads = " + std::to_string(p.heads) + " (grouped-query attention)");
+  throw e;
 }
 
 }  // namespace
@@ -183,24 +195,20 @@ int fmha(std::span<const std::string> args) {
     fv = read_4d("v", a.text("v"));
   }
   const bool files = given_files == 3;
-  const auto dim = [&](const char* option, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
-    return static_cast<int>(a.integer_or(option, fallback, lo, hi));
+  // Size `axis` (0 batch, 1 heads, 2 seq, 3 head_dim): its option, else the file's, else the default.
+  const auto dim = [&](const char* option, const NpyArray& file, int axis, std::int64_t fallback) {
+    const std::size_t i = std::size_t(axis);
+    return static_cast<int>(a.integer_or(option, files ? std::int64_t(file.shape[i]) : fallback, 1, kMaxSize[i]));
   };
-  const auto fs = [&](const NpyArray& x, int i) { return static_cast<std::int64_t>(x.shape[std::size_t(i)]); };
   attention::FmhaProblem p;
-  p.batch = dim("batch", files ? fs(fq, 0) : 1, 1, 4096);
-  p.heads = dim("heads", files ? fs(fq, 1) : 2, 1, 4096);
-  p.heads_kv = dim("heads-kv", files ? fs(fk, 1) : 1, 1, 4096);
-  p.seq_q = dim("seq-q", files ? fs(fq, 2) : 256, 1, 1 << 20);
-  p.seq_k = dim("seq-k", files ? fs(fk, 2) : 333, 1, 1 << 20);
-  p.head_dim = dim("head-dim", files ? fs(fq, 3) : 128, 1, 4096);
+  p.batch = dim("batch", fq, 0, 1);
+  p.heads = dim("heads", fq, 1, 2);
+  p.heads_kv = dim("heads-kv", fk, 1, 1);
+  p.seq_q = dim("seq-q", fq, 2, 256);
+  p.seq_k = dim("seq-k", fk, 2, 333);
+  p.head_dim = dim("head-dim", fq, 3, 128);
   p.dtype = dtype;
   p.mask = mask;
-  if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
-    fail("--head-dim", std::to_string(p.head_dim), "64, 128 or 256");
-  if (p.heads % p.heads_kv != 0)
-    fail("--heads-kv", std::to_string(p.heads_kv),
-         "a divisor of --heads = " + std::to_string(p.heads) + " (grouped-query attention)");
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   const bool scale_given = a.has("scale");
@@ -215,15 +223,15 @@ int fmha(std::span<const std::string> args) {
   try {
     p.validate();
   } catch (const Error& e) {
-    refuse_as_option(e);
+    refuse_as_option(e, p);
   }
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
 
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
                     Sq = std::size_t(p.seq_q), Sk = std::size_t(p.seq_k), D = std::size_t(p.head_dim);
   const char* type = name(dtype);
-  // Inputs as bit patterns of dtype and their exact float values.
-  std::vector<float> q, k, v;
+  // Inputs as float values (exactly those of dtype) and as dtype bit patterns.
+  attention::FmhaInputs in;
   std::string inputs;
   if (files) {
     const auto check = [&](const char* option, const NpyArray& x, std::vector<std::size_t> want, const char* words) {
@@ -234,38 +242,31 @@ int fmha(std::span<const std::string> args) {
     check("--q", fq, {B, H, Sq, D}, "[batch, heads, seq_q, head_dim]");
     check("--k", fk, {B, Hkv, Sk, D}, "[batch, heads_kv, seq_k, head_dim]");
     check("--v", fv, {B, Hkv, Sk, D}, "[batch, heads_kv, seq_k, head_dim]");
-    q = std::move(fq.values);
-    k = std::move(fk.values);
-    v = std::move(fv.values);
+    const auto round = [&](const char* option, std::vector<float>& x, std::vector<std::uint16_t>& bits) {
+      bits.resize(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        bits[i] = static_cast<std::uint16_t>(encode(dtype, x[i]));
+        const float r = decode(dtype, bits[i]);
+        if (!std::isfinite(r)) {
+          std::ostringstream value;
+          value << a.text(option + 2) << " (element " << i << " = " << x[i] << ")";
+          fail(option, value.str(), std::string("finite values within the range of ") + type);
+        }
+        x[i] = r;
+      }
+    };
+    in.q = std::move(fq.values);
+    in.k = std::move(fk.values);
+    in.v = std::move(fv.values);
+    round("--q", in.q, in.qb);
+    round("--k", in.k, in.kb);
+    round("--v", in.v, in.vb);
     inputs = "inputs: " + a.text("q") + ", " + a.text("k") + ", " + a.text("v") + ", rounded to " + type;
   } else {
-    std::mt19937_64 g(seed);
-    const auto fill = [&](std::vector<float>& x, std::size_t n, float lo, float hi) {
-      std::uniform_real_distribution<float> u(lo, hi);
-      x.resize(n);
-      for (auto& e : x) e = u(g);
-    };
-    fill(q, B * H * Sq * D, -2.0f, 2.0f);
-    fill(k, B * Hkv * Sk * D, -2.0f, 2.0f);
-    fill(v, B * Hkv * Sk * D, -1.0f, 1.0f);
+    in = attention::random_fmha_inputs(p, seed);
     inputs = "inputs: Q, K uniform in [-2, 2), V uniform in [-1, 1) from seed " + std::to_string(seed) +
              ", rounded to " + type;
   }
-  const auto round = [&](const char* option, std::vector<float>& x) {
-    std::vector<std::uint16_t> bits(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      bits[i] = static_cast<std::uint16_t>(encode(dtype, x[i]));
-      const float r = decode(dtype, bits[i]);
-      if (!std::isfinite(r)) {
-        std::ostringstream value;
-        value << a.text(option + 2) << " (element " << i << " = " << x[i] << ")";
-        fail(option, value.str(), std::string("finite values within the range of ") + type);
-      }
-      x[i] = r;
-    }
-    return bits;
-  };
-  const std::vector<std::uint16_t> qb = round("--q", q), kb = round("--k", k), vb = round("--v", v);
 
   int empty_rows = 0;
   for (int i = 0; i < p.seq_q; ++i) {
@@ -300,14 +301,14 @@ int fmha(std::span<const std::string> args) {
                   B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
       const auto start = std::chrono::steady_clock::now();
-      got = attention::run_fmha_host(p, qb, kb, vb);
+      got = attention::run_fmha_host(p, in.qb, in.kb, in.vb);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else {
 #if defined(TCGEN_FMHA_SM100)
       std::printf("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      got = attention::sm100::run(p, qb, kb, vb, &seconds);
+      got = attention::sm100::run(p, in.qb, in.kb, in.vb, &seconds);
 #endif
     }
   } catch (const std::exception& e) {
@@ -321,21 +322,20 @@ int fmha(std::span<const std::string> args) {
               backend == "host" ? "host model" : "sm100, CUDA events", flops / seconds * 1e-9);
 
   const auto ref_start = std::chrono::steady_clock::now();
-  const attention::FmhaResult<double> ref = attention::fmha_reference(p, q, k, v);
+  const attention::FmhaResult<double> ref = attention::fmha_reference(p, in.q, in.k, in.v);
   const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
   std::printf("reference time %.6f s (fp64, plain C++)\n", ref_seconds);
 
-  std::vector<float> o(got.o.size());
-  for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(dtype, got.o[i]);
-  const int rows = static_cast<int>(B * H * Sq);
-  const CompareReport ro = compare(o, ref.o, rows, p.head_dim, kOBound, ErrorMeasure::row_norm);
-  const CompareReport rl = compare(got.lse, ref.lse, rows, 1, kLseBound);
-  const bool ok = ro.ok && rl.ok;
   // On failure compare() has logged its report (per-row ratio and cosine, a diagnosis) to stderr.
-  std::printf("O max row relative error (2-norm) %.3g (bound 1e-2)\n", ro.max_rel_error);
-  std::printf("LSE max relative error %.3g (bound 1e-3)\n", rl.max_rel_error);
-  std::printf("result: %s\n", ok ? "PASSED" : "FAILED");
+  const attention::FmhaCheck c = attention::check_fmha(p, ref, got);
+  std::printf("O max row relative error (2-norm) %.3g (bound %s)\n", c.o.max_rel_error,
+              bound_text(attention::kFmhaOBound).c_str());
+  std::printf("LSE max relative error %.3g (bound %s)\n", c.lse.max_rel_error,
+              bound_text(attention::kFmhaLseBound).c_str());
+  std::printf("result: %s\n", c.ok() ? "PASSED" : "FAILED");
   if (a.has("out")) {
+    std::vector<float> o(got.o.size());
+    for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(dtype, got.o[i]);
     write_npy(a.text("out"), {B, H, Sq, D}, o);
     std::printf("wrote %s (%zux%zux%zux%zu float32)\n", a.text("out").c_str(), B, H, Sq, D);
   }
@@ -343,7 +343,7 @@ int fmha(std::span<const std::string> args) {
     write_npy(a.text("lse"), {B, H, Sq}, got.lse);
     std::printf("wrote %s (%zux%zux%zu float32)\n", a.text("lse").c_str(), B, H, Sq);
   }
-  return ok ? 0 : 1;
+  return c.ok() ? 0 : 1;
 }
 
 }  // namespace tcgen::cli

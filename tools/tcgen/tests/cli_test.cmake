@@ -520,7 +520,7 @@ elseif(CASE STREQUAL "fmha_npy")
   refused("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
           fmha --q "${WORK}/missing.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy")
 elseif(CASE STREQUAL "fmha_refused")
-  refused("^tcgen: --head-dim = 96 is invalid: 64, 128 or 256" fmha --head-dim 96)
+  refused("^tcgen: --head-dim = 96 is invalid: expected 64, 128 or 256" fmha --head-dim 96)
   refused("^tcgen: --head-dim = 0 is invalid" fmha --head-dim 0)
   refused("^tcgen: --window = 64,0 is invalid: not together with --causal" fmha --causal --window 64,0)
   refused("^tcgen: --window = 64 is invalid: L,R with integers L, R >= -1" fmha --window 64)
