@@ -12,7 +12,7 @@ namespace tcgen::exec {
 
 namespace {
 
-model::CtaConfig config(int threads, std::uint32_t smem_bytes) {
+model::CtaConfig config(int threads, std::uint32_t smem_bytes, const LaunchOptions& options) {
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     fail("block_threads", threads, "a multiple of 32 from 32 to 1024: the host runs whole warps");
   constexpr std::uint32_t most = model::SharedMemory::kMaxBytes - CtaRuntime::kSmemBase;
@@ -20,7 +20,10 @@ model::CtaConfig config(int threads, std::uint32_t smem_bytes) {
     fail("smem_bytes", std::to_string(smem_bytes),
          "at most " + std::to_string(most) + " bytes: the 227 KB of shared memory less the KiB reserved below the "
          "kernel's dynamic shared memory");
-  return {.warps = threads / 32, .smem_base = 0, .smem_bytes = CtaRuntime::kSmemBase + smem_bytes};
+  return {.warps = threads / 32,
+          .smem_base = 0,
+          .smem_bytes = CtaRuntime::kSmemBase + smem_bytes,
+          .strict_mma_pipelining = options.strict_mma_pipelining};
 }
 
 }  // namespace
@@ -41,7 +44,7 @@ CtaRuntime::CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_by
       grid_(grid),
       threads_(threads),
       scheduler_(options),
-      cta_(config(threads, smem_bytes)),
+      cta_(config(threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
       exited_(static_cast<std::size_t>(threads), false) {
   for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);

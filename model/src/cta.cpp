@@ -53,8 +53,9 @@ void Cta::check_column(const Issue& issue, int column, int first, int last) cons
   throw ModelError(issue, Rule::tmem_outside_allocation, "column", std::to_string(column), detail);
 }
 
-std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered) {
-  ops_.push_back({kind, issuer, warp, lane, std::move(instruction), lanes_covered});
+std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered,
+                            const MmaShape& shape) {
+  ops_.push_back({kind, issuer, warp, lane, std::move(instruction), lanes_covered, shape});
   return static_cast<std::uint32_t>(ops_.size());
 }
 

@@ -54,8 +54,10 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   if (list_chunks) check_proxy(issue, mma_chunks_);
 }
 
-void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::uint32_t d_tmem, int rows, int k,
+void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const MmaShape& now, int k,
                       ElementType type, float* out) {
+  const std::uint32_t d_tmem = now.d_tmem;
+  const int rows = now.m;
   const int element_bits = bits(type);
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
     throw ModelError(issue, Rule::unsupported, "A type", name(type),
@@ -72,7 +74,7 @@ void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::u
     const int lane = datapath_lane(rows, m, lane0);
     for (int kk = 0; kk < k; ++kk) {
       const PackedPosition p = a_tmem_position(element_bits, kk);
-      check_order(issue, Touch::mma_read, t.warp, issuer_thread(t.warp, t.lane), lane, col0 + p.column);
+      check_order(issue, Touch::mma_read, t.warp, issuer_thread(t.warp, t.lane), lane, col0 + p.column, &now);
       check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
       out[static_cast<std::size_t>(m) * k + kk] = decode(type, (tmem_.value(lane, col0 + p.column) >> p.shift) & mask);
     }
@@ -130,9 +132,10 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
 
   // The operands, decoded once per instruction into reused buffers: A as
   // M × K, B straight into K × N (the layout the loop nest wants).
+  const MmaShape now{d_tmem, M, N, kind};
   mma_a_.resize(static_cast<std::size_t>(M) * K);
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
-  if (a_tmem) read_a_tmem(issue, t, *a_tmem, d_tmem, M, K, f.a, mma_a_.data());
+  if (a_tmem) read_a_tmem(issue, t, *a_tmem, now, K, f.a, mma_a_.data());
   else fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
 
@@ -159,7 +162,7 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
     bool known = false;
     for (const Pair& p : checked) known = known || (p.writer == writer && p.reader == reader);
     if (!known) {
-      check_order(issue, Touch::mma_write, t.warp, issuer, lane, column);
+      check_order(issue, Touch::mma_write, t.warp, issuer, lane, column, &now);
       checked[checked_next] = {writer, reader};
       checked_next = checked_next % 7 + 1;  // slots 1-7 in turn; slot 0 keeps (0, 0)
     }
@@ -174,6 +177,19 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
     tmem_.for_each_run(lane, col0, N, [&](int column, int count, std::uint32_t writer, std::uint32_t reader) {
       check_run(lane, column, count, writer, reader);
     });
+  }
+  // Strict mode: D cells that an earlier mma read as its TS A operand.
+  if (config_.strict_mma_pipelining) {
+    std::uint32_t passed = 0;  // the last reader checked (most D rows share one)
+    for (int m = 0; m < M; ++m) {
+      const int lane = datapath_lane(M, m, lane0);
+      for (int n = 0; n < N; ++n) {
+        const std::uint32_t reader = tmem_.mma_reader(lane, col0 + n);
+        if (reader == 0 || reader == passed) continue;
+        check_mma_reader(issue, t.warp, issuer, lane, col0 + n, reader, now);
+        passed = reader;
+      }
+    }
   }
 
   // The arithmetic (model-math.md). f32 D is accumulated in place in the
@@ -196,12 +212,15 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   }
   detail::mma_rows(mma_a_.data(), mma_bt_.data(), M, N, K, mma_rows_.data(), enable_input_d, sign);
 
-  const std::uint32_t id = issue_op(OpKind::mma, issuer, t.warp, t.lane, issue.instruction, 0);
+  const std::uint32_t id = issue_op(OpKind::mma, issuer, t.warp, t.lane, issue.instruction, 0, now);
+  const int a_col0 = a_tmem ? static_cast<int>(*a_tmem & 0xFFFF) : 0, a_columns = K * bits(f.a) / 32;
   for (int m = 0; m < M; ++m) {
     const int lane = datapath_lane(M, m, lane0);
     tmem_.set_writers(lane, col0, N, id);
     if (!in_place)
       for (int n = 0; n < N; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[m][n]));
+    // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
+    if (a_tmem && config_.strict_mma_pipelining) tmem_.set_mma_readers(lane, a_col0, a_columns, id);
   }
 }
 

@@ -18,9 +18,27 @@ std::string by(int warp, int lane) {
   return "warp " + std::to_string(warp) + (lane >= 0 ? ", lane " + std::to_string(lane) : "");
 }
 
+// "accumulator lane 0, column 128, M128 N256, kind::f16"
+std::string shape_name(std::uint32_t d_tmem, int m, int n, MmaKind kind) {
+  return "accumulator lane " + std::to_string(d_tmem >> 16) + ", column " + std::to_string(d_tmem & 0xFFFF) + ", M" +
+         std::to_string(m) + " N" + std::to_string(n) + ", kind::" + name(kind);
+}
+
 }  // namespace
 
-void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column) {
+std::string Cta::commit_state(const AsyncOp& op, std::uint32_t id, int warp) const {
+  const auto it = commits_.find(op.issuer);
+  if (it != commits_.end())
+    for (const Commit& c : it->second)
+      if (c.bound > id)
+        return "committed to the mbarrier at " + hex(c.mbar) + " in its phase " + std::to_string(c.phase) +
+               "; warp " + std::to_string(warp) + " has not seen that phase complete (mbarrier.try_wait.parity " +
+               std::to_string(c.phase & 1) + ")";
+  return "no tcgen05.commit by that thread has been issued since";
+}
+
+void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
+                      const MmaShape* mma) {
   const TmemCell c = tmem_.cell(lane, column);
   if (c.writer == 0 && c.reader == 0) return;
   const WarpState& w = warps_[warp];
@@ -38,6 +56,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   if (c.writer != 0) {
     const AsyncOp& op = ops_[c.writer - 1];
     auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
+    const bool by_mma = touch == Touch::mma_read || touch == Touch::mma_write;
     if (op.kind == OpKind::st && touch != Touch::st) {
       if (c.writer >= warps_[op.warp].st_done)
         throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
@@ -45,28 +64,28 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       if (op.warp != warp)
         require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
                 Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
+    } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {
+      // Strict mode: not a pipelined pair, so the earlier mma must be complete.
+      require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+              Rule::mma_not_pipelined, [&] {
+                const char* later = touch == Touch::mma_read ? "reads it as its A operand" : "overwrites it";
+                return unpipelined(op, "wrote it", later, *mma, c.writer, warp, issuer);
+              });
     } else if (op.kind == OpKind::mma || op.kind == OpKind::cp) {
       // mma → mma and cp → mma from one thread are pipelined (PTX
       // #tcgen05-memory-consistency-model-pipelined-instructions). PTX names
       // mma pairs with the same accumulator and shape; the model orders any
       // two, as FA4 and CUTLASS example 77 assume when S = Q·Kᵀ overwrites
       // the P that the P·V issued just before it reads (UNCONFIRMED beyond
-      // PTX; attention/fmha_kernel.hpp, Fmha::multiply).
-      const bool pipelined = (touch == Touch::mma_read || touch == Touch::mma_write) && op.issuer == issuer;
+      // PTX; attention/fmha_kernel.hpp, Fmha::multiply). Strict mode (above)
+      // holds mma pairs to PTX's words.
+      const bool pipelined = by_mma && op.issuer == issuer;
       // ld and st need the operation finished; another async tcgen05
       // operation needs it ordered before itself.
       if (!pipelined && (touch == Touch::ld || touch == Touch::st)) {
         require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
                 Rule::mma_not_complete, [&] {
-                  const std::vector<Commit>& commits = commits_[op.issuer];
-                  auto covering = commits.begin();
-                  while (covering != commits.end() && covering->bound <= c.writer) ++covering;
-                  if (covering == commits.end())
-                    return writer() + ", and no tcgen05.commit by that thread has been issued since.";
-                  return writer() + ", committed to the mbarrier at " + hex(covering->mbar) + " in its phase " +
-                         std::to_string(covering->phase) + "; warp " + std::to_string(warp) +
-                         " has not seen that phase complete (mbarrier.try_wait.parity " +
-                         std::to_string(covering->phase & 1) + ").";
+                  return writer() + "; " + commit_state(op, c.writer, warp) + ".";
                 });
       } else if (!pipelined) {
         require(w.effective.knows_ordered(op.issuer, c.writer), w.pending.knows_ordered(op.issuer, c.writer), op,
@@ -88,6 +107,41 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
               Rule::unordered_tmem_access,
               [&] { return reader() + ", and nothing orders this write after that read."; });
   }
+}
+
+void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, int column, std::uint32_t id,
+                           const MmaShape& now) {
+  const AsyncOp& op = ops_[id - 1];
+  if (op.shape == now && op.issuer == issuer) return;  // a pipelined pair of one thread
+  const WarpState& w = warps_[warp];
+  // A pipelined pair of two threads needs the first ordered before the
+  // second; any other pair, the first complete.
+  const bool pipelined = op.shape == now;
+  const bool known = pipelined ? w.effective.knows_ordered(op.issuer, id) : w.effective.knows_complete(op.issuer, id);
+  if (known) return;
+  const bool waited = pipelined ? w.pending.knows_ordered(op.issuer, id) : w.pending.knows_complete(op.issuer, id);
+  if (waited)
+    throw ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+                     "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
+                         by(op.warp, op.lane) + " that read it, but has not executed "
+                         "tcgen05.fence::after_thread_sync since that wait.");
+  if (pipelined)
+    throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column),
+                     "it is read by " + op.instruction + " of " + by(op.warp, op.lane) +
+                         ", another thread, and nothing orders this write after that read.");
+  throw ModelError(issue, Rule::mma_not_pipelined, "cell", cell_name(lane, column),
+                   unpipelined(op, "read it as its A operand", "overwrites it", now, id, warp, issuer));
+}
+
+std::string Cta::unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
+                             std::uint32_t id, int warp, int issuer) const {
+  const std::string who = op.issuer == issuer ? "the same thread" : by(op.warp, op.lane);
+  return "the earlier " + op.instruction + " of " + who + " (" +
+         shape_name(op.shape.d_tmem, op.shape.m, op.shape.n, op.shape.kind) + ") " + earlier + "; this one (" +
+         shape_name(now.d_tmem, now.m, now.n, now.kind) + ") " + later +
+         ". PTX pipelines mma → mma only for the same accumulator and shape: commit it and wait (tcgen05.commit, "
+         "mbarrier.try_wait on its phase, tcgen05.fence::after_thread_sync; now: " +
+         commit_state(op, id, warp) + "), or accept the FA4 order (strict mode off).";
 }
 
 void Cta::check_written(const Issue& issue, int lane, int column, const char* why) const {

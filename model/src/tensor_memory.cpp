@@ -20,6 +20,7 @@ void TensorMemory::allocate(const Allocation& a) {
     std::fill_n(value_row(lane) + a.column, a.columns, 0.0f);
     set_range(writers_, lane, a.column, a.columns, 0);
     set_range(readers_, lane, a.column, a.columns, 0);
+    if (mma_readers_) set_range(*mma_readers_, lane, a.column, a.columns, 0);
   }
 }
 

@@ -17,6 +17,10 @@ struct LaunchOptions {
   std::optional<std::uint64_t> shuffle_seed;
   // Each thread's stack: the kernel's frames and the model's calls run on it.
   std::size_t stack_bytes = 256 * 1024;
+  // Holds tcgen05.mma → tcgen05.mma ordering to PTX's pipelined pairs (same
+  // accumulator and shape): model::CtaConfig::strict_mma_pipelining. Off, the
+  // model orders any two mma of one thread, as FA4 does (docs/model.md).
+  bool strict_mma_pipelining = false;
 };
 
 }  // namespace tcgen::exec

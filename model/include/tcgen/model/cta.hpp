@@ -39,6 +39,13 @@ struct CtaConfig {
   int warps = 4;                                       // 1 to 32
   std::uint32_t smem_base = 0;                         // shared address of the image's first byte
   std::uint32_t smem_bytes = SharedMemory::kMaxBytes;  // up to 227 KB
+  // PTX pipelines tcgen05.mma → tcgen05.mma only for the same accumulator
+  // and shape (and kind) (#tcgen05-memory-consistency-model-pipelined-
+  // instructions). Off: the model orders any two mma of one thread, as FA4
+  // does (UNCONFIRMED beyond PTX; docs/model.md). On: an mma touching cells
+  // that an earlier mma with another accumulator, shape or kind wrote or read
+  // from Tensor Memory needs that mma complete (Rule::mma_not_pipelined).
+  bool strict_mma_pipelining = false;
 };
 
 struct Thread {
@@ -112,11 +119,20 @@ class Cta {
 
  private:
   enum class OpKind { mma, cp, st, ld };
+  // What PTX compares for a pipelined mma → mma pair: accumulator (d-tmem), shape, kind.
+  // (No member initializers: a default argument below is `{}`, zero.)
+  struct MmaShape {
+    std::uint32_t d_tmem;
+    int m, n;
+    MmaKind kind;
+    bool operator==(const MmaShape&) const = default;
+  };
   struct AsyncOp {
     OpKind kind;
     int issuer, warp, lane;  // lane -1 for tcgen05.ld/st
     std::string instruction;
     int lanes_covered;  // 16 or 32 for tcgen05.ld/st, 0 otherwise
+    MmaShape shape;     // tcgen05.mma only
   };
   // Ops of a thread with id < bound arrived on mbar in phase `phase`.
   struct Commit {
@@ -149,7 +165,18 @@ class Cta {
   void check_cta_group(const Issue& issue, CtaGroup group);
   void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
   void check_column(const Issue& issue, int column, int first, int last) const;
-  void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column);
+  // `mma`: the touching mma's accumulator and shape (Touch::mma_read/mma_write), for strict mode.
+  void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
+                   const MmaShape* mma = nullptr);
+  // Strict mode: an mma (`now`) writing a cell that the earlier mma `id` read
+  // as its TS A operand needs it complete unless the two are a pipelined pair.
+  void check_mma_reader(const Issue& issue, int warp, int issuer, int lane, int column, std::uint32_t id,
+                        const MmaShape& now);
+  // Whether the mma/cp `id` of op's thread is committed, for messages; `warp` waits for it.
+  std::string commit_state(const AsyncOp& op, std::uint32_t id, int warp) const;
+  // The detail of Rule::mma_not_pipelined: the earlier mma `op` (id) `earlier` the cell, this one `later`.
+  std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
+                          std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why) const;
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
@@ -161,15 +188,16 @@ class Cta {
   enum class MbarOp { arrive, expect_tx, complete_tx };
   // Applies op to the mbarrier; `carried` joins what its phase delivers to waiters.
   void mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount, const Knowledge* carried);
-  std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered);
+  std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered,
+                         const MmaShape& shape = {});
   void mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc,
            std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group);
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
   // A of TS-MMA, rows × k row-major into out.
-  void read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, std::uint32_t d_tmem, int rows, int k,
-                   ElementType type, float* out);
+  void read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const MmaShape& now, int k, ElementType type,
+                   float* out);
 
   CtaConfig config_;
   SharedMemory smem_;

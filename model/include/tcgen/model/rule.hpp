@@ -30,6 +30,10 @@ namespace tcgen::model {
     "a tcgen05 access to cells another thread's tcgen05 operation touched must be ordered after it: "                \
     "tcgen05.fence::before_thread_sync (or tcgen05.commit), a barrier or mbarrier, then "                            \
     "tcgen05.fence::after_thread_sync")                                                                              \
+  X(mma_not_pipelined, "tcgen05-memory-consistency-model-pipelined-instructions",                                     \
+    "two tcgen05.mma are pipelined (ordered without a wait) only with the same .cta_group, accumulator and shape "   \
+    "(newer PTX: and kind); otherwise the later may touch cells the earlier wrote or read only once the earlier is " \
+    "complete (checked in strict mma pipelining mode)")                                                              \
   X(alloc_address_before_barrier, "tcgen05-instructions-tcgen05-alloc",                                              \
     "tcgen05.alloc stores the address with a weak store: another warp may read it only after a barrier")             \
   X(alloc_after_relinquish, "tcgen05-instructions-tcgen05-alloc",                                                    \

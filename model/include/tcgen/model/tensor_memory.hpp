@@ -1,7 +1,9 @@
 #pragma once
 // A CTA's Tensor Memory: 128 lanes × 512 columns of 32-bit cells (PTX
 // #tensor-memory), each remembering which asynchronous operation last wrote
-// it and which tcgen05.ld last read it, and the live allocations.
+// it and which tcgen05.ld last read it, and the live allocations. In strict
+// mma pipelining mode the Cta also records which tcgen05.mma last read a cell
+// as its TS A operand (kept only then: the default mode never pays for it).
 //
 // Storage, chosen for the MMA, which checks and rewrites 128 × N cells per
 // instruction: values are one array, each lane a row of 512 entries (f32
@@ -14,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +47,13 @@ class TensorMemory {
   void set_reader(int lane, int column, std::uint32_t id) { set(readers_, lane, column, id); }
   // Cells [column, column + n) of the lane: writer = id.
   void set_writers(int lane, int column, int n, std::uint32_t id) { set_range(writers_, lane, column, n, id); }
+  // The last tcgen05.mma that read the cell from Tensor Memory (TS A), 0 for
+  // none; recorded only through set_mma_readers, whose first call creates the store.
+  std::uint32_t mma_reader(int lane, int column) const { return mma_readers_ ? get(*mma_readers_, lane, column) : 0; }
+  void set_mma_readers(int lane, int column, int n, std::uint32_t id) {
+    if (!mma_readers_) mma_readers_.emplace();
+    set_range(*mma_readers_, lane, column, n, id);
+  }
 
   // A lane's 512 values, column 0 first, as floats (f32 D is accumulated in
   // place; other types are bit patterns, read with value()).
@@ -150,6 +160,7 @@ class TensorMemory {
 
   std::vector<float> values_ = std::vector<float>(kLanes * kColumns);
   Ids writers_, readers_;
+  std::optional<Ids> mma_readers_;
   std::array<bool, kColumns> live_{};
   std::vector<Allocation> allocations_;
 };
