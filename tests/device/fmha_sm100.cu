@@ -3,7 +3,7 @@
 // launches launch_fmha_device), against the fp64 reference with the host
 // tests' bounds (tests/host/test_fmha_kernel.cpp: O within 1e-2 per row in
 // the 2-norm, LSE within 1e-3) over every head dim, both types, masks, GQA and
-// rising scores. Run only where an sm_100 GPU is present (exit 77 elsewhere).
+// rising scores, and once with PReuse::wait_for_pv. Run only where an sm_100 GPU is present (exit 77 elsewhere).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -52,6 +52,9 @@ int main() {
   failures += !run(FmhaProblem::make(1, 1, 1, 130, 333, 256, none, bf16), seed + 7);
   failures += !run(FmhaProblem::make(2, 2, 1, 333, 333, 256, causal, fp16), seed + 8);
   failures += !run(FmhaProblem::make(1, 2, 1, 256, 700, 128, none, bf16), seed + 9, true);
+  FmhaProblem ptx_letter = FmhaProblem::make(1, 2, 1, 500, 700, 128, causal, bf16);
+  ptx_letter.p_reuse = PReuse::wait_for_pv;  // S waits for the P·V that reads P (fmha_problem.hpp)
+  failures += !run(ptx_letter, seed + 10);
   std::printf("%s: %d failed\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }

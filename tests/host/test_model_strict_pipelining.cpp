@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "test_model_support.hpp"
+#include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
@@ -192,4 +193,19 @@ TEST_CASE("the FMHA kernel leans on FA4's mma → mma order: strict mode refuses
   strict.strict_mma_pipelining = true;
   expect_rule([&] { run_fmha_host(p, in.qb, in.kb, in.vb, strict); }, Rule::mma_not_pipelined,
               {"[d-tmem], [a-tmem], b-desc of the same thread", "read it as its A operand", "overwrites it"});
+}
+
+TEST_CASE("the FMHA with PReuse::wait_for_pv keeps to PTX's letter: strict mode accepts it, and it is right") {
+  using namespace tcgen::attention;
+  for (FmhaProblem p : {FmhaProblem::make(1, 2, 1, 200, 300, 64, FmhaMask::causal()),
+                        FmhaProblem::make(1, 1, 1, 130, 333, 256, FmhaMask::none(), ElementType::fp16)}) {
+    CAPTURE(p.head_dim);
+    p.p_reuse = PReuse::wait_for_pv;
+    const FmhaInputs in = random_fmha_inputs(p, 11);
+    tcgen::exec::LaunchOptions strict;
+    strict.strict_mma_pipelining = true;
+    const FmhaCheck check = check_fmha(p, in, run_fmha_host(p, in.qb, in.kb, in.vb, strict));
+    CHECK_MESSAGE(check.o.ok, check.o.text());
+    CHECK_MESSAGE(check.lse.ok, check.lse.text());
+  }
 }

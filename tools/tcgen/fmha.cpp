@@ -22,6 +22,7 @@
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/exec/launch_options.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_FMHA_SM100)
 #include "tcgen/attention/sm100_runner.hpp"
@@ -36,7 +37,7 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seq-k", true},  {"head-dim", true}, {"scale", true}, {"q", true},
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
-                               {"window", true}};
+                               {"window", true}, {"p-reuse", true}, {"strict-ptx", false}};
 
 // The largest batch, heads, seq and head_dim taken from the options or the
 // files' shapes (below validate()'s grid limits of 65535 for batch and heads).
@@ -46,6 +47,7 @@ constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-
                   [--causal] [--window L,R] [--scale S]
                   [--q q.npy --k k.npy --v v.npy] [--out o.npy] [--lse lse.npy]
                   [--seed N] [--dtype bf16|fp16] [--backend host|sm100]
+                  [--p-reuse issue-order|wait-for-pv] [--strict-ptx]
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
 over the keys the mask lets through, with tcgen's tcgen05 FMHA kernel
@@ -82,6 +84,12 @@ options:
   --dtype T         bf16 (default) or fp16: the type of Q, K, V, O and P
   --backend B       host (default): the host model; sm100: a B200 (exit 2 where
                     there is none, or where tcgen was built without nvcc)
+  --p-reuse R       when S = Q·Kᵀ may overwrite the P that the P·V issued just
+                    before it reads: issue-order (default; FA4's order, beyond
+                    PTX's letter) or wait-for-pv (after that P·V completes)
+  --strict-ptx      host model: pipeline tcgen05.mma pairs only as PTX promises
+                    (same accumulator and shape); the default P reuse is then
+                    refused, wait-for-pv accepted (docs/fmha.md, Ordering)
 
 examples:
   tcgen fmha
@@ -209,6 +217,11 @@ int fmha(std::span<const std::string> args) {
   p.head_dim = dim("head-dim", fq, 3, 128);
   p.dtype = dtype;
   p.mask = mask;
+  const std::string reuse = a.text_or("p-reuse", "issue-order");
+  if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "issue-order or wait-for-pv");
+  p.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
+  if (a.flag("strict-ptx") && backend != "host")
+    fail("--strict-ptx", "(given)", "the host model (--backend host): the B200 runs as it runs");
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   const bool scale_given = a.has("scale");
@@ -281,6 +294,10 @@ int fmha(std::span<const std::string> args) {
               B, H, Sq, D, B, Hkv, Sk, D, B, H, Sq, D, B, H, Sq, H / Hkv);
   std::printf("dtype: %s Q, K, V, O and P, f32 accumulation, f32 LSE\n", type);
   std::printf("mask: %s\n", mask_text(mask).c_str());
+  std::printf("P reuse: %s%s\n",
+              p.p_reuse == attention::PReuse::wait_for_pv ? "wait-for-pv (S waits until the P·V reading P completes)"
+                                                          : "issue-order (S right after the P·V reading P, as FA4)",
+              a.flag("strict-ptx") ? "; strict PTX mma pipelining" : "");
   if (empty_rows > 0)
     std::printf("masked rows: %d of %d query rows see no key: O = 0, LSE = -inf there\n", empty_rows, p.seq_q);
   if (scale_given)
@@ -301,7 +318,9 @@ int fmha(std::span<const std::string> args) {
                   B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
       const auto start = std::chrono::steady_clock::now();
-      got = attention::run_fmha_host(p, in.qb, in.kb, in.vb);
+      exec::LaunchOptions options;
+      options.strict_mma_pipelining = a.flag("strict-ptx");
+      got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else {
 #if defined(TCGEN_FMHA_SM100)

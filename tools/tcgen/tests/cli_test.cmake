@@ -569,6 +569,18 @@ elseif(CASE STREQUAL "fmha_hd256")
   mentions("seq_q 128, seq_k 100, head_dim 256\n")
   mentions("\nscale: 0.0625 [(]1/sqrt[(]head_dim[)], the default[)]\n")
   has_line("result: PASSED")
+elseif(CASE STREQUAL "fmha_strict_ptx")
+  # The one ordering the kernel takes from FA4: refused by the model's strict PTX mode (exit 1,
+  # the rule named on stderr), accepted with --p-reuse wait-for-pv.
+  run(fmha --strict-ptx --seq-q 128 --seq-k 300 --head-dim 64)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "PTX pipelines mma → mma only for the same accumulator and shape")
+    die("--strict-ptx: expected exit 1 and the mma pipelining rule on stderr")
+  endif()
+  has_line("result: FAILED (the kernel did not finish)")
+  ok(fmha --strict-ptx --p-reuse wait-for-pv --seq-q 128 --seq-k 300 --head-dim 64)
+  has_line("P reuse: wait-for-pv (S waits until the P·V reading P completes); strict PTX mma pipelining")
+  has_line("result: PASSED")
+  refused("^tcgen: --p-reuse = later is invalid: issue-order or wait-for-pv" fmha --p-reuse later)
 elseif(CASE STREQUAL "fmha_speed")
   # The issue's host-model target: batch 1, 2 heads, 1024 x 1024, head_dim 128 in under 10 s.
   ok(fmha --batch 1 --heads 2 --seq-q 1024 --seq-k 1024 --head-dim 128)

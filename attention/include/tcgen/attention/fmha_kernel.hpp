@@ -168,7 +168,7 @@ struct Fmha {
     if (warp == kLoadWarp) {
       if (a.elect_one()) load(a, p, smem, w);
     } else if (warp == kMmaWarp) {
-      if (a.elect_one()) multiply(a, smem, base, w);
+      if (a.elect_one()) multiply(a, smem, base, w, p.problem.p_reuse);
     } else if (warp < kFirstCorrectionWarp) {
       softmax(a, p, smem, base, w, static_cast<int>(warp - kFirstSoftmaxWarp) / 4);
     } else {
@@ -256,6 +256,7 @@ struct Fmha {
   // S, N = head_dim then 128). FA4 (flash_fwd_sm100.py: "this gemm is
   // scheduled after the PV gemm") and CUTLASS example 77 rely on the same
   // issue order, and the host model accepts it (model/src/cta_order.cpp).
+  // PReuse::wait_for_pv waits for that P·V first (fmha_problem.hpp).
   //
   // No mbarrier gets two phases ahead of its waiter (a parity wait cannot
   // tell phase n from n + 2): the softmax's arrivals for block i + 1 (stats,
@@ -264,7 +265,7 @@ struct Fmha {
   // consuming stats(i - 1); their o_ready(i) follows o_done(i), committed
   // after that same P·V(i). The final 1/l goes through its own barrier (done).
   template <class Arch>
-  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w) {
+  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
     a.mbarrier_wait(bar(smem, kQFull), 0);
     gemm::Ring<kStages> ring, previous;
@@ -275,6 +276,10 @@ struct Fmha {
         if (i < w.blocks) {
           if (t == 0) {  // K_i only now: P·V(i - 1) above need not wait for its load
             a.mbarrier_wait(bar(smem, kKFull + s), ring.full_parity());
+            a.fence_after_thread_sync();
+          }
+          if (i > 0 && reuse == PReuse::wait_for_pv) {  // P·V(i - 1) has read P_t before S_t overwrites it
+            a.mbarrier_wait(bar(smem, kODone + t), parity(i - 1));
             a.fence_after_thread_sync();
           }
           for (int c = 0; c < kChunks; ++c) {

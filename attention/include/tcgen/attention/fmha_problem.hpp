@@ -49,12 +49,24 @@ struct FmhaMask {
   }
 };
 
+// When the MMA warp may overwrite P_t(j−1) with S_t(j) = Q_t·K_jᵀ, right
+// after issuing the P·V that reads it (docs/fmha.md, Ordering):
+//   issue_order  at once, as FA4 and CUTLASS example 77 do: one thread's MMAs
+//                run in issue order (UNCONFIRMED beyond PTX, which promises it
+//                only for the same accumulator and shape);
+//   wait_for_pv  once that P·V has completed (its commit waited on): PTX's
+//                letter, at the cost of a tensor-pipe bubble per block. The
+//                host model's strict mode (LaunchOptions::strict_mma_pipelining)
+//                accepts only this one.
+enum class PReuse { issue_order, wait_for_pv };
+
 struct FmhaProblem {
   int batch = 1, heads = 1, heads_kv = 1;
   int seq_q = 0, seq_k = 0, head_dim = 128;
   ElementType dtype = ElementType::bf16;  // Q, K, V, O (and P in TMEM): bf16 or fp16
   FmhaMask mask;
   SoftmaxScale scale = SoftmaxScale::for_head_dim(128);  // make() sets 1/sqrt(head_dim)
+  PReuse p_reuse = PReuse::issue_order;                  // a choice of the kernel's, not of the maths
 
   // The usual problem, with the default scale 1/sqrt(head_dim) (set `scale`
   // after it for another; it is always printed by the tools).
