@@ -16,6 +16,7 @@
 #endif
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "tcgen/exec/device_tensor_map.hpp"
@@ -26,6 +27,10 @@
 #include "tcgen/tmem/alloc.hpp"
 #include "tcgen/tmem/atom.hpp"
 #include "tcgen/tmem/sync.hpp"
+
+#if defined(TCGEN_DEVICE_CHECKS) && !defined(TCGEN_HANG_TIMEOUT_NS)
+#define TCGEN_HANG_TIMEOUT_NS 10000000000ull  // 10 s
+#endif
 
 namespace tcgen::exec {
 
@@ -152,8 +157,19 @@ struct DeviceArch {
         : "memory");
     return done != 0;
   }
+  // Built with TCGEN_DEVICE_CHECKS, a wait that lasts TCGEN_HANG_TIMEOUT_NS
+  // (default 10 s, by %globaltimer) prints who waits on which mbarrier and
+  // parity, and traps: on a B200 a missing arrive, commit or expect_tx, or a
+  // wrong parity, is otherwise a hang with no message (the host model's
+  // DeadlockError says the same before any GPU runs; docs/kernels.md).
   __device__ __forceinline__ void mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
+#if defined(TCGEN_DEVICE_CHECKS)
+    const std::uint64_t start = global_ns();
+#endif
     while (!mbarrier_try_wait(mbar, parity)) {
+#if defined(TCGEN_DEVICE_CHECKS)
+      if (global_ns() - start > TCGEN_HANG_TIMEOUT_NS) report_hang(mbar, parity, global_ns() - start);
+#endif
     }
   }
 
@@ -219,6 +235,23 @@ struct DeviceArch {
   __device__ __forceinline__ void wait_st() { tmem::wait_st(); }
   __device__ __forceinline__ void fence_before_thread_sync() { tmem::fence_before_thread_sync(); }
   __device__ __forceinline__ void fence_after_thread_sync() { tmem::fence_after_thread_sync(); }
+
+#if defined(TCGEN_DEVICE_CHECKS)
+ private:
+  __device__ __forceinline__ static std::uint64_t global_ns() {
+    std::uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));  // PTX #special-registers-globaltimer
+    return t;
+  }
+  __device__ __noinline__ static void report_hang(std::uint32_t mbar, std::uint32_t parity, std::uint64_t ns) {
+    // One line per warp: the lowest lane among those waiting here reports.
+    if ((__activemask() & ((1u << (threadIdx.x % 32)) - 1u)) == 0)
+      std::printf("tcgen: block (%u, %u, %u) thread %u has waited %.1f s on the mbarrier at shared 0x%x for the phase "
+                  "of parity %u: a hang (an arrive, tcgen05.commit or expect_tx that never comes, or the wrong parity)\n",
+                  blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, static_cast<double>(ns) * 1e-9, mbar, parity);
+    __trap();
+  }
+#endif
 };
 
 }  // namespace tcgen::exec
