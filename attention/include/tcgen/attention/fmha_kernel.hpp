@@ -112,7 +112,8 @@ struct Fmha {
   static constexpr std::uint32_t kQ = 0, kK = kQ + kQTiles * kQBytes, kV = kK + kStages * kKBytes,
                                  kFactor = kV + kStages * kVBytes, kInverse = kFactor + kRowsBytes,
                                  kBars = kInverse + kRowsBytes;
-  // mbarriers: one each, or one per stage (K, V) or per Q tile (the rest).
+  // mbarriers: one for Q, one per stage (K, V) and one per Q tile (the rest);
+  // kFixedBytes reserves room for 64.
   static constexpr std::uint32_t kQFull = 0, kKFull = 1, kKEmpty = kKFull + kStages, kVFull = kKEmpty + kStages,
                                  kVEmpty = kVFull + kStages, kSFull = kVEmpty + kStages, kPFull = kSFull + kQTiles,
                                  kODone = kPFull + kQTiles, kOReady = kODone + kQTiles, kStats = kOReady + kQTiles,
@@ -123,7 +124,7 @@ struct Fmha {
 
   template <class Arch>
   struct Params {
-    typename Arch::TensorMap q, k, v;  // q_map, kv_map, v_map below
+    typename Arch::TensorMap q, k, v;  // from q_map, k_map, v_map below
     FmhaProblem problem;
     Out* o = nullptr;      // [batch, heads, seq_q, head_dim], 16-byte aligned
     float* lse = nullptr;  // [batch, heads, seq_q]
