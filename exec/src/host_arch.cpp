@@ -1,6 +1,7 @@
 #include "tcgen/exec/host_arch.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace tcgen::exec {
@@ -56,7 +57,7 @@ void HostArch::bar_sync(unsigned id, unsigned count) {
   rt_.barrier(thread_, id, count);
 }
 
-void HostArch::aligned(const std::string& instruction, Site site, const std::function<void()>& once) {
+void HostArch::aligned(const std::string& instruction, CodeSite site, const std::function<void()>& once) {
   char frame = 0;  // nothing differs by lane
   rt_.collective(thread_, {instruction, true, site}, kFullMask, frame, [&](const std::array<char*, 32>&) { once(); });
 }
@@ -101,12 +102,12 @@ bool HostArch::all_sync(std::uint32_t mask, bool predicate) {
   return v.ballot == v.members;
 }
 
-bool HostArch::elect_one() {
+bool HostArch::elect_one(std::uint32_t mask) {
   if (!rt_.enter()) return false;
   struct Frame {
     bool elected = false;
   } frame;
-  rt_.collective(thread_, {"elect.sync", false, {}}, kFullMask, frame, [](const std::array<Frame*, 32>& f) {
+  rt_.collective(thread_, {"elect.sync", false, {}}, mask, frame, [](const std::array<Frame*, 32>& f) {
     for (Frame* lane : f)
       if (lane) {
         lane->elected = true;
@@ -129,6 +130,18 @@ void HostArch::check_smem(std::uint32_t addr, std::uint32_t bytes, const char* i
          "a multiple of " + std::to_string(bytes) + ": an access is aligned to its size");
 }
 
+void HostArch::smem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction) {
+  if (!rt_.enter()) return;
+  check_smem(addr, static_cast<std::uint32_t>(bytes.size()), instruction);
+  rt_.cta().st_shared(warp(), addr, bytes);
+}
+
+void HostArch::smem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction) {
+  if (!rt_.enter()) return;
+  check_smem(addr, static_cast<std::uint32_t>(out.size()), instruction);
+  rt_.cta().ld_shared(warp(), addr, out);
+}
+
 void HostArch::fence_proxy_async() {
   if (!rt_.enter()) return;
   rt_.cta().fence_proxy_async(warp());
@@ -144,11 +157,20 @@ void HostArch::mbarrier_init(std::uint32_t mbar, std::uint32_t count) {
 
 void HostArch::fence_mbarrier_init() { rt_.enter(); }
 
-void HostArch::mbarrier_arrive(std::uint32_t mbar) {
+void HostArch::mbarrier_arrive(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
   check_smem(mbar, 8, "mbarrier.arrive");
-  rt_.cta().mbarrier_arrive(me(), mbar);
-  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival, "mbarrier.arrive");
+  rt_.cta().mbarrier_arrive(me(), mbar, count);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                       count == 1 ? std::string("mbarrier.arrive") : "mbarrier.arrive of count " + std::to_string(count));
+}
+
+void HostArch::mbarrier_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.expect_tx");
+  rt_.cta().mbarrier_expect_tx(me(), mbar, bytes);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                       "mbarrier.expect_tx of " + std::to_string(bytes) + " bytes");
 }
 
 void HostArch::mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
@@ -212,14 +234,88 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
                        instruction + " landed " + std::to_string(bytes) + " bytes (complete_tx)");
 }
 
+// ---- Tensor Memory allocation, tcgen05.mma and commit, tcgen05.ld/st
+
+void HostArch::alloc(std::uint32_t slot, std::uint32_t ncols, int cta_group, CodeSite site) {
+  if (!rt_.enter()) return;
+  check_smem(slot, 4, "tcgen05.alloc");
+  aligned("tcgen05.alloc.cta_group::" + std::to_string(cta_group) + ".sync.aligned.shared::cta.b32", site,
+          [&] { rt_.cta().alloc(warp(), slot, ncols, model_group(cta_group)); });
+}
+
+void HostArch::relinquish_alloc_permit(int cta_group, CodeSite site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.relinquish_alloc_permit.cta_group::" + std::to_string(cta_group) + ".sync.aligned", site,
+          [&] { rt_.cta().relinquish_alloc_permit(warp(), model_group(cta_group)); });
+}
+
+void HostArch::dealloc(std::uint32_t taddr, std::uint32_t ncols, int cta_group, CodeSite site) {
+  if (!rt_.enter()) return;
+  aligned("tcgen05.dealloc.cta_group::" + std::to_string(cta_group) + ".sync.aligned.b32", site,
+          [&] { rt_.cta().dealloc(warp(), taddr, ncols, model_group(cta_group)); });
+}
+
+void HostArch::mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
+                   std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate) {
+  if (!rt_.enter()) return;
+  const model::CtaGroup group = model_group(cta_group);
+  if (a_tmem)
+    rt_.cta().mma_ts(me(), kind, d_tmem, *a_tmem, b_desc, idesc, accumulate, group);
+  else
+    rt_.cta().mma_ss(me(), kind, d_tmem, a_desc, b_desc, idesc, accumulate, group);
+}
+
+void HostArch::commit(std::uint32_t mbar, int cta_group) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "tcgen05.commit");
+  rt_.cta().commit(me(), mbar, model_group(cta_group));
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                       "tcgen05.commit.cta_group::" + std::to_string(cta_group) + ".mbarrier::arrive::one");
+}
+
+void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site) {
+  if (!rt_.enter()) return;
+  struct Frame {
+    std::uint32_t taddr;
+    std::uint32_t* regs;
+  } frame{taddr, regs};
+  rt_.collective(thread_, {model::instruction_name(true, access), true, site}, kFullMask, frame,
+                 [&](const std::array<Frame*, 32>& f) {
+                   std::array<std::uint32_t, 32> taddrs;
+                   for (int lane = 0; lane < 32; ++lane) taddrs[lane] = f[lane]->taddr;
+                   const model::WarpRegisters out = rt_.cta().ld(warp(), access, taddrs);
+                   for (int lane = 0; lane < 32; ++lane)
+                     std::memcpy(f[lane]->regs, out[lane].data(), sizeof(std::uint32_t) * out[lane].size());
+                 });
+}
+
+void HostArch::st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site) {
+  if (!rt_.enter()) return;
+  struct Frame {
+    std::uint32_t taddr;
+    const std::uint32_t* regs;
+  } frame{taddr, regs};
+  const int count = model::registers(access);
+  rt_.collective(thread_, {model::instruction_name(false, access), true, site}, kFullMask, frame,
+                 [&](const std::array<Frame*, 32>& f) {
+                   std::array<std::uint32_t, 32> taddrs;
+                   model::WarpRegisters in;
+                   for (int lane = 0; lane < 32; ++lane) {
+                     taddrs[lane] = f[lane]->taddr;
+                     in[lane].assign(f[lane]->regs, f[lane]->regs + count);
+                   }
+                   rt_.cta().st(warp(), access, taddrs, in);
+                 });
+}
+
 // ---- tcgen05 waits and fences
 
-void HostArch::wait_ld(Site site) {
+void HostArch::wait_ld(CodeSite site) {
   if (!rt_.enter()) return;
   aligned("tcgen05.wait::ld.sync.aligned", site, [&] { rt_.cta().wait_ld(warp()); });
 }
 
-void HostArch::wait_st(Site site) {
+void HostArch::wait_st(CodeSite site) {
   if (!rt_.enter()) return;
   aligned("tcgen05.wait::st.sync.aligned", site, [&] { rt_.cta().wait_st(warp()); });
 }

@@ -38,17 +38,17 @@ std::string lanes_wait(std::uint32_t lanes) {
 bool same_instruction(const CollectiveOp& a, const CollectiveOp& b) {
   if (a.instruction != b.instruction || a.aligned != b.aligned) return false;
   if (!a.aligned) return true;  // shfl.sync and friends may meet from different sites (sm_70 and later)
-  return a.site.line() == b.site.line() && a.site.column() == b.site.column() &&
-         std::string_view(a.site.file_name()) == b.site.file_name();
+  return a.site.line == b.site.line && a.site.column == b.site.column &&
+         std::string_view(a.site.file) == b.site.file;
 }
 
 }  // namespace
 
-std::string site_text(const std::source_location& site) {
-  const std::string_view file = site.file_name();
+std::string site_text(const CodeSite& site) {
+  const std::string_view file = site.file;
   const std::size_t slash = file.find_last_of('/');
   return std::string(slash == std::string_view::npos ? file : file.substr(slash + 1)) + ":" +
-         std::to_string(site.line());
+         std::to_string(site.line);
 }
 
 void WarpCollectives::fail(const CollectiveOp& op, const std::string& detail) const {

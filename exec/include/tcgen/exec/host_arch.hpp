@@ -27,12 +27,17 @@
 // meet, a ConvergenceError; a CTA whose threads all wait, a DeadlockError
 // (errors.hpp); a bad argument (a barrier id, a store below the dynamic
 // shared memory), a tcgen::Error naming it.
+//
+// Each instruction also has a member whose operands are run-time values
+// (shapes, counts, cta_group, a code site): the templates call them, and so
+// does the PTX interpreter (tcgen/ptx), which meets the same rules.
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
 #include <source_location>
+#include <span>
 #include <string>
 #include <type_traits>
 
@@ -84,7 +89,7 @@ class HostArch {
   bool all_sync(std::uint32_t mask, bool predicate);
   // elect.sync with the full mask: true in one lane of the warp. PTX fixes
   // only that the same mask elects the same lane; the host elects the lowest.
-  bool elect_one();
+  bool elect_one(std::uint32_t mask = kFullMask);
 
   // ---- shared memory: the kernel's dynamic shared memory starts at
   // smem_base() (1024-byte aligned); values of 4, 8 or 16 bytes, at
@@ -94,13 +99,17 @@ class HostArch {
   void smem_store(std::uint32_t addr, const T& value);
   template <class T>
   void smem_load(std::uint32_t addr, T& value);
+  // Any size: `instruction` names the access in errors; aligned to its size.
+  void smem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
+  void smem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);
   void fence_proxy_async();  // fence.proxy.async.shared::cta
 
   // ---- mbarriers at shared addresses (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   void mbarrier_init(std::uint32_t mbar, std::uint32_t count);
   void fence_mbarrier_init();  // fence.mbarrier_init.release.cluster; the model has no rule for it
-  void mbarrier_arrive(std::uint32_t mbar);
+  void mbarrier_arrive(std::uint32_t mbar, std::uint32_t count = 1);
   void mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes);
+  void mbarrier_expect_tx(std::uint32_t mbar, std::uint32_t bytes);  // without an arrival
   bool mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity);
   void mbarrier_wait(std::uint32_t mbar, std::uint32_t parity);
 
@@ -112,6 +121,9 @@ class HostArch {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords));
   }
+  // The box at coords[0 .. count-1].
+  void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
+                    int count);
 
   // ---- Tensor Memory allocation for a tmem::Plan (its nCols and cta_group), by one whole warp
   template <class Plan>
@@ -120,6 +132,9 @@ class HostArch {
   void relinquish_alloc_permit(Plan, Site site = Site::current());
   template <class Plan>
   void dealloc(Plan, tmem::TmemAddress base, Site site = Site::current());
+  void alloc(std::uint32_t slot, std::uint32_t ncols, int cta_group, CodeSite site);
+  void relinquish_alloc_permit(int cta_group, CodeSite site);
+  void dealloc(std::uint32_t taddr, std::uint32_t ncols, int cta_group, CodeSite site);
 
   // ---- tcgen05.mma of atom Atom (mma::Mma<Spec>): D (+)= A·B for K step kstep; one thread
   template <class Atom, class D, class A, class B>
@@ -127,14 +142,21 @@ class HostArch {
   // tcgen05.commit of the atom's cta_group to mbar; one thread
   template <class Atom>
   void commit(Atom, std::uint32_t mbar);
+  // A from shared memory (a_tmem empty: a_desc) or from Tensor Memory (a_tmem).
+  void mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
+           std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate);
+  void commit(std::uint32_t mbar, int cta_group);
 
   // ---- tcgen05.ld / st / wait, by one whole warp; the fences, by any thread
   template <layout::TmemAccess A>
   typename LdSt<A>::Registers ld(LdSt<A>, tmem::TmemAddress taddr, Site site = Site::current());
   template <layout::TmemAccess A>
   void st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site = Site::current());
-  void wait_ld(Site site = Site::current());
-  void wait_st(Site site = Site::current());
+  // regs: model::registers(access) values, in PTX order.
+  void ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site);
+  void st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site);
+  void wait_ld(CodeSite site = Site::current());
+  void wait_st(CodeSite site = Site::current());
   void fence_before_thread_sync();
   void fence_after_thread_sync();
 
@@ -142,15 +164,13 @@ class HostArch {
   model::Thread me() const { return {thread_ / 32, thread_ % 32}; }
   int warp() const { return thread_ / 32; }
   // A .sync.aligned instruction without operands that differ by lane: `once` runs for the warp.
-  void aligned(const std::string& instruction, Site site, const std::function<void()>& once);
+  void aligned(const std::string& instruction, CodeSite site, const std::function<void()>& once);
   struct Vote {
     std::uint32_t ballot, members;
   };
   Vote vote(const char* instruction, std::uint32_t mask, bool predicate);
   // Below smem_base() lies what the kernel did not ask for.
   void check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const;
-  void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
-                    int count);
 
   CtaRuntime& rt_;
   int thread_;
@@ -192,44 +212,33 @@ template <class T>
 void HostArch::smem_store(std::uint32_t addr, const T& value) {
   static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16),
                 "st.shared of 4, 8 or 16 bytes (.b32, .b64, .v4.b32)");
-  if (!rt_.enter()) return;
-  check_smem(addr, sizeof(T), "st.shared");
   std::array<std::uint8_t, sizeof(T)> bytes;
   std::memcpy(bytes.data(), &value, sizeof(T));
-  rt_.cta().st_shared(warp(), addr, bytes);
+  smem_store(addr, bytes, "st.shared");
 }
 
 template <class T>
 void HostArch::smem_load(std::uint32_t addr, T& value) {
   static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16),
                 "ld.shared of 4, 8 or 16 bytes (.b32, .b64, .v4.b32)");
-  if (!rt_.enter()) return;
-  check_smem(addr, sizeof(T), "ld.shared");
-  std::array<std::uint8_t, sizeof(T)> bytes;
-  rt_.cta().ld_shared(warp(), addr, bytes);
+  std::array<std::uint8_t, sizeof(T)> bytes{};
+  smem_load(addr, bytes, "ld.shared");
   std::memcpy(&value, bytes.data(), sizeof(T));
 }
 
 template <class Plan>
 void HostArch::alloc(Plan, std::uint32_t slot, Site site) {
-  if (!rt_.enter()) return;
-  check_smem(slot, 4, "tcgen05.alloc");
-  aligned("tcgen05.alloc.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned.shared::cta.b32", site,
-          [&] { rt_.cta().alloc(warp(), slot, Plan::allocation, model_group(Plan::cta_group)); });
+  alloc(slot, Plan::allocation, Plan::cta_group, site);
 }
 
 template <class Plan>
 void HostArch::relinquish_alloc_permit(Plan, Site site) {
-  if (!rt_.enter()) return;
-  aligned("tcgen05.relinquish_alloc_permit.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned", site,
-          [&] { rt_.cta().relinquish_alloc_permit(warp(), model_group(Plan::cta_group)); });
+  relinquish_alloc_permit(Plan::cta_group, CodeSite(site));
 }
 
 template <class Plan>
 void HostArch::dealloc(Plan, tmem::TmemAddress base, Site site) {
-  if (!rt_.enter()) return;
-  aligned("tcgen05.dealloc.cta_group::" + std::to_string(Plan::cta_group) + ".sync.aligned.b32", site,
-          [&] { rt_.cta().dealloc(warp(), base.raw(), Plan::allocation, model_group(Plan::cta_group)); });
+  dealloc(base.raw(), Plan::allocation, Plan::cta_group, site);
 }
 
 template <class Atom, class D, class A, class B>
@@ -237,65 +246,32 @@ void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate) {
   static_assert(Atom::template accepts<D, A, B>());
   static_assert(!Atom::scaled && !Atom::spec.ws,
                 "the host model runs tcgen05.mma without .ws and block scaling (docs/model.md, Not modelled)");
-  if (!rt_.enter()) return;
   const model::MmaKind kind = model_kind(Atom::spec.kind);
-  const model::CtaGroup group = model_group(Atom::spec.cta_group);
   if constexpr (requires { a.kstep(0); }) {
-    rt_.cta().mma_ss(me(), kind, d.address.raw(), a.kstep(kstep), b.kstep(kstep), Atom::idesc, accumulate, group);
+    mma(kind, Atom::spec.cta_group, d.address.raw(), std::nullopt, a.kstep(kstep), b.kstep(kstep), Atom::idesc,
+        accumulate);
   } else {
     // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2), as Mma::issue steps.
     const std::uint32_t a_tmem = a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
-    rt_.cta().mma_ts(me(), kind, d.address.raw(), a_tmem, b.kstep(kstep), Atom::idesc, accumulate, group);
+    mma(kind, Atom::spec.cta_group, d.address.raw(), a_tmem, 0, b.kstep(kstep), Atom::idesc, accumulate);
   }
 }
 
 template <class Atom>
 void HostArch::commit(Atom, std::uint32_t mbar) {
-  if (!rt_.enter()) return;
-  check_smem(mbar, 8, "tcgen05.commit");
-  rt_.cta().commit(me(), mbar, model_group(Atom::spec.cta_group));
-  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
-                       "tcgen05.commit.cta_group::" + std::to_string(Atom::spec.cta_group) + ".mbarrier::arrive::one");
+  commit(mbar, Atom::spec.cta_group);
 }
 
 template <layout::TmemAccess A>
 typename LdSt<A>::Registers HostArch::ld(LdSt<A>, tmem::TmemAddress taddr, Site site) {
   typename LdSt<A>::Registers out{};
-  if (!rt_.enter()) return out;
-  const model::LdStAccess access = model_access(A);
-  struct Frame {
-    std::uint32_t taddr;
-    std::uint32_t* regs;
-  } frame{taddr.raw(), out.r};
-  rt_.collective(thread_, {model::instruction_name(true, access), true, site}, kFullMask, frame,
-                 [&](const std::array<Frame*, 32>& f) {
-                   std::array<std::uint32_t, 32> taddrs;
-                   for (int lane = 0; lane < 32; ++lane) taddrs[lane] = f[lane]->taddr;
-                   const model::WarpRegisters regs = rt_.cta().ld(warp(), access, taddrs);
-                   for (int lane = 0; lane < 32; ++lane)
-                     std::memcpy(f[lane]->regs, regs[lane].data(), sizeof(std::uint32_t) * regs[lane].size());
-                 });
+  ld(model_access(A), taddr.raw(), out.r, site);
   return out;
 }
 
 template <layout::TmemAccess A>
 void HostArch::st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site) {
-  if (!rt_.enter()) return;
-  const model::LdStAccess access = model_access(A);
-  struct Frame {
-    std::uint32_t taddr;
-    const std::uint32_t* regs;
-  } frame{taddr.raw(), r.r};
-  rt_.collective(thread_, {model::instruction_name(false, access), true, site}, kFullMask, frame,
-                 [&](const std::array<Frame*, 32>& f) {
-                   std::array<std::uint32_t, 32> taddrs;
-                   model::WarpRegisters regs;
-                   for (int lane = 0; lane < 32; ++lane) {
-                     taddrs[lane] = f[lane]->taddr;
-                     regs[lane].assign(f[lane]->regs, f[lane]->regs + LdSt<A>::registers);
-                   }
-                   rt_.cta().st(warp(), access, taddrs, regs);
-                 });
+  st(model_access(A), taddr.raw(), r.r, site);
 }
 
 }  // namespace tcgen::exec

@@ -23,14 +23,24 @@
 
 namespace tcgen::exec {
 
+// Where an instruction stands in the kernel's code: a C++ source line for
+// HostArch's calls, a PTX line for the PTX interpreter. `file` outlives the run.
+struct CodeSite {
+  const char* file = "";
+  unsigned line = 0, column = 0;
+  CodeSite() = default;
+  CodeSite(const char* f, unsigned l, unsigned c = 0) : file(f), line(l), column(c) {}
+  CodeSite(const std::source_location& s) : file(s.file_name()), line(s.line()), column(s.column()) {}  // NOLINT: implicit
+};
+
 struct CollectiveOp {
   std::string instruction;  // "tcgen05.ld.sync.aligned.32x32b.x8.b32", "shfl.sync.idx.b32"
-  bool aligned = false;     // .sync.aligned: all 32 lanes, at one instruction (one source site)
-  std::source_location site;
+  bool aligned = false;     // .sync.aligned: all 32 lanes, at one instruction (one code site)
+  CodeSite site;
 };
 
 // "kernel.hpp:42" (the file's last path component).
-std::string site_text(const std::source_location& site);
+std::string site_text(const CodeSite& site);
 
 class WarpCollectives {
  public:
