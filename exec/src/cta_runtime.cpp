@@ -15,11 +15,11 @@ namespace {
 model::CtaConfig config(int threads, std::uint32_t smem_bytes, const LaunchOptions& options) {
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     fail("block_threads", threads, "a multiple of 32 from 32 to 1024: the host runs whole warps");
-  constexpr std::uint32_t most = model::SharedMemory::kMaxBytes - CtaRuntime::kSmemBase;
+  static_assert(CtaRuntime::kSmemBase == model::SharedMemory::kReservedBytes);
+  constexpr std::uint32_t most = model::SharedMemory::kMaxBytes;
   if (smem_bytes > most)
     fail("smem_bytes", std::to_string(smem_bytes),
-         "at most " + std::to_string(most) + " bytes: the 227 KB of shared memory less the KiB reserved below the "
-         "kernel's dynamic shared memory");
+         "at most " + std::to_string(most) + " bytes: the 227 KB of shared memory a CTA may have on sm_100");
   return {.warps = threads / 32,
           .smem_base = 0,
           .smem_bytes = CtaRuntime::kSmemBase + smem_bytes,
@@ -82,7 +82,7 @@ void CtaRuntime::wake_lanes(int warp, std::uint32_t lanes) {
 
 // ---- barriers
 
-void CtaRuntime::barrier(int thread, unsigned id, unsigned count) {
+void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
   if (id >= kBarriers)
     fail("barrier id", id, "0 to 15 (PTX #parallel-synchronization-and-communication-instructions-bar)");
   if (count == 0 || count % 32 != 0 || count > static_cast<unsigned>(threads_))
@@ -98,7 +98,7 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count) {
   b.count = count;
   b.arrived.push_back(thread);
   if (b.arrived.size() < count) {
-    block(thread, {Waiting::On::barrier, id, 0});
+    if (wait) block(thread, {Waiting::On::barrier, id, 0});
     return;
   }
   std::vector<int> arrived;
@@ -108,7 +108,14 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count) {
   else
     exchange_ordering(arrived, id);
   for (int t : arrived)
-    if (t != thread) scheduler_.wake(t);
+    if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) scheduler_.wake(t);
+}
+
+std::uint32_t CtaRuntime::live_lanes(int warp) const {
+  std::uint32_t lanes = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    if (!exited_[static_cast<std::size_t>(32 * warp + lane)]) lanes |= 1u << lane;
+  return lanes;
 }
 
 void CtaRuntime::exchange_ordering(const std::vector<int>& threads, unsigned id) {

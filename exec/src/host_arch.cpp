@@ -102,18 +102,21 @@ bool HostArch::all_sync(std::uint32_t mask, bool predicate) {
   return v.ballot == v.members;
 }
 
-bool HostArch::elect_one(std::uint32_t mask) {
+bool HostArch::elect_one(std::uint32_t mask, unsigned* leader) {
   if (!rt_.enter()) return false;
   struct Frame {
     bool elected = false;
+    unsigned leader = 0;
   } frame;
   rt_.collective(thread_, {"elect.sync", false, {}}, mask, frame, [](const std::array<Frame*, 32>& f) {
+    int first = -1;
+    for (int lane = 0; lane < 32; ++lane)
+      if (f[lane] && first < 0) first = lane;
+    f[first]->elected = true;
     for (Frame* lane : f)
-      if (lane) {
-        lane->elected = true;
-        return;
-      }
+      if (lane) lane->leader = static_cast<unsigned>(first);
   });
+  if (leader) *leader = frame.leader;
   return frame.elected;
 }
 
@@ -271,6 +274,11 @@ void HostArch::commit(std::uint32_t mbar, int cta_group) {
   rt_.cta().commit(me(), mbar, model_group(cta_group));
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
                        "tcgen05.commit.cta_group::" + std::to_string(cta_group) + ".mbarrier::arrive::one");
+}
+
+void HostArch::cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group) {
+  if (!rt_.enter()) return;
+  rt_.cta().cp(me(), shape, taddr, s_desc, model_group(cta_group));
 }
 
 void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site) {

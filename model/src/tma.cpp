@@ -52,6 +52,12 @@ std::uint64_t TensorMapSpec::box_bytes() const {
   return n;
 }
 
+std::uint64_t TensorMapSpec::spanned_bytes() const {
+  std::uint64_t spanned = global_dims[0] * element_bytes;
+  for (std::uint32_t i = 1; i < rank; ++i) spanned += (global_dims[i] - 1) * global_strides[i - 1];
+  return spanned;
+}
+
 std::uint64_t TensorMapSpec::smem_row_bytes() const {
   return swizzle == TmaSwizzle::none ? std::uint64_t{box_dims[0]} * element_bytes : swizzle_span(swizzle);
 }

@@ -33,8 +33,8 @@ class CtaRuntime {
   // bar.sync ids 0-15 (PTX #parallel-synchronization-and-communication-instructions-bar)
   static constexpr int kBarriers = 16;
 
-  // threads: a multiple of 32 up to 1024; smem_bytes: the kernel's dynamic
-  // shared memory, at most the model's image less the reserved KiB.
+  // threads: a multiple of 32 up to 1024; smem_bytes: the kernel's shared
+  // memory above the reserved KiB, at most sm_100's 227 KB.
   CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options);
 
   // Runs kernel on every thread to its end, then the kernel-exit check
@@ -53,8 +53,11 @@ class CtaRuntime {
   // scheduling point.
   bool enter();
 
-  // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads).
-  void barrier(int thread, unsigned id, unsigned count);
+  // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads);
+  // wait false: bar.arrive, which counts the thread without waiting.
+  void barrier(int thread, unsigned id, unsigned count, bool wait = true);
+  // The lanes of `warp` that have not exited (activemask's answer on the host).
+  std::uint32_t live_lanes(int warp) const;
 
   // mbarriers: every instruction that changes one reports here, which wakes
   // the threads waiting on it and keeps what the deadlock report shows.

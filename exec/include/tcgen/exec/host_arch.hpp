@@ -89,7 +89,8 @@ class HostArch {
   bool all_sync(std::uint32_t mask, bool predicate);
   // elect.sync with the full mask: true in one lane of the warp. PTX fixes
   // only that the same mask elects the same lane; the host elects the lowest.
-  bool elect_one(std::uint32_t mask = kFullMask);
+  // `leader`, when given, gets the elected lane (elect.sync's d).
+  bool elect_one(std::uint32_t mask = kFullMask, unsigned* leader = nullptr);
 
   // ---- shared memory: the kernel's dynamic shared memory starts at
   // smem_base() (1024-byte aligned); values of 4, 8 or 16 bytes, at
@@ -146,6 +147,8 @@ class HostArch {
   void mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
            std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate);
   void commit(std::uint32_t mbar, int cta_group);
+  // tcgen05.cp shared memory → Tensor Memory; one thread
+  void cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group);
 
   // ---- tcgen05.ld / st / wait, by one whole warp; the fences, by any thread
   template <layout::TmemAccess A>

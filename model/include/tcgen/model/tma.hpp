@@ -57,6 +57,8 @@ struct TensorMapSpec {
   // are padded to it (seen on an H200: a 64-byte row under 128B swizzle left
   // the line's other 64 bytes untouched); else the row's own bytes.
   std::uint64_t smem_row_bytes() const;
+  // Bytes of global memory the map spans: one past its last element's last byte.
+  std::uint64_t spanned_bytes() const;
 
   // The DRV rules of cuTensorMapEncodeTiled for this map over a tensor at
   // global_address; throws tcgen::Error naming the field (e.g.

@@ -1,0 +1,25 @@
+#pragma once
+// What stops a PTX kernel on the host model: the error of the model or the
+// runtime (a ModelError with its rule and PTX anchor, a ConvergenceError, a
+// DeadlockError, a fault of the interpreter) together with where it
+// happened: the kernel, the CTA, warp and lane, the PTX instruction and line,
+// and the CUDA source line with the chain of inlined calls it came through.
+#include <string>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::ptx {
+
+class ExecutionError : public Error {
+ public:
+  // where: the report's first lines; cause: the error's own message.
+  ExecutionError(const std::string& where, const Error& cause);
+  const std::string& cause() const { return cause_; }        // cause.what()
+  const std::string& cause_field() const { return field_; }  // cause.field()
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string cause_, field_, message_;
+};
+
+}  // namespace tcgen::ptx

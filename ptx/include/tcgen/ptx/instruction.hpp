@@ -1,0 +1,68 @@
+#pragma once
+// One PTX instruction decoded once at load time into what the interpreter
+// runs: a handler (a function chosen from the opcode and its suffixes), the
+// guard predicate, typed modifiers and operands whose registers are slot
+// numbers, whose symbols are resolved addresses and whose labels are
+// instruction indices. Nothing is parsed while a kernel runs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tcgen/ptx/types.hpp"
+
+namespace tcgen::ptx {
+
+class Thread;
+struct Instruction;
+using Handler = void (*)(Thread&, const Instruction&);
+
+// %tid.x ... : PTX #special-registers.
+enum class Special : std::uint8_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  laneid, warpid, nwarpid, smid, nsmid, gridid, clock, clock64, globaltimer,
+  lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
+  cluster_ctarank, cluster_nctarank, clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z,
+  cluster_ctaid_x, cluster_ctaid_y, cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z,
+  is_explicit_cluster, dynamic_smem_size, total_smem_size,
+};
+
+struct Operand {
+  enum class Kind : std::uint8_t {
+    none,
+    reg,      // slot
+    imm,      // ival / f / d
+    special,  // special
+    address,  // [slot + ival] (slot kNoReg: [ival], a resolved symbol or an absolute address)
+    vector,   // elements[first .. first + count) of Instruction::elements
+    sink,     // _
+    label,    // target: an instruction index
+  };
+  static constexpr std::uint32_t kNoReg = 0xFFFFFFFFu;
+
+  Kind kind = Kind::none;
+  bool negate = false;  // !p
+  Special special{};
+  std::uint32_t slot = kNoReg;
+  std::uint32_t first = 0, count = 0;
+  std::int64_t ival = 0;  // an integer literal's value, a 0f/0d literal's bits, an address offset, a label target
+  float f = 0;            // the literal read as f32
+  double d = 0;           // the literal read as f64
+};
+
+struct Instruction {
+  Handler run = nullptr;
+  std::uint32_t guard = Operand::kNoReg;  // predicate slot, or kNoReg
+  bool guard_negated = false;
+  Type type = Type::none, type2 = Type::none;  // the instruction's type(s): cvt.dst.src, setp's compared type
+  Space space = Space::generic;
+  std::uint32_t flags = 0;         // op-specific modifier bits (rounding, comparison, .ftz, .sat, ...)
+  std::int32_t aux = 0, aux2 = 0;  // op-specific numbers (vector width, shape, .num, cta_group, ...)
+  std::vector<Operand> ops;
+  std::vector<Operand> elements;  // vector operands' elements
+  std::string opcode;             // "tcgen05.ld.sync.aligned.32x32b.x32.b32"
+  std::string text;               // the whole statement as written, for reports
+  std::uint32_t line = 0;         // PTX line
+  std::uint32_t loc = 0;          // index into Function::locations (0: none)
+};
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,65 @@
+#pragma once
+// Running one .entry of a loaded PTX module over a grid on the host model,
+// as cudaLaunchKernel would on a B200: every thread a fiber (exec's CTA
+// runtime), every tcgen05, mbarrier and TMA instruction through the model
+// with its rules, every global access checked against the memory the caller
+// declares.
+//
+//   std::vector<ptx::Argument> args = {ptx::argument(params)};
+//   ptx::launch(module, module.entry_instance("tcgen::gemm::gemm_kernel", typeid(G)),
+//               {.grid = {n, 1, 1}, .block = {192, 1, 1}, .dynamic_smem = bytes}, args,
+//               {{a.data(), a_bytes, "A"}, {d.data(), d_bytes, "D", true}});
+//
+// A broken rule stops the launch with ExecutionError (execution_error.hpp).
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/launch_options.hpp"
+#include "tcgen/ptx/module.hpp"
+
+namespace tcgen::ptx {
+
+struct LaunchConfig {
+  exec::Dim3 grid{1, 1, 1};
+  exec::Dim3 block{32, 1, 1};        // its threads: a multiple of 32, at most 1024
+  std::uint32_t dynamic_smem = 0;    // bytes, as <<<grid, block, dynamic_smem>>>
+  exec::LaunchOptions options;       // schedule, strict mma pipelining
+  // PTX-letter rules (those silicon-proven kernels break) as errors, not
+  // counted warnings (docs/model.md, severities).
+  bool strict = false;
+};
+
+// One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.
+using Argument = std::span<const std::uint8_t>;
+template <class T>
+Argument argument(const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>, "a kernel argument is copied byte for byte");
+  return {reinterpret_cast<const std::uint8_t*>(&value), sizeof(T)};
+}
+
+// Host memory the kernel may access as global memory.
+struct Allocation {
+  const void* data = nullptr;
+  std::uint64_t bytes = 0;
+  std::string name;
+  bool writable = false;
+};
+
+struct LaunchStats {
+  std::uint64_t instructions = 0;  // executed by all threads, guards that failed included
+  std::uint64_t ctas = 0;
+  std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken: rule → times
+};
+
+// Throws tcgen::Error for a launch the kernel cannot take (argument count or
+// sizes against its .param list, block size, shared memory), ExecutionError
+// for what a thread does.
+LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
+                   std::span<const Argument> args, std::span<const Allocation> memory);
+
+}  // namespace tcgen::ptx

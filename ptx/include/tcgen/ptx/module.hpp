@@ -1,0 +1,117 @@
+#pragma once
+// A PTX module as nvcc 12.8–13.x emits it for sm_100a (`nvcc -ptx
+// -lineinfo`, PTX ISA 8.7–9.x), loaded once and decoded into what the
+// interpreter runs (instruction.hpp): its kernels (.entry) and functions,
+// their parameters and directives, module variables, and the .file/.loc
+// line table that maps each instruction to its CUDA source line and the
+// chain of inlined calls it came through.
+//
+//   const ptx::Module m = ptx::Module::load("gemm.ptx");
+//   const ptx::Function& k = m.entry("_Z4gemmPKfS0_Pf");
+//
+// Parsing and decoding errors are tcgen::Error naming the PTX line. An
+// opcode the interpreter cannot run is not an error here: it is listed in
+// Function::unsupported and stops a launch only when a thread reaches it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <vector>
+
+#include "tcgen/ptx/instruction.hpp"
+#include "tcgen/ptx/types.hpp"
+
+namespace tcgen::ptx {
+
+struct Param {
+  std::string name;
+  Type type = Type::b8;
+  std::uint32_t offset = 0, bytes = 0, align = 1;  // in the parameter buffer
+};
+
+// One .loc: CUDA file (an index of Module::files), line and column, the
+// function it lies in (demangled, may be empty) and the .loc it was
+// inlined at (an index of Function::locations, 0 for none).
+struct Location {
+  std::uint32_t file = 0, line = 0, column = 0;
+  std::string function;
+  std::uint32_t inlined_at = 0;
+};
+
+struct Unsupported {
+  std::string opcode;
+  std::uint32_t line = 0;
+};
+
+struct Function {
+  std::string name;       // as in the PTX (mangled)
+  std::string demangled;  // the C++ name, or name where it is not mangled
+  bool entry = false;
+  std::vector<Param> params;
+  std::uint32_t param_bytes = 0;
+  std::vector<std::string> directives;  // ".maxntid 192", ".minnctapersm 1", ...
+  std::uint32_t registers = 0;          // register slots, .pred included
+  std::uint32_t local_bytes = 0;        // its .local variables (the stack depot)
+  std::vector<Instruction> code;        // ends with an implicit exit
+  std::vector<Location> locations;      // [0]: none
+  std::vector<Unsupported> unsupported;
+  std::uint32_t line = 0;               // where its .entry/.func stands
+};
+
+struct Variable {
+  std::string name;
+  Space space = Space::global;
+  std::uint32_t bytes = 0, align = 1;
+  bool external = false;   // .extern .shared ...[]: the dynamic shared memory
+  std::uint64_t address = 0;  // shared address, or host address of the module's storage
+};
+
+class Module {
+ public:
+  // Throws tcgen::Error naming the file and line.
+  static Module load(const std::string& path);
+  static Module parse(std::string_view text, std::string name);
+
+  const std::string& name() const { return name_; }  // the file it came from, for reports
+  const std::string& version() const { return version_; }
+  const std::string& target() const { return target_; }
+  const std::vector<Function>& functions() const { return functions_; }
+  const std::vector<Variable>& variables() const { return variables_; }
+  const std::vector<std::string>& files() const { return files_; }
+
+  // The kernel named so (mangled, or demangled without the parameter list);
+  // throws tcgen::Error listing the kernels there are.
+  const Function& entry(std::string_view name) const;
+  // The instantiation `Template<Type>` of a __global__ function template,
+  // e.g. entry_instance("tcgen::gemm::gemm_kernel", typeid(G)).
+  const Function& entry_instance(std::string_view function_template, const std::type_info& argument) const;
+
+  // Static shared memory from the first byte above the reserved KiB, and
+  // where the dynamic shared memory (.extern .shared) starts.
+  std::uint32_t static_shared_bytes() const { return static_shared_bytes_; }
+  std::uint32_t dynamic_shared_base() const { return dynamic_shared_base_; }
+
+  // "kernel.hpp:150 in Gemm::mma, inlined at kernel.hpp:120 in Gemm::run, ..." for f.locations[loc].
+  std::string source_text(const Function& f, std::uint32_t loc) const;
+  // The module's .global/.const storage: [begin, end) of each variable.
+  struct Storage {
+    std::uint64_t begin, end;
+    const std::string* name;
+  };
+  std::vector<Storage> storage() const;
+
+ private:
+  friend class Parser;
+  std::string name_, version_, target_;
+  std::vector<Function> functions_;
+  std::vector<Variable> variables_;
+  std::vector<std::string> files_;
+  std::vector<std::unique_ptr<std::uint8_t[]>> storage_;  // .global/.const bytes: addresses stay put when moved
+  std::uint32_t static_shared_bytes_ = 0, dynamic_shared_base_ = 0;
+};
+
+// The C++ name of a mangled one; the name itself when it does not demangle.
+std::string demangle(const std::string& name);
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,68 @@
+#include "decode.hpp"
+
+#include "tcgen/core/error.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+Opcode::Opcode(std::string_view text) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == '.') {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+}
+
+bool Opcode::has(std::string_view suffix) const {
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (parts[i] == suffix) return true;
+  return false;
+}
+
+std::string_view Opcode::starting(std::string_view prefix) const {
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (parts[i].substr(0, prefix.size()) == prefix) return parts[i];
+  return {};
+}
+
+std::vector<Type> Opcode::types() const {
+  std::vector<Type> out;
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (auto t = parse_type(parts[i])) out.push_back(*t);
+  return out;
+}
+
+Type Opcode::type() const {
+  const std::vector<Type> t = types();
+  return t.empty() ? Type::none : t.back();
+}
+
+Space Opcode::space() const {
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::string_view p = parts[i];
+    if (p == "global") return Space::global;
+    if (p == "shared" || p.substr(0, 8) == "shared::") return Space::shared;
+    if (p == "local") return Space::local;
+    if (p == "param" || p.substr(0, 7) == "param::") return Space::param;
+    if (p == "const") return Space::const_;
+  }
+  return Space::generic;
+}
+
+bool decode(Instruction& in, std::string& why) {
+  const Opcode op(in.opcode);
+  in.type = op.type();
+  in.space = op.space();
+  for (auto family : {decode_alu, decode_memory, decode_control, decode_sync, decode_tma, decode_tcgen05})
+    if (family(op, in, why)) return true;
+  if (why.empty()) why = "no handler for this opcode";
+  return false;
+}
+
+void run_unsupported(Thread&, const Instruction& in) {
+  fault("opcode", in.opcode,
+        "an instruction the host model's PTX interpreter runs (`tcgen ptx FILE.ptx` lists those it does not)");
+}
+
+}  // namespace tcgen::ptx

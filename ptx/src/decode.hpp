@@ -1,0 +1,46 @@
+#pragma once
+// From an instruction's opcode text and parsed operands to its handler:
+// each family of opcodes (alu, memory, control, sync, tma, tcgen05) decodes
+// its own, with one definition per family and the variants chosen by type
+// and suffix.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tcgen/ptx/instruction.hpp"
+
+namespace tcgen::ptx {
+
+// The opcode split at its dots: "ld.global.v4.f32" → {"ld", "global", "v4", "f32"}.
+struct Opcode {
+  std::vector<std::string_view> parts;
+  explicit Opcode(std::string_view text);
+  std::string_view base() const { return parts[0]; }
+  bool has(std::string_view suffix) const;
+  // The part that starts with prefix ("x" → "x32"), or "".
+  std::string_view starting(std::string_view prefix) const;
+  // The types among the suffixes, in order.
+  std::vector<Type> types() const;
+  // The last suffix that is a type, or none.
+  Type type() const;
+  // .global/.shared(::cta|::cluster)/.local/.param/.const, or generic.
+  Space space() const;
+};
+
+// Sets in.run and the decoded modifiers. False: no family knows the opcode
+// (or this form of it); then `why` says what is missing.
+bool decode(Instruction& in, std::string& why);
+
+// One family each (decode_*.cpp).
+bool decode_alu(const Opcode& op, Instruction& in, std::string& why);
+bool decode_memory(const Opcode& op, Instruction& in, std::string& why);
+bool decode_control(const Opcode& op, Instruction& in, std::string& why);
+bool decode_sync(const Opcode& op, Instruction& in, std::string& why);
+bool decode_tma(const Opcode& op, Instruction& in, std::string& why);
+bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why);
+
+// The handler that stops a run at an instruction the interpreter cannot run.
+void run_unsupported(Thread& t, const Instruction& in);
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,994 @@
+// Integer, bit, float, comparison, selection, move and conversion
+// instructions (PTX #integer-arithmetic-instructions, #floating-point-
+// instructions, #half-precision-floating-point-instructions,
+// #comparison-and-selection-instructions, #logic-and-shift-instructions,
+// #data-movement-and-conversion-instructions-mov, -cvt, -cvta). One template
+// per operation; the decoder picks its instantiation by type.
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "decode.hpp"
+#include "tcgen/core/element_type.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// ---- types
+
+// 16-bit floats as their bits; arithmetic goes through f32 and rounds back (RNE).
+template <ElementType E>
+struct Half {
+  std::uint16_t bits;
+  static Half from(float x) { return {static_cast<std::uint16_t>(encode(E, x))}; }
+  float value() const { return decode(E, bits); }
+};
+using F16 = Half<ElementType::fp16>;
+using BF16 = Half<ElementType::bf16>;
+
+}  // namespace
+
+template <>
+inline F16 Thread::from_bits<F16>(std::uint64_t b) {
+  return {static_cast<std::uint16_t>(b)};
+}
+template <>
+inline BF16 Thread::from_bits<BF16>(std::uint64_t b) {
+  return {static_cast<std::uint16_t>(b)};
+}
+template <>
+inline std::uint64_t Thread::to_bits<F16>(F16 v) {
+  return v.bits;
+}
+template <>
+inline std::uint64_t Thread::to_bits<BF16>(BF16 v) {
+  return v.bits;
+}
+
+namespace {
+
+// Calls f.template operator()<T>() with T the C++ type of an integer type.
+template <class F>
+Handler by_int(Type t, F f) {
+  switch (t) {
+    case Type::u8: case Type::b8: return f.template operator()<std::uint8_t>();
+    case Type::s8: return f.template operator()<std::int8_t>();
+    case Type::u16: case Type::b16: return f.template operator()<std::uint16_t>();
+    case Type::s16: return f.template operator()<std::int16_t>();
+    case Type::u32: case Type::b32: return f.template operator()<std::uint32_t>();
+    case Type::s32: return f.template operator()<std::int32_t>();
+    case Type::u64: case Type::b64: return f.template operator()<std::uint64_t>();
+    case Type::s64: return f.template operator()<std::int64_t>();
+    default: return nullptr;
+  }
+}
+template <class F>
+Handler by_float(Type t, F f) {
+  switch (t) {
+    case Type::f32: return f.template operator()<float>();
+    case Type::f64: return f.template operator()<double>();
+    default: return nullptr;
+  }
+}
+template <class F>
+Handler by_any(Type t, F f) {
+  if (Handler h = by_int(t, f)) return h;
+  if (Handler h = by_float(t, f)) return h;
+  if (t == Type::pred) return f.template operator()<bool>();
+  if (t == Type::f16) return f.template operator()<F16>();
+  if (t == Type::bf16) return f.template operator()<BF16>();
+  if (t == Type::f16x2 || t == Type::bf16x2) return f.template operator()<std::uint32_t>();
+  if (t == Type::f32x2) return f.template operator()<std::uint64_t>();
+  return nullptr;
+}
+
+template <class T>
+using Wide = std::conditional_t<
+    sizeof(T) == 1, std::conditional_t<std::is_signed_v<T>, std::int16_t, std::uint16_t>,
+    std::conditional_t<sizeof(T) == 2, std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>,
+                       std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>,
+                                          std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>>>>;
+
+// Modifier bits in Instruction::flags.
+enum Flag : std::uint32_t {
+  kFtz = 1, kSat = 2, kHi = 4, kWide = 8, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
+  kRelu = 256, kSatFinite = 512, kCc = 1024,
+};
+
+std::uint32_t rounding_flags(const Opcode& op) {
+  std::uint32_t f = 0;
+  if (op.has("ftz")) f |= kFtz;
+  if (op.has("sat")) f |= kSat;
+  if (op.has("rz") || op.has("rzi")) f |= kRz;
+  if (op.has("rm") || op.has("rmi")) f |= kRm;
+  if (op.has("rp") || op.has("rpi")) f |= kRp;
+  if (op.has("rni") || op.has("rzi") || op.has("rmi") || op.has("rpi")) f |= kRi;
+  if (op.has("relu")) f |= kRelu;
+  if (op.has("satfinite")) f |= kSatFinite;
+  return f;
+}
+
+template <class T>
+T flush(T x, std::uint32_t flags) {
+  if constexpr (std::is_floating_point_v<T>)
+    if ((flags & kFtz) && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(T(0), x);
+  return x;
+}
+template <class T>
+T finish(T x, std::uint32_t flags) {
+  x = flush(x, flags);
+  if constexpr (std::is_floating_point_v<T>)
+    if (flags & kSat) x = std::isnan(x) ? T(0) : std::fmin(std::fmax(x, T(0)), T(1));
+  return x;
+}
+
+// Runs f under the rounding mode of flags (.rz/.rm/.rp; .rn is the default).
+template <class F>
+auto rounded(std::uint32_t flags, F f) {
+  if (!(flags & (kRz | kRm | kRp))) return f();
+  const int saved = std::fegetround();
+  std::fesetround(flags & kRz ? FE_TOWARDZERO : flags & kRm ? FE_DOWNWARD : FE_UPWARD);
+  const auto r = f();
+  std::fesetround(saved);
+  return r;
+}
+
+// ---- integer and float arithmetic: d = op(a, b[, c])
+
+template <class T>
+T wrap_add(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+
+template <class T, class Op>
+void binary(Thread& t, const Instruction& in) {
+  const T a = t.get<T>(in.ops[1]), b = t.get<T>(in.ops[2]);
+  if constexpr (std::is_floating_point_v<T>)
+    t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return Op{}(flush(a, in.flags), flush(b, in.flags)); }), in.flags));
+  else
+    t.set<T>(in.ops[0], Op{}(a, b));
+}
+
+template <class T, class Op>
+void unary(Thread& t, const Instruction& in) {
+  const T a = t.get<T>(in.ops[1]);
+  if constexpr (std::is_floating_point_v<T>)
+    t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return Op{}(flush(a, in.flags)); }), in.flags));
+  else
+    t.set<T>(in.ops[0], Op{}(a));
+}
+
+struct Add {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return wrap_add(a, b);
+    else return a + b;
+  }
+};
+struct Sub {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
+    else return a - b;
+  }
+};
+struct MulLo {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(static_cast<Wide<U>>(static_cast<U>(a)) * static_cast<U>(b)));
+    } else {
+      return a * b;
+    }
+  }
+};
+struct MulHi {
+  template <class T>
+  T operator()(T a, T b) const {
+    return static_cast<T>((static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b)) >> (8 * sizeof(T)));
+  }
+};
+struct Div {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return static_cast<T>(-1);  // what the hardware gives (PTX: undefined)
+      if (std::is_signed_v<T> && a == std::numeric_limits<T>::min() && b == T(-1)) return a;
+      return static_cast<T>(a / b);
+    } else {
+      return a / b;
+    }
+  }
+};
+struct Rem {
+  template <class T>
+  T operator()(T a, T b) const {
+    if (b == 0) return a;
+    if (std::is_signed_v<T> && a == std::numeric_limits<T>::min() && b == T(-1)) return 0;
+    return static_cast<T>(a % b);
+  }
+};
+struct Min {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+    else return a < b ? a : b;
+  }
+};
+struct Max {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    else return a > b ? a : b;
+  }
+};
+struct And {
+  template <class T>
+  T operator()(T a, T b) const { return static_cast<T>(a & b); }
+};
+struct Or {
+  template <class T>
+  T operator()(T a, T b) const { return static_cast<T>(a | b); }
+};
+struct Xor {
+  template <class T>
+  T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+};
+struct CopySign {
+  template <class T>
+  T operator()(T a, T b) const { return std::copysign(b, a); }  // copysign.f32 d, a, b: |b| with a's sign
+};
+struct Neg {
+  template <class T>
+  T operator()(T a) const {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(T(0) - static_cast<std::make_unsigned_t<T>>(a));
+    else return -a;
+  }
+};
+struct Abs {
+  template <class T>
+  T operator()(T a) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+    else if constexpr (std::is_signed_v<T>) return a < 0 ? Neg{}(a) : a;
+    else return a;
+  }
+};
+struct Not {
+  template <class T>
+  T operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+struct Cnot {
+  template <class T>
+  T operator()(T a) const { return a == 0 ? T(1) : T(0); }
+};
+struct Rcp {
+  template <class T>
+  T operator()(T a) const { return T(1) / a; }
+};
+struct Sqrt {
+  template <class T>
+  T operator()(T a) const { return std::sqrt(a); }
+};
+struct Rsqrt {
+  template <class T>
+  T operator()(T a) const { return T(1) / std::sqrt(a); }
+};
+struct Ex2 {
+  template <class T>
+  T operator()(T a) const { return std::exp2(a); }  // MUFU.EX2 is within 2 ulp of this
+};
+struct Lg2 {
+  template <class T>
+  T operator()(T a) const { return std::log2(a); }
+};
+struct Sin {
+  template <class T>
+  T operator()(T a) const { return std::sin(a); }
+};
+struct Cos {
+  template <class T>
+  T operator()(T a) const { return std::cos(a); }
+};
+struct Tanh {
+  template <class T>
+  T operator()(T a) const { return std::tanh(a); }
+};
+
+// pred operands of and/or/xor/not are 0/1 in the slot.
+template <class Op>
+void logic_pred(Thread& t, const Instruction& in) {
+  const bool a = t.pred(in.ops[1]);
+  const bool b = in.ops.size() > 2 ? t.pred(in.ops[2]) : false;
+  bool r;
+  if constexpr (std::is_same_v<Op, Not>) r = !a;
+  else if constexpr (std::is_same_v<Op, And>) r = a && b;
+  else if constexpr (std::is_same_v<Op, Or>) r = a || b;
+  else r = a != b;
+  t.set<bool>(in.ops[0], r);
+}
+
+template <class T, bool Hi>
+void mul_wide(Thread& t, const Instruction& in) {
+  using W = Wide<T>;
+  const W p = static_cast<W>(t.get<T>(in.ops[1])) * static_cast<W>(t.get<T>(in.ops[2]));
+  (void)Hi;
+  t.set<W>(in.ops[0], p);
+}
+
+// mad.lo/.hi/.wide, fma.rn, mad.rn (float)
+template <class T>
+void mad_lo(Thread& t, const Instruction& in) {
+  t.set<T>(in.ops[0], Add{}(MulLo{}(t.get<T>(in.ops[1]), t.get<T>(in.ops[2])), t.get<T>(in.ops[3])));
+}
+template <class T>
+void mad_hi(Thread& t, const Instruction& in) {
+  t.set<T>(in.ops[0], Add{}(MulHi{}(t.get<T>(in.ops[1]), t.get<T>(in.ops[2])), t.get<T>(in.ops[3])));
+}
+template <class T>
+void mad_wide(Thread& t, const Instruction& in) {
+  using W = Wide<T>;
+  const W p = static_cast<W>(t.get<T>(in.ops[1])) * static_cast<W>(t.get<T>(in.ops[2]));
+  t.set<W>(in.ops[0], Add{}(p, t.get<W>(in.ops[3])));
+}
+template <class T>
+void fma_float(Thread& t, const Instruction& in) {
+  const T a = flush(t.get<T>(in.ops[1]), in.flags), b = flush(t.get<T>(in.ops[2]), in.flags),
+          c = flush(t.get<T>(in.ops[3]), in.flags);
+  t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return std::fma(a, b, c); }), in.flags));
+}
+
+// add/sub/mul/fma .f32x2: two f32 lanes in a 64-bit register, low first.
+template <int N>
+void f32x2(Thread& t, const Instruction& in) {
+  float a[2], b[2], c[2] = {0, 0}, d[2];
+  const std::uint64_t ra = t.get<std::uint64_t>(in.ops[1]), rb = t.get<std::uint64_t>(in.ops[2]);
+  std::memcpy(a, &ra, 8);
+  std::memcpy(b, &rb, 8);
+  if constexpr (N == 3) {
+    const std::uint64_t rc = t.get<std::uint64_t>(in.ops[3]);
+    std::memcpy(c, &rc, 8);
+  }
+  for (int i = 0; i < 2; ++i)
+    d[i] = rounded(in.flags, [&] {
+      switch (in.aux) {
+        case 0: return a[i] + b[i];
+        case 1: return a[i] - b[i];
+        case 2: return a[i] * b[i];
+        default: return std::fma(a[i], b[i], c[i]);
+      }
+    });
+  std::uint64_t rd;
+  std::memcpy(&rd, d, 8);
+  t.set<std::uint64_t>(in.ops[0], rd);
+}
+
+// 16-bit float arithmetic (.f16, .bf16 and their x2 pairs), through f32.
+template <class H, int Lanes>
+void half_op(Thread& t, const Instruction& in) {
+  using Bits = std::conditional_t<Lanes == 2, std::uint32_t, std::uint16_t>;
+  const int n = static_cast<int>(in.ops.size()) - 1;
+  Bits src[3] = {};
+  for (int i = 0; i < n; ++i) src[i] = t.get<Bits>(in.ops[1 + i]);
+  Bits out = 0;
+  for (int l = 0; l < Lanes; ++l) {
+    float v[3] = {};
+    for (int i = 0; i < n; ++i) v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
+    float r = 0;
+    switch (in.aux) {
+      case 0: r = v[0] + v[1]; break;
+      case 1: r = v[0] - v[1]; break;
+      case 2: r = v[0] * v[1]; break;
+      case 3: r = std::fma(v[0], v[1], v[2]); break;
+      case 4: r = std::fmin(v[0], v[1]); break;
+      case 5: r = std::fmax(v[0], v[1]); break;
+      case 6: r = -v[0]; break;
+      case 7: r = std::fabs(v[0]); break;
+      default: r = std::exp2(v[0]); break;
+    }
+    if (in.flags & kRelu) r = r < 0 ? 0 : r;
+    out = static_cast<Bits>(out | (static_cast<Bits>(H::from(r).bits) << (16 * l)));
+  }
+  t.set<Bits>(in.ops[0], out);
+}
+
+// ---- shifts and bit operations
+
+template <class T>
+void shl(Thread& t, const Instruction& in) {
+  const std::uint32_t s = t.get<std::uint32_t>(in.ops[2]);
+  using U = std::make_unsigned_t<T>;
+  t.set<T>(in.ops[0], s >= 8 * sizeof(T) ? T(0) : static_cast<T>(static_cast<U>(t.get<T>(in.ops[1])) << s));
+}
+template <class T>
+void shr(Thread& t, const Instruction& in) {
+  const std::uint32_t s = t.get<std::uint32_t>(in.ops[2]);
+  const T a = t.get<T>(in.ops[1]);
+  if constexpr (std::is_signed_v<T>)
+    t.set<T>(in.ops[0], static_cast<T>(a >> (s >= 8 * sizeof(T) ? 8 * sizeof(T) - 1 : s)));
+  else
+    t.set<T>(in.ops[0], s >= 8 * sizeof(T) ? T(0) : static_cast<T>(a >> s));
+}
+template <class T>
+void popc(Thread& t, const Instruction& in) {
+  t.set<std::uint32_t>(in.ops[0], static_cast<std::uint32_t>(std::popcount(static_cast<std::make_unsigned_t<T>>(t.get<T>(in.ops[1])))));
+}
+template <class T>
+void clz(Thread& t, const Instruction& in) {
+  t.set<std::uint32_t>(in.ops[0], static_cast<std::uint32_t>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(t.get<T>(in.ops[1])))));
+}
+template <class T>
+void brev(Thread& t, const Instruction& in) {
+  using U = std::make_unsigned_t<T>;
+  U a = static_cast<U>(t.get<T>(in.ops[1])), r = 0;
+  for (unsigned i = 0; i < 8 * sizeof(U); ++i) r = static_cast<U>(r | (((a >> i) & 1u) << (8 * sizeof(U) - 1 - i)));
+  t.set<T>(in.ops[0], static_cast<T>(r));
+}
+template <class T>
+void bfind(Thread& t, const Instruction& in) {
+  using U = std::make_unsigned_t<T>;
+  const T a = t.get<T>(in.ops[1]);
+  U v = static_cast<U>(a);
+  if constexpr (std::is_signed_v<T>)
+    if (a < 0) v = static_cast<U>(~v);
+  std::uint32_t r = v == 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(8 * sizeof(U) - 1 - std::countl_zero(v));
+  if (in.aux && r != 0xFFFFFFFFu) r = static_cast<std::uint32_t>(8 * sizeof(U) - 1) - r;  // .shiftamt
+  t.set<std::uint32_t>(in.ops[0], r);
+}
+template <class T>
+void bfe(Thread& t, const Instruction& in) {
+  using U = std::make_unsigned_t<T>;
+  constexpr unsigned bits = 8 * sizeof(T);
+  const U a = static_cast<U>(t.get<T>(in.ops[1]));
+  const unsigned pos = t.get<std::uint32_t>(in.ops[2]) & 0xFF, len = t.get<std::uint32_t>(in.ops[3]) & 0xFF;
+  U r = 0;
+  bool sign = false;
+  if constexpr (std::is_signed_v<T>) sign = len == 0 ? false : ((a >> std::min(pos + len - 1, bits - 1)) & 1u);
+  for (unsigned i = 0; i < bits; ++i) {
+    const bool bit = i < len && pos + i < bits ? ((a >> (pos + i)) & 1u) : sign;
+    r = static_cast<U>(r | (static_cast<U>(bit) << i));
+  }
+  t.set<T>(in.ops[0], static_cast<T>(r));
+}
+template <class T>
+void bfi(Thread& t, const Instruction& in) {
+  using U = std::make_unsigned_t<T>;
+  constexpr unsigned bits = 8 * sizeof(T);
+  const U f = static_cast<U>(t.get<T>(in.ops[1]));
+  U b = static_cast<U>(t.get<T>(in.ops[2]));
+  const unsigned pos = t.get<std::uint32_t>(in.ops[3]) & 0xFF, len = t.get<std::uint32_t>(in.ops[4]) & 0xFF;
+  for (unsigned i = 0; i < len && pos + i < bits; ++i)
+    b = static_cast<U>((b & ~(U(1) << (pos + i))) | (((f >> i) & 1u) << (pos + i)));
+  t.set<T>(in.ops[0], static_cast<T>(b));
+}
+void prmt(Thread& t, const Instruction& in) {
+  const std::uint64_t a = t.get<std::uint32_t>(in.ops[1]), b = t.get<std::uint32_t>(in.ops[2]);
+  const std::uint32_t c = t.get<std::uint32_t>(in.ops[3]);
+  const std::uint64_t x = a | (b << 32);
+  std::uint32_t d = 0;
+  static constexpr std::uint8_t modes[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},   // f4e by c&3
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},   // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},   // rc8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},   // ecl
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},   // ecr
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},   // rc16
+  };
+  for (int i = 0; i < 4; ++i) {
+    std::uint32_t sel;
+    bool msb = false;
+    if (in.aux == 0) {
+      const std::uint32_t s = (c >> (4 * i)) & 0xF;
+      sel = s & 7;
+      msb = s & 8;
+    } else {
+      sel = modes[in.aux - 1][c & 3][i];
+    }
+    std::uint8_t byte = static_cast<std::uint8_t>(x >> (8 * sel));
+    if (msb) byte = (byte & 0x80) ? 0xFF : 0x00;
+    d |= static_cast<std::uint32_t>(byte) << (8 * i);
+  }
+  t.set<std::uint32_t>(in.ops[0], d);
+}
+void lop3(Thread& t, const Instruction& in) {
+  const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]), b = t.get<std::uint32_t>(in.ops[2]),
+                      c = t.get<std::uint32_t>(in.ops[3]), lut = t.get<std::uint32_t>(in.ops[4]);
+  std::uint32_t d = 0;
+  for (int i = 0; i < 32; ++i) {
+    const unsigned idx = ((a >> i) & 1u) << 2 | ((b >> i) & 1u) << 1 | ((c >> i) & 1u);
+    d |= ((lut >> idx) & 1u) << i;
+  }
+  t.set<std::uint32_t>(in.ops[0], d);
+}
+// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the funnel of b:a shifted by c.
+void shf(Thread& t, const Instruction& in) {
+  const std::uint64_t x = t.get<std::uint32_t>(in.ops[1]) | (std::uint64_t{t.get<std::uint32_t>(in.ops[2])} << 32);
+  std::uint32_t n = t.get<std::uint32_t>(in.ops[3]);
+  n = (in.flags & kSat) ? std::min(n, 32u) : n & 31u;  // kSat marks .clamp
+  const bool left = in.aux != 0;
+  t.set<std::uint32_t>(in.ops[0], left ? static_cast<std::uint32_t>((x << n) >> 32) : static_cast<std::uint32_t>(x >> n));
+}
+
+// ---- comparisons and selection
+
+enum class Cmp : std::int32_t { eq, ne, lt, le, gt, ge, equ, neu, ltu, leu, gtu, geu, num, nan };
+
+template <class T>
+bool compare(Cmp c, T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool unordered = std::isnan(a) || std::isnan(b);
+    switch (c) {
+      case Cmp::eq: return !unordered && a == b;
+      case Cmp::ne: return !unordered && a != b;
+      case Cmp::lt: return !unordered && a < b;
+      case Cmp::le: return !unordered && a <= b;
+      case Cmp::gt: return !unordered && a > b;
+      case Cmp::ge: return !unordered && a >= b;
+      case Cmp::equ: return unordered || a == b;
+      case Cmp::neu: return unordered || a != b;
+      case Cmp::ltu: return unordered || a < b;
+      case Cmp::leu: return unordered || a <= b;
+      case Cmp::gtu: return unordered || a > b;
+      case Cmp::geu: return unordered || a >= b;
+      case Cmp::num: return !unordered;
+      case Cmp::nan: return unordered;
+    }
+    return false;
+  } else {
+    switch (c) {
+      case Cmp::eq: return a == b;
+      case Cmp::ne: return a != b;
+      case Cmp::lt: return a < b;
+      case Cmp::le: return a <= b;
+      case Cmp::gt: return a > b;
+      case Cmp::ge: return a >= b;
+      default: return false;
+    }
+  }
+}
+
+// setp.cmp[.bool].type p[|q], a, b[, {!}c]; aux: Cmp, aux2: 0 none, 1 and, 2 or, 3 xor
+template <class T>
+void setp(Thread& t, const Instruction& in) {
+  const bool r = compare(static_cast<Cmp>(in.aux), t.get<T>(in.ops[1 + in.flags]), t.get<T>(in.ops[2 + in.flags]));
+  auto combine = [&](bool x) {
+    if (in.aux2 == 0) return x;
+    const bool c = t.pred(in.ops.back());
+    return in.aux2 == 1 ? (x && c) : in.aux2 == 2 ? (x || c) : (x != c);
+  };
+  t.set<bool>(in.ops[0], combine(r));
+  if (in.flags) t.set<bool>(in.ops[1], combine(!r));  // p|q: q gets the complement
+}
+template <class T>
+void setp_half(Thread& t, const Instruction& in) {
+  const float a = T{t.get<std::uint16_t>(in.ops[1])}.value(), b = T{t.get<std::uint16_t>(in.ops[2])}.value();
+  t.set<bool>(in.ops[0], compare(static_cast<Cmp>(in.aux), a, b));
+}
+
+template <class T>
+void selp(Thread& t, const Instruction& in) {
+  t.set<T>(in.ops[0], t.pred(in.ops[3]) ? t.get<T>(in.ops[1]) : t.get<T>(in.ops[2]));
+}
+
+// ---- mov
+
+template <class T>
+void mov(Thread& t, const Instruction& in) {
+  t.set<T>(in.ops[0], t.get<T>(in.ops[1]));
+}
+// mov.bN d, {a, b, ...}: the elements packed low first; mov.bN {a, b, ...}, d: unpacked.
+void mov_pack(Thread& t, const Instruction& in) {
+  const Operand& v = in.ops[1];
+  const int width = 8 * in.aux / static_cast<int>(v.count);
+  std::uint64_t d = 0;
+  for (std::uint32_t i = 0; i < v.count; ++i) {
+    const std::uint64_t e = t.get<std::uint64_t>(in.elements[v.first + i]);
+    d |= (width == 64 ? e : e & ((1ull << width) - 1)) << (width * i);
+  }
+  t.set<std::uint64_t>(in.ops[0], in.aux == 8 ? d : d & ((1ull << (8 * in.aux)) - 1));
+}
+void mov_unpack(Thread& t, const Instruction& in) {
+  const Operand& v = in.ops[0];
+  const int width = 8 * in.aux / static_cast<int>(v.count);
+  const std::uint64_t s = t.get<std::uint64_t>(in.ops[1]);
+  for (std::uint32_t i = 0; i < v.count; ++i)
+    t.set<std::uint64_t>(in.elements[v.first + i], width == 64 ? s : (s >> (width * i)) & ((1ull << width) - 1));
+}
+
+// ---- cvt
+
+enum class Kind : std::uint8_t { sint, uint, f32, f64, f16, bf16, e4m3, e5m2, tf32 };
+Kind kind(Type t) {
+  switch (t) {
+    case Type::s8: case Type::s16: case Type::s32: case Type::s64: return Kind::sint;
+    case Type::f32: return Kind::f32;
+    case Type::f64: return Kind::f64;
+    case Type::f16: case Type::f16x2: return Kind::f16;
+    case Type::bf16: case Type::bf16x2: return Kind::bf16;
+    case Type::e4m3x2: return Kind::e4m3;
+    case Type::e5m2x2: return Kind::e5m2;
+    default: return Kind::uint;
+  }
+}
+
+// A value on its way through cvt: integers exactly, floats as double.
+struct Value {
+  bool is_int;
+  __int128 i;
+  double f;
+};
+
+Value read_value(Thread& t, const Operand& o, Type ty) {
+  switch (ty) {
+    case Type::s8: return {true, t.get<std::int8_t>(o), 0};
+    case Type::s16: return {true, t.get<std::int16_t>(o), 0};
+    case Type::s32: return {true, t.get<std::int32_t>(o), 0};
+    case Type::s64: return {true, t.get<std::int64_t>(o), 0};
+    case Type::u8: case Type::b8: return {true, t.get<std::uint8_t>(o), 0};
+    case Type::u16: case Type::b16: return {true, t.get<std::uint16_t>(o), 0};
+    case Type::u32: case Type::b32: return {true, t.get<std::uint32_t>(o), 0};
+    case Type::u64: case Type::b64: return {true, t.get<std::uint64_t>(o), 0};
+    case Type::f32: return {false, 0, t.get<float>(o)};
+    case Type::f64: return {false, 0, t.get<double>(o)};
+    case Type::f16: return {false, 0, F16{t.get<std::uint16_t>(o)}.value()};
+    case Type::bf16: return {false, 0, BF16{t.get<std::uint16_t>(o)}.value()};
+    default: return {true, 0, 0};
+  }
+}
+
+double round_integral(double x, std::uint32_t flags) {
+  if (flags & kRz) return std::trunc(x);
+  if (flags & kRm) return std::floor(x);
+  if (flags & kRp) return std::ceil(x);
+  return std::nearbyint(x);  // ties to even under the default mode
+}
+
+void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t flags) {
+  const Kind k = kind(ty);
+  if (k == Kind::sint || k == Kind::uint) {
+    const int bits = 8 * size_of(ty);
+    const bool sign = k == Kind::sint;
+    const __int128 lo = sign ? -(__int128(1) << (bits - 1)) : 0;
+    const __int128 hi = sign ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+    __int128 r;
+    if (v.is_int) {
+      r = v.i;
+      if (flags & kSat) r = r < lo ? lo : r > hi ? hi : r;
+    } else {  // float → integer saturates; NaN → 0 (PTX #data-movement-and-conversion-instructions-cvt)
+      if (std::isnan(v.f)) r = 0;
+      else {
+        const double x = round_integral(v.f, flags | (flags & kRi ? 0 : kRz));
+        r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<__int128>(x);
+      }
+    }
+    // Kept sign-extended for signed types, so that a wider read sees the same number.
+    t.set<std::uint64_t>(o, sign ? static_cast<std::uint64_t>(static_cast<std::int64_t>(r))
+                                 : static_cast<std::uint64_t>(r) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+    return;
+  }
+  double x = v.is_int ? static_cast<double>(v.i) : v.f;
+  if (flags & kRi) x = round_integral(x, flags);
+  if (flags & kRelu) x = x < 0 ? 0 : x;
+  if (flags & kSat) x = std::isnan(x) ? 0 : std::fmin(std::fmax(x, 0.0), 1.0);
+  switch (k) {
+    case Kind::f32: {
+      float f = rounded(flags & kRi ? 0 : flags, [&] { return static_cast<float>(x); });
+      t.set<float>(o, flush(f, flags));
+      return;
+    }
+    case Kind::f64: t.set<double>(o, x); return;
+    case Kind::f16: t.set<std::uint16_t>(o, static_cast<std::uint16_t>(encode(ElementType::fp16, static_cast<float>(x)))); return;
+    case Kind::bf16: t.set<std::uint16_t>(o, static_cast<std::uint16_t>(encode(ElementType::bf16, static_cast<float>(x)))); return;
+    default: return;
+  }
+}
+
+void cvt(Thread& t, const Instruction& in) {
+  write_value(t, in.ops[0], in.type, read_value(t, in.ops[1], in.type2), in.flags);
+}
+
+// cvt.rn.{bf16x2,f16x2}.f32 d, a, b: a to the upper half, b to the lower.
+template <ElementType E>
+void cvt_pack_f32(Thread& t, const Instruction& in) {
+  auto one = [&](const Operand& o) {
+    float x = t.get<float>(o);
+    if (in.flags & kRelu) x = x < 0 ? 0 : x;
+    return encode(E, x);
+  };
+  t.set<std::uint32_t>(in.ops[0], one(in.ops[1]) << 16 | one(in.ops[2]));
+}
+// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b: a to the upper byte.
+template <ElementType E>
+void cvt_pack_fp8(Thread& t, const Instruction& in) {
+  auto one = [&](const Operand& o) {
+    float x = t.get<float>(o);
+    if (in.flags & kRelu) x = x < 0 ? 0 : x;
+    return encode(E, x) & 0xFFu;
+  };
+  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(one(in.ops[1]) << 8 | one(in.ops[2])));
+}
+// cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a: each byte of a to f16, the low byte to the low half.
+template <ElementType E>
+void cvt_unpack_fp8(Thread& t, const Instruction& in) {
+  const std::uint16_t a = t.get<std::uint16_t>(in.ops[1]);
+  const std::uint32_t lo = encode(ElementType::fp16, decode(E, a & 0xFFu)),
+                      hi = encode(ElementType::fp16, decode(E, a >> 8u));
+  t.set<std::uint32_t>(in.ops[0], hi << 16 | lo);
+}
+
+// ---- cvta: between a space's address and its window in the generic space
+
+void cvta(Thread& t, const Instruction& in) {
+  const std::uint64_t a = t.get<std::uint64_t>(in.ops[1]);
+  const bool to = in.aux != 0;
+  std::uint64_t r = a;
+  switch (in.space) {
+    case Space::shared: r = to ? a - kSharedWindow : kSharedWindow + (a & 0xFFFFFFFFu); break;
+    case Space::local: r = to ? a - kLocalWindow : kLocalWindow + (a & 0xFFFFFFFFu); break;
+    case Space::param: {
+      const auto base = reinterpret_cast<std::uint64_t>(t.grid().params.data());
+      r = to ? a - base : base + a;
+      break;
+    }
+    default: break;  // global addresses are generic addresses
+  }
+  if (in.type == Type::u32 || in.type == Type::b32) r &= 0xFFFFFFFFu;
+  t.set<std::uint64_t>(in.ops[0], r);
+}
+
+// isspacep.space p, a
+void isspacep(Thread& t, const Instruction& in) {
+  const std::uint64_t a = t.get<std::uint64_t>(in.ops[1]);
+  bool r = false;
+  switch (in.space) {
+    case Space::shared: r = in_shared_window(a); break;
+    case Space::local: r = in_local_window(a); break;
+    case Space::global: r = !in_shared_window(a) && !in_local_window(a); break;
+    default: break;
+  }
+  t.set<bool>(in.ops[0], r);
+}
+
+Cmp parse_cmp(std::string_view s, bool is_unsigned) {
+  if (s == "eq") return Cmp::eq;
+  if (s == "ne") return Cmp::ne;
+  if (s == "lt" || s == "lo") return Cmp::lt;
+  if (s == "le" || s == "ls") return Cmp::le;
+  if (s == "gt" || s == "hi") return Cmp::gt;
+  if (s == "ge" || s == "hs") return Cmp::ge;
+  if (s == "equ") return Cmp::equ;
+  if (s == "neu") return Cmp::neu;
+  if (s == "ltu") return Cmp::ltu;
+  if (s == "leu") return Cmp::leu;
+  if (s == "gtu") return Cmp::gtu;
+  if (s == "geu") return Cmp::geu;
+  if (s == "num") return Cmp::num;
+  if (s == "nan") return Cmp::nan;
+  (void)is_unsigned;
+  return static_cast<Cmp>(-1);
+}
+
+template <class Op>
+Handler arith_binary(Type type) {
+  return by_any(type, []<class T>() -> Handler {
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
+    else return &binary<T, Op>;
+  });
+}
+template <class Op>
+Handler int_binary(Type type) {
+  return by_int(type, []<class T>() -> Handler { return &binary<T, Op>; });
+}
+template <class Op>
+Handler float_unary(Type type) {
+  return by_float(type, []<class T>() -> Handler { return &unary<T, Op>; });
+}
+template <class Op>
+Handler any_unary(Type type) {
+  return by_any(type, []<class T>() -> Handler {
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
+    else return &unary<T, Op>;
+  });
+}
+
+// The f16/bf16 forms: aux is the operation (half_op).
+Handler half_handler(Type type) {
+  switch (type) {
+    case Type::f16: return &half_op<F16, 1>;
+    case Type::f16x2: return &half_op<F16, 2>;
+    case Type::bf16: return &half_op<BF16, 1>;
+    case Type::bf16x2: return &half_op<BF16, 2>;
+    default: return nullptr;
+  }
+}
+bool is_half(Type t) { return t == Type::f16 || t == Type::f16x2 || t == Type::bf16 || t == Type::bf16x2; }
+
+}  // namespace
+
+bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
+  const std::string_view b = op.base();
+  const Type ty = in.type;
+  in.flags = rounding_flags(op);
+  Handler h = nullptr;
+  auto half_as = [&](int code) {
+    in.aux = code;
+    return half_handler(ty);
+  };
+  if (ty == Type::f32x2 && (b == "add" || b == "sub" || b == "mul" || b == "fma")) {
+    in.aux = b == "add" ? 0 : b == "sub" ? 1 : b == "mul" ? 2 : 3;
+    h = b == "fma" ? &f32x2<3> : &f32x2<2>;
+  } else if (is_half(ty) && (b == "add" || b == "sub" || b == "mul" || b == "fma" || b == "min" || b == "max" ||
+                             b == "neg" || b == "abs" || b == "ex2")) {
+    static constexpr std::string_view names[] = {"add", "sub", "mul", "fma", "min", "max", "neg", "abs", "ex2"};
+    for (int i = 0; i < 9; ++i)
+      if (b == names[i]) h = half_as(i);
+  } else if (b == "add") {
+    h = arith_binary<Add>(ty);
+  } else if (b == "sub") {
+    h = arith_binary<Sub>(ty);
+  } else if (b == "mul") {
+    if (op.has("wide"))
+      h = by_int(ty, []<class T>() -> Handler {
+        if constexpr (sizeof(T) >= 8) return nullptr;
+        else return &mul_wide<T, false>;
+      });
+    else if (op.has("hi"))
+      h = by_int(ty, []<class T>() -> Handler { return &binary<T, MulHi>; });
+    else
+      h = arith_binary<MulLo>(ty);
+  } else if (b == "mad" || b == "fma") {
+    if (ty == Type::f32 || ty == Type::f64)
+      h = by_float(ty, []<class T>() -> Handler { return &fma_float<T>; });
+    else if (op.has("wide"))
+      h = by_int(ty, []<class T>() -> Handler {
+        if constexpr (sizeof(T) >= 8) return nullptr;
+        else return &mad_wide<T>;
+      });
+    else if (op.has("hi"))
+      h = by_int(ty, []<class T>() -> Handler { return &mad_hi<T>; });
+    else
+      h = by_int(ty, []<class T>() -> Handler { return &mad_lo<T>; });
+  } else if (b == "div") {
+    h = arith_binary<Div>(ty);
+  } else if (b == "rem") {
+    h = int_binary<Rem>(ty);
+  } else if (b == "min") {
+    h = arith_binary<Min>(ty);
+  } else if (b == "max") {
+    h = arith_binary<Max>(ty);
+  } else if (b == "copysign") {
+    h = by_float(ty, []<class T>() -> Handler { return &binary<T, CopySign>; });
+  } else if (b == "neg") {
+    h = any_unary<Neg>(ty);
+  } else if (b == "abs") {
+    h = any_unary<Abs>(ty);
+  } else if (b == "rcp") {
+    h = float_unary<Rcp>(ty);
+  } else if (b == "sqrt") {
+    h = float_unary<Sqrt>(ty);
+  } else if (b == "rsqrt") {
+    h = float_unary<Rsqrt>(ty);
+  } else if (b == "ex2") {
+    h = float_unary<Ex2>(ty);
+  } else if (b == "lg2") {
+    h = float_unary<Lg2>(ty);
+  } else if (b == "sin") {
+    h = float_unary<Sin>(ty);
+  } else if (b == "cos") {
+    h = float_unary<Cos>(ty);
+  } else if (b == "tanh") {
+    h = float_unary<Tanh>(ty);
+  } else if (b == "and" || b == "or" || b == "xor" || b == "not" || b == "cnot") {
+    if (ty == Type::pred) {
+      h = b == "and" ? &logic_pred<And> : b == "or" ? &logic_pred<Or> : b == "xor" ? &logic_pred<Xor> : &logic_pred<Not>;
+    } else if (b == "not") {
+      h = by_int(ty, []<class T>() -> Handler { return &unary<T, Not>; });
+    } else if (b == "cnot") {
+      h = by_int(ty, []<class T>() -> Handler { return &unary<T, Cnot>; });
+    } else {
+      h = b == "and" ? int_binary<And>(ty) : b == "or" ? int_binary<Or>(ty) : int_binary<Xor>(ty);
+    }
+  } else if (b == "shl") {
+    h = by_int(ty, []<class T>() -> Handler { return &shl<T>; });
+  } else if (b == "shr") {
+    h = by_int(ty, []<class T>() -> Handler { return &shr<T>; });
+  } else if (b == "popc") {
+    h = by_int(ty, []<class T>() -> Handler { return &popc<T>; });
+  } else if (b == "clz") {
+    h = by_int(ty, []<class T>() -> Handler { return &clz<T>; });
+  } else if (b == "brev") {
+    h = by_int(ty, []<class T>() -> Handler { return &brev<T>; });
+  } else if (b == "bfind") {
+    in.aux = op.has("shiftamt");
+    h = by_int(ty, []<class T>() -> Handler { return &bfind<T>; });
+  } else if (b == "bfe") {
+    h = by_int(ty, []<class T>() -> Handler { return &bfe<T>; });
+  } else if (b == "bfi") {
+    h = by_int(ty, []<class T>() -> Handler { return &bfi<T>; });
+  } else if (b == "prmt") {
+    static constexpr std::string_view modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    for (int i = 0; i < 6; ++i)
+      if (op.has(modes[i])) in.aux = i + 1;
+    h = &prmt;
+  } else if (b == "lop3") {
+    h = &lop3;
+  } else if (b == "shf") {
+    in.aux = op.has("l");
+    if (op.has("clamp")) in.flags |= kSat;
+    h = &shf;
+  } else if (b == "setp") {
+    const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "", false);
+    if (static_cast<int>(c) < 0) {
+      why = "comparison " + std::string(op.parts[1]);
+      return false;
+    }
+    in.aux = static_cast<std::int32_t>(c);
+    in.aux2 = op.has("and") ? 1 : op.has("or") ? 2 : op.has("xor") ? 3 : 0;
+    // p|q: two destinations; flags counts them beyond the first (operand offset).
+    const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
+    in.flags = in.ops.size() > 1 + sources ? 1u : 0u;
+    if (ty == Type::f16 || ty == Type::bf16)
+      h = ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>;
+    else
+      h = by_any(ty, []<class T>() -> Handler {
+        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
+        else return &setp<T>;
+      });
+  } else if (b == "selp") {
+    h = by_any(ty, []<class T>() -> Handler { return &selp<T>; });
+  } else if (b == "mov") {
+    if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
+      in.aux = size_of(ty);
+      h = &mov_pack;
+    } else if (in.ops.size() == 2 && in.ops[0].kind == Operand::Kind::vector) {
+      in.aux = size_of(ty);
+      h = &mov_unpack;
+    } else {
+      h = by_any(ty, []<class T>() -> Handler { return &mov<T>; });
+    }
+  } else if (b == "cvt") {
+    const std::vector<Type> ts = op.types();
+    if (ts.size() != 2) {
+      why = "cvt with two types";
+      return false;
+    }
+    in.type = ts[0];
+    in.type2 = ts[1];
+    if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;
+    else if (in.type == Type::e4m3x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e4m3>;
+    else if (in.type == Type::e5m2x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e5m2>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
+    else if (!is_half(in.type) || in.type == Type::f16 || in.type == Type::bf16) {
+      if (in.type == Type::f16x2 || in.type == Type::bf16x2 || in.type2 == Type::f16x2 || in.type2 == Type::bf16x2) {
+        why = "this packed cvt";
+        return false;
+      }
+      h = &cvt;
+    }
+  } else if (b == "cvta") {
+    in.aux = op.has("to");
+    h = &cvta;
+  } else if (b == "isspacep") {
+    h = &isspacep;
+  } else {
+    return false;
+  }
+  if (!h) {
+    why = "type ." + std::string(name(ty)) + " for " + std::string(b);
+    return false;
+  }
+  in.run = h;
+  return true;
+}
+
+}  // namespace tcgen::ptx

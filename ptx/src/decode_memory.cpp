@@ -1,0 +1,197 @@
+// Loads, stores, atomics and the memory instructions without data
+// (PTX #data-movement-and-conversion-instructions-ld, -st, -prefetch,
+// -createpolicy, -mapa, #parallel-synchronization-and-communication-
+// instructions-atom, -red). Every access goes through Thread::load/store:
+// shared memory to the model, global memory checked against what the
+// kernel was given, local and param memory the thread's own.
+#include <cstring>
+#include <type_traits>
+
+#include "decode.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// ld/st: aux = bytes per element, aux2 = elements (1 for a scalar), flags 1 = sign-extend.
+void ld(Thread& t, const Instruction& in) {
+  const std::uint32_t bytes = static_cast<std::uint32_t>(in.aux) * static_cast<std::uint32_t>(in.aux2);
+  std::uint8_t buf[256];
+  t.load(in.space, t.address(in.ops[1]), buf, bytes, in);
+  auto put = [&](const Operand& o, const std::uint8_t* p) {
+    if (in.aux == 16) {  // .b128 in two slots
+      if (o.kind != Operand::Kind::reg) return;
+      std::uint64_t lo, hi;
+      std::memcpy(&lo, p, 8);
+      std::memcpy(&hi, p + 8, 8);
+      t.slot(o.slot) = lo;
+      t.slot(o.slot + 1) = hi;
+      return;
+    }
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, static_cast<std::size_t>(in.aux));
+    if (in.flags && in.aux < 8) {
+      const int shift = 64 - 8 * in.aux;
+      v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+    }
+    t.set<std::uint64_t>(o, v);
+  };
+  const Operand& d = in.ops[0];
+  if (d.kind == Operand::Kind::vector)
+    for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * static_cast<std::uint32_t>(in.aux));
+  else
+    put(d, buf);
+}
+
+void st(Thread& t, const Instruction& in) {
+  const std::uint32_t bytes = static_cast<std::uint32_t>(in.aux) * static_cast<std::uint32_t>(in.aux2);
+  std::uint8_t buf[256];
+  auto take = [&](const Operand& o, std::uint8_t* p) {
+    if (in.aux == 16 && o.kind == Operand::Kind::reg) {
+      const std::uint64_t lo = t.slot(o.slot), hi = t.slot(o.slot + 1);
+      std::memcpy(p, &lo, 8);
+      std::memcpy(p + 8, &hi, 8);
+      return;
+    }
+    const std::uint64_t v = in.type == Type::f32 && o.kind == Operand::Kind::imm
+                                ? Thread::to_bits(t.get<float>(o))
+                                : in.type == Type::f64 && o.kind == Operand::Kind::imm ? Thread::to_bits(t.get<double>(o))
+                                                                                       : t.get<std::uint64_t>(o);
+    std::memcpy(p, &v, static_cast<std::size_t>(in.aux));
+  };
+  const Operand& s = in.ops[1];
+  if (s.kind == Operand::Kind::vector)
+    for (std::uint32_t i = 0; i < s.count; ++i) take(in.elements[s.first + i], buf + i * static_cast<std::uint32_t>(in.aux));
+  else
+    take(s, buf);
+  t.store(in.space, t.address(in.ops[0]), buf, bytes, in);
+}
+
+// atom/red: aux = the operation, the type's C++ form by template. Fibers run
+// one at a time, so the read-modify-write is atomic by construction.
+enum class AtomOp { add, inc, dec, exch, cas, min, max, and_, or_, xor_ };
+
+template <class T>
+T apply(AtomOp op, T old, T b, T c) {
+  switch (op) {
+    case AtomOp::add: return static_cast<T>(old + b);
+    case AtomOp::inc:
+      if constexpr (std::is_integral_v<T>) return old >= b ? T(0) : static_cast<T>(old + 1);
+      else return old;
+    case AtomOp::dec:
+      if constexpr (std::is_integral_v<T>) return (old == 0 || old > b) ? b : static_cast<T>(old - 1);
+      else return old;
+    case AtomOp::exch: return b;
+    case AtomOp::cas: return old == b ? c : old;
+    case AtomOp::min: return b < old ? b : old;
+    case AtomOp::max: return b > old ? b : old;
+    case AtomOp::and_:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(old & b);
+      else return old;
+    case AtomOp::or_:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(old | b);
+      else return old;
+    case AtomOp::xor_:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(old ^ b);
+      else return old;
+  }
+  return old;
+}
+
+template <class T, bool Returns>
+void atom(Thread& t, const Instruction& in) {
+  const std::size_t a = Returns ? 1 : 0;
+  const std::uint64_t addr = t.address(in.ops[a]);
+  T old;
+  t.load(in.space, addr, &old, sizeof(T), in);
+  const T b = t.get<T>(in.ops[a + 1]);
+  const T c = in.ops.size() > a + 2 ? t.get<T>(in.ops[a + 2]) : T{};
+  const T next = apply(static_cast<AtomOp>(in.aux), old, b, c);
+  t.store(in.space, addr, &next, sizeof(T), in);
+  if constexpr (Returns) t.set<T>(in.ops[0], old);
+}
+
+template <bool Returns>
+Handler atom_handler(Type ty) {
+  switch (ty) {
+    case Type::u32: case Type::b32: return &atom<std::uint32_t, Returns>;
+    case Type::s32: return &atom<std::int32_t, Returns>;
+    case Type::u64: case Type::b64: return &atom<std::uint64_t, Returns>;
+    case Type::s64: return &atom<std::int64_t, Returns>;
+    case Type::f32: return &atom<float, Returns>;
+    case Type::f64: return &atom<double, Returns>;
+    default: return nullptr;
+  }
+}
+
+void nothing(Thread&, const Instruction&) {}
+
+// createpolicy: an opaque L2 policy; the model has no cache, any value serves.
+void createpolicy(Thread& t, const Instruction& in) { t.set<std::uint64_t>(in.ops[0], 0); }
+
+// mapa d, a, rank: a's variable in CTA `rank` of the cluster; clusters here have one CTA.
+void mapa(Thread& t, const Instruction& in) {
+  const std::uint32_t rank = t.get<std::uint32_t>(in.ops[2]);
+  if (rank != 0)
+    fault("mapa target CTA rank", std::to_string(rank),
+          "0: the host model runs clusters of one CTA (PTX #data-movement-and-conversion-instructions-mapa)");
+  t.set<std::uint64_t>(in.ops[0], t.get<std::uint64_t>(in.ops[1]));
+}
+
+}  // namespace
+
+bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
+  const std::string_view b = op.base();
+  if (b == "ld" || b == "ldu" || b == "st") {
+    const bool load = b != "st";
+    if (op.has("async") || op.has("bulk")) return false;
+    int vec = 1;
+    if (op.has("v2")) vec = 2;
+    if (op.has("v4")) vec = 4;
+    if (op.has("v8")) vec = 8;
+    const Operand& data = in.ops[load ? 0 : 1];
+    if (vec > 1 && (data.kind != Operand::Kind::vector || static_cast<int>(data.count) != vec)) {
+      why = "a vector of " + std::to_string(vec) + " registers";
+      return false;
+    }
+    in.aux = size_of(in.type);
+    in.aux2 = vec;
+    in.flags = is_signed(in.type) ? 1 : 0;
+    if (in.aux == 0 || in.aux * vec > 256) {
+      why = "a load/store type";
+      return false;
+    }
+    in.run = load ? &ld : &st;
+    return true;
+  }
+  if (b == "atom" || b == "red") {
+    static constexpr std::string_view ops[] = {"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"};
+    int found = -1;
+    for (int i = 0; i < 10; ++i)
+      if (op.has(ops[i])) found = i;
+    if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") ) {
+      why = "this atomic operation";
+      return false;
+    }
+    in.aux = found;
+    in.run = b == "atom" ? atom_handler<true>(in.type) : atom_handler<false>(in.type);
+    if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(b);
+    return in.run != nullptr;
+  }
+  if (b == "prefetch" || b == "prefetchu" || b == "applypriority" || b == "discard") {
+    in.run = &nothing;  // cache hints: no effect on what a kernel computes
+    return true;
+  }
+  if (b == "createpolicy") {
+    in.run = &createpolicy;
+    return true;
+  }
+  if (b == "mapa") {
+    in.run = &mapa;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace tcgen::ptx

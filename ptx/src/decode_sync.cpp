@@ -1,0 +1,202 @@
+// Barriers, warp collectives, mbarriers and fences
+// (PTX #parallel-synchronization-and-communication-instructions): each one
+// goes to exec's CTA runtime through HostArch, which gathers a warp's lanes,
+// blocks waiting threads and hands ordering to the model.
+#include "decode.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// ---- bar / barrier: aux 1 = arrive only; the count, when given, is ops[1]
+void bar(Thread& t, const Instruction& in) {
+  const unsigned id = in.ops.empty() ? 0u : t.get<std::uint32_t>(in.ops[0]);
+  const unsigned count =
+      in.ops.size() > 1 ? t.get<std::uint32_t>(in.ops[1]) : static_cast<unsigned>(t.arch().block_threads());
+  if (in.aux) {
+    t.runtime().barrier(t.linear(), id, count, false);
+    return;
+  }
+  t.arch().bar_sync(id, count);
+}
+
+void bar_warp_sync(Thread& t, const Instruction& in) { t.arch().sync_warp(t.get<std::uint32_t>(in.ops[0])); }
+
+// shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX #data-movement-and-conversion-instructions-shfl-sync)
+void shfl(Thread& t, const Instruction& in) {
+  const bool has_p = in.ops.size() == 6;
+  const std::size_t a = has_p ? 2 : 1;
+  const std::uint32_t value = t.get<std::uint32_t>(in.ops[a]), bval = t.get<std::uint32_t>(in.ops[a + 1]) & 31u,
+                      cval = t.get<std::uint32_t>(in.ops[a + 2]), mask = t.get<std::uint32_t>(in.ops[a + 3]);
+  const int lane = t.lane();
+  const int clamp = static_cast<int>(cval & 31u), segmask = static_cast<int>((cval >> 8) & 31u);
+  const int max_lane = (lane & segmask) | (clamp & ~segmask), min_lane = lane & segmask;
+  int j = lane;
+  bool in_range = false;
+  switch (in.aux) {
+    case 0: j = lane - static_cast<int>(bval); in_range = j >= max_lane; break;                // up
+    case 1: j = lane + static_cast<int>(bval); in_range = j <= max_lane; break;                // down
+    case 2: j = lane ^ static_cast<int>(bval); in_range = j <= max_lane; break;                // bfly
+    default: j = min_lane | (static_cast<int>(bval) & ~segmask); in_range = j <= max_lane; break;  // idx
+  }
+  if (!in_range) j = lane;
+  t.set<std::uint32_t>(in.ops[0], t.arch().shfl_sync(mask, value, j));
+  if (has_p) t.set<bool>(in.ops[1], in_range);
+}
+
+// vote.sync.{all,any,uni}.pred d, {!}a, membermask; vote.sync.ballot.b32 d, {!}a, membermask
+void vote(Thread& t, const Instruction& in) {
+  const bool p = t.pred(in.ops[1]);
+  const std::uint32_t mask = t.get<std::uint32_t>(in.ops[2]);
+  switch (in.aux) {
+    case 0: t.set<bool>(in.ops[0], t.arch().all_sync(mask, p)); break;
+    case 1: t.set<bool>(in.ops[0], t.arch().any_sync(mask, p)); break;
+    case 2: {
+      const std::uint32_t ballot = t.arch().ballot_sync(mask, p);
+      t.set<bool>(in.ops[0], ballot == 0 || ballot == (mask & t.runtime().live_lanes(t.warp())));
+      break;
+    }
+    default: t.set<std::uint32_t>(in.ops[0], t.arch().ballot_sync(mask, p)); break;
+  }
+}
+
+// elect.sync d|p, membermask: d the elected lane, p true there.
+void elect(Thread& t, const Instruction& in) {
+  unsigned leader = 0;
+  const bool elected = t.arch().elect_one(t.get<std::uint32_t>(in.ops[2]), &leader);
+  t.set<std::uint32_t>(in.ops[0], leader);
+  t.set<bool>(in.ops[1], elected);
+}
+
+// activemask.b32 d: on the host, the warp's lanes that have not exited.
+void activemask(Thread& t, const Instruction& in) {
+  t.set<std::uint32_t>(in.ops[0], t.runtime().live_lanes(t.warp()));
+}
+
+// ---- mbarrier: the address operand is ops[addr]; shared::cluster in a cluster of one is the CTA's.
+std::uint32_t mbar_address(Thread& t, const Instruction& in, std::size_t i) {
+  return t.shared_address(t.address(in.ops[i]), in);
+}
+
+void mbarrier_init(Thread& t, const Instruction& in) {
+  t.arch().mbarrier_init(mbar_address(t, in, 0), t.get<std::uint32_t>(in.ops[1]));
+}
+
+// mbarrier.arrive[.expect_tx] state|_, [addr][, count | tx]; aux 1 = expect_tx.
+// The state is the phase the arrival belongs to, for try_wait/test_wait with a state.
+void mbarrier_arrive(Thread& t, const Instruction& in) {
+  const std::uint32_t mbar = mbar_address(t, in, 1);
+  const std::uint64_t phase = t.runtime().cta().mbarrier(mbar).valid() ? t.runtime().cta().mbarrier(mbar).phase() : 0;
+  if (in.aux)
+    t.arch().mbarrier_arrive_expect_tx(mbar, t.get<std::uint32_t>(in.ops[2]));
+  else
+    t.arch().mbarrier_arrive(mbar, in.ops.size() > 2 ? t.get<std::uint32_t>(in.ops[2]) : 1u);
+  t.set<std::uint64_t>(in.ops[0], phase);
+}
+
+void mbarrier_expect_tx(Thread& t, const Instruction& in) {
+  t.arch().mbarrier_expect_tx(mbar_address(t, in, 0), t.get<std::uint32_t>(in.ops[1]));
+}
+
+// mbarrier.{try,test}_wait[.parity] p, [addr], parity | state
+void mbarrier_wait(Thread& t, const Instruction& in) {
+  const std::uint32_t parity = static_cast<std::uint32_t>(t.get<std::uint64_t>(in.ops[2]) & 1u);
+  t.set<bool>(in.ops[0], t.arch().mbarrier_try_wait(mbar_address(t, in, 1), parity));
+}
+
+void mbarrier_inval(Thread& t, const Instruction& in) {
+  t.runtime().cta().mbarrier_inval({t.warp(), t.lane()}, mbar_address(t, in, 0));
+}
+
+void fence_proxy_async(Thread& t, const Instruction&) { t.arch().fence_proxy_async(); }
+void nothing(Thread&, const Instruction&) {}
+
+// setmaxnreg.{inc,dec}.sync.aligned.u32 n (PTX #miscellaneous-instructions-setmaxnreg)
+void setmaxnreg(Thread& t, const Instruction& in) {
+  const std::int64_t n = in.ops[0].ival;
+  if (n < 24 || n > 256 || n % 8 != 0)
+    fault("setmaxnreg register count", std::to_string(n),
+          "a multiple of 8 in [24, 256] (PTX #miscellaneous-instructions-setmaxnreg)");
+  char frame = 0;  // .sync.aligned: the warp's lanes meet here, and it changes nothing else the model sees
+  t.runtime().collective(t.linear(), {in.opcode, true, t.site(in)}, 0xFFFFFFFFu, frame,
+                         [](const std::array<char*, 32>&) {});
+}
+
+}  // namespace
+
+bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
+  const std::string_view b = op.base();
+  if (b == "bar" || b == "barrier") {
+    if (op.has("cluster") || op.has("red")) {
+      why = op.has("cluster") ? "cluster barriers (clusters of more than one CTA)" : "bar.red";
+      return false;
+    }
+    if (op.has("warp")) {
+      in.run = &bar_warp_sync;
+      return true;
+    }
+    in.aux = op.has("arrive");
+    in.run = &bar;
+    return true;
+  }
+  if (b == "shfl") {
+    static constexpr std::string_view modes[] = {"up", "down", "bfly", "idx"};
+    in.aux = -1;
+    for (int i = 0; i < 4; ++i)
+      if (op.has(modes[i])) in.aux = i;
+    if (in.aux < 0 || !op.has("sync")) return false;
+    in.run = &shfl;
+    return true;
+  }
+  if (b == "vote") {
+    static constexpr std::string_view modes[] = {"all", "any", "uni", "ballot"};
+    in.aux = -1;
+    for (int i = 0; i < 4; ++i)
+      if (op.has(modes[i])) in.aux = i;
+    if (in.aux < 0 || !op.has("sync")) return false;
+    in.run = &vote;
+    return true;
+  }
+  if (b == "elect") {
+    if (in.ops.size() != 3) return false;
+    in.run = &elect;
+    return true;
+  }
+  if (b == "activemask") {
+    in.run = &activemask;
+    return true;
+  }
+  if (b == "mbarrier") {
+    const std::string_view what = op.parts.size() > 1 ? op.parts[1] : "";
+    if (what == "init") in.run = &mbarrier_init;
+    else if (what == "inval") in.run = &mbarrier_inval;
+    else if (what == "arrive" && !op.has("noComplete")) {
+      in.aux = op.has("expect_tx");
+      in.run = &mbarrier_arrive;
+    } else if (what == "expect_tx") in.run = &mbarrier_expect_tx;
+    else if (what == "try_wait" || what == "test_wait") in.run = &mbarrier_wait;
+    else {
+      why = "mbarrier." + std::string(what);
+      return false;
+    }
+    return true;
+  }
+  if (b == "fence" || b == "membar") {
+    // fence.proxy.async orders the generic proxy's shared-memory writes before the async proxy's reads: the
+    // model checks it. The others order memory between threads, which fibers running one at a time always are.
+    in.run = op.has("proxy") && op.has("async") ? &fence_proxy_async : &nothing;
+    return true;
+  }
+  if (b == "griddepcontrol") {
+    in.run = &nothing;  // programmatic dependent launch: one grid at a time here
+    return true;
+  }
+  if (b == "setmaxnreg") {
+    in.run = &setmaxnreg;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,72 @@
+#include "tcgen/ptx/launch.hpp"
+
+#include <cstring>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/model/shared_memory.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// The parameter buffer: each argument at its .param's offset, its size checked.
+std::vector<std::uint8_t> parameters(const Function& f, std::span<const Argument> args) {
+  if (args.size() != f.params.size())
+    fail("kernel arguments", std::to_string(args.size()) + " for " + f.demangled,
+         std::to_string(f.params.size()) + ", one per .param of the entry");
+  std::vector<std::uint8_t> buffer(f.param_bytes, 0);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const Param& p = f.params[i];
+    if (args[i].size() != p.bytes)
+      fault("kernel argument " + std::to_string(i), std::to_string(args[i].size()) + " bytes",
+           std::to_string(p.bytes) + " bytes, the size of .param " + p.name);
+    std::memcpy(buffer.data() + p.offset, args[i].data(), p.bytes);
+  }
+  return buffer;
+}
+
+}  // namespace
+
+LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
+                   std::span<const Argument> args, std::span<const Allocation> memory) {
+  if (!entry.entry) fail("kernel", entry.demangled, "an .entry: a .func cannot be launched");
+  const unsigned threads = config.block.count();
+  if (threads == 0 || threads > 1024 || threads % 32 != 0)
+    fail("block", std::to_string(config.block.x) + "x" + std::to_string(config.block.y) + "x" +
+                      std::to_string(config.block.z),
+         "a multiple of 32 threads, at most 1024: the host runs whole warps");
+  if (config.grid.count() == 0) fail("grid", 0, "at least one CTA in each dimension");
+  const std::uint32_t smem = module.dynamic_shared_base() - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
+  if (smem > model::SharedMemory::kMaxBytes)
+    fail("shared memory", std::to_string(module.static_shared_bytes()) + " static + " +
+                              std::to_string(config.dynamic_smem) + " dynamic bytes",
+         "at most 232448 bytes (227 KB) per CTA on sm_100");
+
+  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}};
+  grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});
+  for (const Module::Storage& s : module.storage())
+    grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, true});
+
+  LaunchStats stats;
+  std::uint64_t index = 0;
+  for (unsigned z = 0; z < config.grid.z; ++z)
+    for (unsigned y = 0; y < config.grid.y; ++y)
+      for (unsigned x = 0; x < config.grid.x; ++x, ++index) {
+        exec::LaunchOptions options = config.options;
+        if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
+        exec::CtaRuntime cta({x, y, z}, config.grid, static_cast<int>(threads), smem, options);
+        CtaState state{std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, CtaState::Arrivals>>(threads / 32)};
+        cta.run([&](exec::HostArch& arch) {
+          Thread t(grid, state, cta, arch, static_cast<int>(arch.thread_index()));
+          t.run();
+        });
+        ++stats.ctas;
+      }
+  stats.instructions = grid.instructions;
+  stats.warnings = grid.warnings;
+  return stats;
+}
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,786 @@
+// The PTX reader: a small lexer (PTX is line-oriented and regular) and a
+// recursive-descent parser for what nvcc emits: module directives, variables,
+// .entry/.func with parameters, block-scoped .reg and labels (inline asm
+// repeats both), .loc with inlined_at chains and the .debug_str section that
+// names the inlined functions. Each instruction is decoded once (decode.hpp).
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include "decode.hpp"
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/ptx/module.hpp"
+
+namespace tcgen::ptx {
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !out) return name;
+  std::string s(out);
+  std::free(out);
+  return s;
+}
+
+namespace {
+
+struct Token {
+  enum class Kind { word, string, punct, end } kind = Kind::end;
+  std::string_view text;
+  std::uint32_t line = 0;
+  const char* begin = nullptr;  // in the source, for statement text
+};
+
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+         c == '%' || c == '.';
+}
+
+std::vector<Token> lex(std::string_view s, const std::string& file) {
+  std::vector<Token> out;
+  std::uint32_t line = 1;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+    } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < s.size() && !(s[i] == '*' && s[i + 1] == '/')) line += s[i++] == '\n';
+      i += 2;
+    } else if (c == '"') {
+      const std::size_t start = ++i;
+      while (i < s.size() && s[i] != '"') ++i;
+      out.push_back({Token::Kind::string, s.substr(start, i - start), line, s.data() + start - 1});
+      ++i;
+    } else if (word_char(c)) {
+      const std::size_t start = i;
+      while (i < s.size() && (word_char(s[i]) || (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':'))) {
+        if (s[i] == ':') ++i;
+        ++i;
+      }
+      out.push_back({Token::Kind::word, s.substr(start, i - start), line, s.data() + start});
+    } else if (std::strchr(",;{}[]()<>+-=@!|:", c)) {
+      out.push_back({Token::Kind::punct, s.substr(i, 1), line, s.data() + i});
+      ++i;
+    } else {
+      fail("PTX text", file + ":" + std::to_string(line) + ": character '" + std::string(1, c) + "'",
+           "PTX: words, numbers, strings and the punctuation , ; { } [ ] ( ) < > + - = @ ! | :");
+    }
+  }
+  out.push_back({Token::Kind::end, {}, line, s.data() + s.size()});
+  return out;
+}
+
+std::optional<Special> special_register(std::string_view n) {
+  static const std::unordered_map<std::string_view, Special> table = {
+      {"%tid.x", Special::tid_x}, {"%tid.y", Special::tid_y}, {"%tid.z", Special::tid_z},
+      {"%ntid.x", Special::ntid_x}, {"%ntid.y", Special::ntid_y}, {"%ntid.z", Special::ntid_z},
+      {"%ctaid.x", Special::ctaid_x}, {"%ctaid.y", Special::ctaid_y}, {"%ctaid.z", Special::ctaid_z},
+      {"%nctaid.x", Special::nctaid_x}, {"%nctaid.y", Special::nctaid_y}, {"%nctaid.z", Special::nctaid_z},
+      {"%laneid", Special::laneid}, {"%warpid", Special::warpid}, {"%nwarpid", Special::nwarpid},
+      {"%smid", Special::smid}, {"%nsmid", Special::nsmid}, {"%gridid", Special::gridid},
+      {"%clock", Special::clock}, {"%clock64", Special::clock64}, {"%globaltimer", Special::globaltimer},
+      {"%lanemask_eq", Special::lanemask_eq}, {"%lanemask_lt", Special::lanemask_lt},
+      {"%lanemask_le", Special::lanemask_le}, {"%lanemask_gt", Special::lanemask_gt},
+      {"%lanemask_ge", Special::lanemask_ge}, {"%cluster_ctarank", Special::cluster_ctarank},
+      {"%cluster_nctarank", Special::cluster_nctarank}, {"%clusterid.x", Special::clusterid_x},
+      {"%clusterid.y", Special::clusterid_y}, {"%clusterid.z", Special::clusterid_z},
+      {"%nclusterid.x", Special::nclusterid_x}, {"%nclusterid.y", Special::nclusterid_y},
+      {"%nclusterid.z", Special::nclusterid_z}, {"%cluster_ctaid.x", Special::cluster_ctaid_x},
+      {"%cluster_ctaid.y", Special::cluster_ctaid_y}, {"%cluster_ctaid.z", Special::cluster_ctaid_z},
+      {"%cluster_nctaid.x", Special::cluster_nctaid_x}, {"%cluster_nctaid.y", Special::cluster_nctaid_y},
+      {"%cluster_nctaid.z", Special::cluster_nctaid_z}, {"%is_explicit_cluster", Special::is_explicit_cluster},
+      {"%dynamic_smem_size", Special::dynamic_smem_size}, {"%total_smem_size", Special::total_smem_size},
+  };
+  const auto it = table.find(n);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+std::uint32_t align_up(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+class Parser {
+ public:
+  Parser(std::string_view text, Module& m) : text_(text), m_(m), t_(lex(text, m.name_)) {}
+
+  void run() {
+    while (!at_end()) module_statement();
+    finish_variables();
+  }
+
+ private:
+  // ---- tokens
+  const Token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  bool at_end() const { return peek().kind == Token::Kind::end; }
+  const Token& next() { return t_[i_ < t_.size() - 1 ? i_++ : i_]; }
+  bool is(std::string_view s, std::size_t k = 0) const { return peek(k).text == s && peek(k).kind != Token::Kind::string; }
+  bool accept(std::string_view s) {
+    if (!is(s)) return false;
+    ++i_;
+    return true;
+  }
+  [[noreturn]] void error(const std::string& what, const std::string& expected) const {
+    fail("PTX", m_.name_ + ":" + std::to_string(peek().line) + ": " + what, expected);
+  }
+  void expect(std::string_view s) {
+    if (!accept(s)) error("'" + std::string(peek().text) + "'", "'" + std::string(s) + "'");
+  }
+  std::string_view word() {
+    if (peek().kind != Token::Kind::word) error("'" + std::string(peek().text) + "'", "a name or number");
+    return next().text;
+  }
+  std::uint64_t number() {
+    const std::string w(word());
+    char* end = nullptr;
+    const std::uint64_t v = std::strtoull(w.c_str(), &end, 0);
+    if (!end || (*end && *end != 'U')) error("'" + w + "'", "an integer");
+    return v;
+  }
+  void skip_statement() {
+    int depth = 0;
+    while (!at_end()) {
+      const Token& t = next();
+      if (t.text == "{") ++depth;
+      if (t.text == "}" && --depth <= 0 && depth == 0) return;
+      if (t.text == ";" && depth == 0) return;
+    }
+  }
+
+  // ---- module level
+  void module_statement() {
+    const std::string_view w = peek().text;
+    if (w == ".version") {
+      next();
+      m_.version_ = std::string(word());
+    } else if (w == ".target") {
+      next();
+      m_.target_ = std::string(word());
+      while (accept(",")) word();
+    } else if (w == ".address_size") {
+      next();
+      if (number() != 64) error("a 32-bit address size", ".address_size 64");
+    } else if (w == ".file") {
+      next();
+      const std::uint64_t n = number();
+      if (peek().kind != Token::Kind::string) error("'" + std::string(peek().text) + "'", "a file name in quotes");
+      if (m_.files_.size() <= n) m_.files_.resize(n + 1);
+      m_.files_[n] = std::string(next().text);
+      while (accept(",")) word();
+    } else if (w == ".section") {
+      next();
+      const std::string_view name = word();
+      if (name == ".debug_str")
+        debug_strings();
+      else
+        skip_statement();
+    } else if (w == ".pragma") {
+      skip_statement();
+    } else if (w == ";") {
+      next();
+    } else {
+      declaration();
+    }
+  }
+
+  // $L__info_stringN: .b8 c, c, ... 0 — the names .loc's function_name refers to.
+  void debug_strings() {
+    expect("{");
+    std::string label;
+    while (!at_end() && !is("}")) {
+      if (peek().kind == Token::Kind::word && is(":", 1)) {
+        label = std::string(next().text);
+        next();
+        continue;
+      }
+      const std::string_view w = word();
+      if (w == ".b8") {
+        do {
+          const std::uint64_t c = number();
+          if (c != 0) strings_[label].push_back(static_cast<char>(c));
+        } while (accept(","));
+      }
+    }
+    expect("}");
+  }
+
+  void declaration() {
+    bool external = false;
+    while (is(".visible") || is(".extern") || is(".weak") || is(".common")) external |= next().text == ".extern";
+    if (accept(".entry")) return function(true, external);
+    if (accept(".func")) return function(false, external);
+    if (is(".global") || is(".shared") || is(".const")) {
+      variable(nullptr, external);
+      expect(";");
+      return;
+    }
+    error("'" + std::string(peek().text) + "'", "a directive, variable or function");
+  }
+
+  // .global/.shared/.const/.local [.align N] [.vN] .type name[dims] [= {init}]
+  Variable var_spec(bool external) {
+    Variable v;
+    const std::string_view s = word();
+    v.space = s == ".global" ? Space::global : s == ".shared" ? Space::shared : s == ".const" ? Space::const_ : s == ".local" ? Space::local : Space::param;
+    v.external = external;
+    std::uint32_t vec = 1;
+    Type type = Type::b8;
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
+      const std::string_view a = next().text;
+      if (a == ".align") v.align = static_cast<std::uint32_t>(number());
+      else if (a == ".v2") vec = 2;
+      else if (a == ".v4") vec = 4;
+      else if (a == ".v8") vec = 8;
+      else if (auto t = parse_type(a.substr(1))) type = *t;
+      // .ptr, .global etc. on parameters: attributes without effect here
+    }
+    v.name = std::string(word());
+    std::uint64_t count = vec;
+    bool unsized = false;
+    while (accept("[")) {
+      if (accept("]")) {
+        unsized = true;
+        continue;
+      }
+      count *= number();
+      expect("]");
+    }
+    const int size = size_of(type);
+    v.bytes = static_cast<std::uint32_t>(count * static_cast<std::uint64_t>(size));
+    v.align = std::max<std::uint32_t>(v.align, static_cast<std::uint32_t>(size * (vec > 1 ? vec : 1)) > 16 ? 16 : static_cast<std::uint32_t>(size * vec));
+    if (v.align == 0) v.align = 1;
+    if (unsized && !external) error("'" + v.name + "[]'", "an array size, or .extern for the dynamic shared memory");
+    if (accept("=")) {
+      init_.clear();
+      initializer(type);
+    }
+    return v;
+  }
+
+  void initializer(Type type) {
+    if (accept("{")) {
+      do initializer(type);
+      while (accept(","));
+      expect("}");
+      return;
+    }
+    bool neg = accept("-");
+    const std::string w(word());
+    std::uint64_t bits = 0;
+    if ((w.size() > 2 && (w[1] == 'f' || w[1] == 'F')) || (w.size() > 2 && (w[1] == 'd' || w[1] == 'D')))
+      bits = std::strtoull(w.c_str() + 2, nullptr, 16);
+    else
+      bits = std::strtoull(w.c_str(), nullptr, 0);
+    if (neg) bits = ~bits + 1;
+    const int size = size_of(type);
+    for (int b = 0; b < size; ++b) init_.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+  }
+
+  void variable(Function* f, bool external) {
+    Variable v = var_spec(external);
+    if (v.space == Space::global || v.space == Space::const_) {
+      auto bytes = std::make_unique<std::uint8_t[]>(v.bytes + 16);
+      std::memset(bytes.get(), 0, v.bytes + 16);
+      std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
+      v.address = reinterpret_cast<std::uint64_t>(bytes.get());
+      m_.storage_.push_back(std::move(bytes));
+    }
+    init_.clear();
+    if (v.space == Space::local) {
+      if (!f) error(".local at module level", ".local variables inside a function");
+      f->local_bytes = align_up(f->local_bytes, v.align);
+      v.address = f->local_bytes;
+      f->local_bytes += v.bytes;
+    }
+    if (f && v.space != Space::shared) {
+      scopes_[current_].symbols[v.name] = v;
+      return;
+    }
+    // Shared variables, the module's and the functions', are laid out together (finish_variables).
+    if (f) scopes_[current_].shared[v.name] = m_.variables_.size();
+    m_.variables_.push_back(v);
+  }
+
+  // Shared variables get addresses from the reserved KiB up, in order; the
+  // dynamic shared memory follows them.
+  void finish_variables() {
+    std::uint32_t at = exec::CtaRuntime::kSmemBase;
+    std::uint32_t dyn_align = 16;
+    for (Variable& v : m_.variables_) {
+      if (v.space != Space::shared) continue;
+      if (v.external) {
+        dyn_align = std::max(dyn_align, v.align);
+        continue;
+      }
+      at = align_up(at, v.align);
+      v.address = at;
+      at += v.bytes;
+    }
+    m_.static_shared_bytes_ = at - exec::CtaRuntime::kSmemBase;
+    m_.dynamic_shared_base_ = align_up(at, dyn_align);
+    for (Variable& v : m_.variables_)
+      if (v.space == Space::shared && v.external) v.address = m_.dynamic_shared_base_;
+    // Operands naming a shared variable were parsed before its address was known.
+    for (const SharedFixup& x : shared_fixups_) {
+      Instruction& in = m_.functions_[x.function].code[x.instr];
+      Operand& o = x.op >= 1000 ? in.elements[x.op - 1000] : in.ops[x.op];
+      o.ival += static_cast<std::int64_t>(m_.variables_[x.variable].address);
+      o.f = static_cast<float>(o.ival);
+      o.d = static_cast<double>(o.ival);
+    }
+  }
+
+  // ---- functions
+  struct Scope {
+    std::unordered_map<std::string, std::uint32_t> regs;
+    std::unordered_map<std::string, std::pair<std::uint32_t, std::uint32_t>> ranges;  // prefix → (first slot, count)
+    std::unordered_map<std::string, Variable> symbols;
+    std::unordered_map<std::string, std::size_t> shared;  // name → index of Module::variables_
+    int parent = -1;
+  };
+
+  void function(bool entry, bool external) {
+    Function f;
+    f.entry = entry;
+    f.line = peek().line;
+    if (!entry && is("(")) {  // return parameters
+      next();
+      while (!accept(")")) next();
+    }
+    f.name = std::string(word());
+    f.demangled = demangle(f.name);
+    scopes_.clear();
+    scope_parent_.clear();
+    labels_.clear();
+    pending_labels_.clear();
+    loc_index_.clear();
+    push_scope();
+    if (accept("(")) {
+      while (!accept(")")) {
+        if (accept(",")) continue;
+        Variable v = var_spec(false);
+        Param p{v.name, Type::b8, 0, v.bytes, v.align};
+        f.param_bytes = align_up(f.param_bytes, p.align);
+        p.offset = f.param_bytes;
+        f.param_bytes += p.bytes;
+        v.space = Space::param;
+        v.address = p.offset;
+        scopes_.back().symbols[v.name] = v;
+        f.params.push_back(p);
+      }
+    }
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.' && !is(".entry") && !is(".func")) {
+      std::string d(next().text);
+      while (peek().kind == Token::Kind::word && peek().text[0] != '.') d += " " + std::string(next().text);
+      while (accept(",")) d += ", " + std::string(word());
+      f.directives.push_back(d);
+    }
+    f.locations.push_back({});
+    if (accept(";") || external) {  // a declaration: nothing to run
+      if (!f.entry) declared_.push_back(f.name);
+      return;
+    }
+    expect("{");
+    body(f);
+    resolve_labels(f);
+    Instruction end;
+    end.opcode = "exit";
+    end.text = "(the end of " + f.name + ")";
+    end.line = peek().line;
+    std::string why;
+    decode(end, why);
+    f.code.push_back(std::move(end));
+    m_.functions_.push_back(std::move(f));
+  }
+
+  void push_scope() {
+    Scope s;
+    s.parent = scopes_.empty() ? -1 : current_;
+    scopes_.push_back(std::move(s));
+    current_ = static_cast<int>(scopes_.size()) - 1;
+    scope_parent_.push_back(scopes_.back().parent);
+  }
+
+  // Statements until the matching '}'.
+  void body(Function& f) {
+    while (!at_end()) {
+      if (accept("}")) {
+        if (scopes_[current_].parent < 0) return;
+        current_ = scopes_[current_].parent;
+        continue;
+      }
+      if (accept("{")) {
+        push_scope();
+        continue;
+      }
+      const std::string_view w = peek().text;
+      if (w == ".reg") {
+        next();
+        registers(f);
+      } else if (w == ".local" || w == ".shared" || w == ".param") {
+        variable(&f, false);
+        expect(";");
+      } else if (w == ".loc") {
+        next();
+        location(f);
+      } else if (w == ".pragma") {
+        skip_statement();
+      } else if (peek().kind == Token::Kind::word && is(":", 1)) {
+        const std::string name(next().text);
+        next();
+        labels_[{current_, name}] = static_cast<std::uint32_t>(f.code.size());
+      } else {
+        instruction(f);
+      }
+    }
+    error("the end of the file", "'}' closing " + f.name);
+  }
+
+  void registers(Function& f) {
+    const std::string_view type = word();
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') next();  // .v2 etc.
+    (void)type;
+    do {
+      const std::string name(word());
+      if (accept("<")) {
+        const std::uint64_t n = number();
+        expect(">");
+        scopes_[current_].ranges[name] = {f.registers, static_cast<std::uint32_t>(n)};
+        f.registers += static_cast<std::uint32_t>(n);
+      } else {
+        scopes_[current_].regs[name] = f.registers++;
+      }
+    } while (accept(","));
+    expect(";");
+  }
+
+  // .loc file line column [, function_name $L__info_stringN, inlined_at file line column]
+  void location(Function& f) {
+    Location l;
+    l.file = static_cast<std::uint32_t>(number());
+    l.line = static_cast<std::uint32_t>(number());
+    l.column = static_cast<std::uint32_t>(number());
+    while (accept(",")) {
+      const std::string_view key = word();
+      if (key == "function_name") {
+        const std::string label(word());
+        const auto it = strings_.find(label);
+        l.function = it != strings_.end() ? demangle(it->second) : label;
+      } else if (key == "inlined_at") {
+        const auto file = static_cast<std::uint32_t>(number()), line = static_cast<std::uint32_t>(number()),
+                   column = static_cast<std::uint32_t>(number());
+        const auto it = loc_index_.find({file, line, column});
+        if (it != loc_index_.end()) {
+          l.inlined_at = it->second;
+        } else {
+          f.locations.push_back({file, line, column, "", 0});
+          l.inlined_at = static_cast<std::uint32_t>(f.locations.size() - 1);
+        }
+      }
+    }
+    f.locations.push_back(l);
+    current_loc_ = static_cast<std::uint32_t>(f.locations.size() - 1);
+    loc_index_[{l.file, l.line, l.column}] = current_loc_;
+  }
+
+  // ---- instructions
+  std::optional<std::uint32_t> find_reg(const std::string& name) const {
+    std::string prefix = name;
+    std::uint32_t index = 0;
+    bool numbered = false;
+    std::size_t k = name.size();
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') --k;
+    if (k < name.size() && k > 0) {
+      prefix = name.substr(0, k);
+      index = static_cast<std::uint32_t>(std::strtoul(name.c_str() + k, nullptr, 10));
+      numbered = true;
+    }
+    for (int s = current_; s >= 0; s = scopes_[s].parent) {
+      const auto it = scopes_[s].regs.find(name);
+      if (it != scopes_[s].regs.end()) return it->second;
+      if (numbered) {
+        const auto r = scopes_[s].ranges.find(prefix);
+        if (r != scopes_[s].ranges.end() && index < r->second.second) return r->second.first + index;
+      }
+    }
+    return std::nullopt;
+  }
+  // The variable, and its index in Module::variables_ for shared ones (else npos).
+  std::pair<const Variable*, std::size_t> find_symbol(const std::string& name) const {
+    for (int s = current_; s >= 0; s = scopes_[s].parent) {
+      const auto it = scopes_[s].symbols.find(name);
+      if (it != scopes_[s].symbols.end()) return {&it->second, std::string::npos};
+      const auto sh = scopes_[s].shared.find(name);
+      if (sh != scopes_[s].shared.end()) return {&m_.variables_[sh->second], sh->second};
+    }
+    for (std::size_t k = 0; k < m_.variables_.size(); ++k)
+      if (m_.variables_[k].name == name) return {&m_.variables_[k], k};
+    return {nullptr, std::string::npos};
+  }
+
+  static void set_literal(Operand& o, const std::string& w, bool neg) {
+    o.kind = Operand::Kind::imm;
+    if (w.size() > 2 && w[0] == '0' && (w[1] == 'f' || w[1] == 'F')) {
+      const auto bits = static_cast<std::uint32_t>(std::strtoull(w.c_str() + 2, nullptr, 16));
+      std::memcpy(&o.f, &bits, 4);
+      if (neg) o.f = -o.f;
+      std::uint32_t out;
+      std::memcpy(&out, &o.f, 4);
+      o.ival = out;
+      o.d = o.f;
+    } else if (w.size() > 2 && w[0] == '0' && (w[1] == 'd' || w[1] == 'D')) {
+      const std::uint64_t bits = std::strtoull(w.c_str() + 2, nullptr, 16);
+      std::memcpy(&o.d, &bits, 8);
+      if (neg) o.d = -o.d;
+      std::uint64_t out;
+      std::memcpy(&out, &o.d, 8);
+      o.ival = static_cast<std::int64_t>(out);
+      o.f = static_cast<float>(o.d);
+    } else if (w.find_first_of(".eE") != std::string::npos && !(w.size() > 1 && (w[1] == 'x' || w[1] == 'X'))) {
+      o.d = std::strtod(w.c_str(), nullptr) * (neg ? -1 : 1);
+      o.f = static_cast<float>(o.d);
+      o.ival = static_cast<std::int64_t>(o.d);
+    } else {
+      std::string digits = w;
+      if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();
+      int base = 10;
+      const char* p = digits.c_str();
+      if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        base = 16;
+        p += 2;
+      } else if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
+        base = 2;
+        p += 2;
+      } else if (digits.size() > 1 && digits[0] == '0') {
+        base = 8;
+      }
+      const std::uint64_t v = std::strtoull(p, nullptr, base);
+      o.ival = neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+      o.f = static_cast<float>(o.ival);
+      o.d = static_cast<double>(o.ival);
+    }
+  }
+
+  // A name or number as an operand.
+  Operand name_operand(Function& f, std::size_t instr, std::size_t op_index, bool neg = false) {
+    Operand o;
+    const std::string w(word());
+    if (w == "_") {
+      o.kind = Operand::Kind::sink;
+      return o;
+    }
+    if ((w[0] >= '0' && w[0] <= '9')) {
+      set_literal(o, w, neg);
+      return o;
+    }
+    if (auto sp = special_register(w)) {
+      o.kind = Operand::Kind::special;
+      o.special = *sp;
+      return o;
+    }
+    if (auto r = find_reg(w)) {
+      o.kind = Operand::Kind::reg;
+      o.slot = *r;
+      return o;
+    }
+    if (const auto [v, index] = find_symbol(w); v) {
+      o.kind = Operand::Kind::imm;
+      symbol_value(o, *v, index, instr, op_index);
+      return o;
+    }
+    // A label (resolved when the function is complete) or a function name.
+    o.kind = Operand::Kind::label;
+    pending_labels_.push_back({instr, op_index, current_, w});
+    return o;
+  }
+
+  // A variable's address: a shared one's is added when all are laid out.
+  void symbol_value(Operand& o, const Variable& v, std::size_t index, std::size_t instr, std::size_t op_index) {
+    if (v.space == Space::shared)
+      shared_fixups_.push_back({m_.functions_.size(), instr, op_index, index});
+    else
+      o.ival += static_cast<std::int64_t>(v.address);
+    o.f = static_cast<float>(o.ival);
+    o.d = static_cast<double>(o.ival);
+  }
+
+  Operand operand(Function& f, Instruction& in) {
+    const std::size_t instr = f.code.size(), index = in.ops.size();
+    if (accept("[")) {
+      Operand o;
+      o.kind = Operand::Kind::address;
+      if (peek().kind == Token::Kind::word) {
+        const std::string w(peek().text);
+        if (auto r = find_reg(w)) {
+          next();
+          o.slot = *r;
+        } else if (const auto [v, vi] = find_symbol(w); v) {
+          next();
+          symbol_value(o, *v, vi, instr, index);
+        } else if (w[0] >= '0' && w[0] <= '9') {
+          Operand lit;
+          set_literal(lit, std::string(word()), false);
+          o.ival = lit.ival;
+        } else {
+          error("'" + w + "' in an address", "a register, a variable or a number");
+        }
+      }
+      while (is("+") || is("-")) {
+        bool neg = next().text == "-";
+        if (accept("-")) neg = !neg;
+        Operand lit;
+        set_literal(lit, std::string(word()), neg);
+        o.ival += lit.ival;
+      }
+      if (accept(",")) {  // [tensorMap, {coords}] and the like: the rest as a vector after the address
+        in.ops.push_back(o);
+        Operand v = vector(f, in);
+        expect("]");
+        return v;
+      }
+      expect("]");
+      return o;
+    }
+    if (is("{")) return vector(f, in);
+    if (accept("!")) {
+      Operand o = name_operand(f, instr, index);
+      o.negate = true;
+      return o;
+    }
+    if (accept("-")) return name_operand(f, instr, index, true);
+    return name_operand(f, instr, index);
+  }
+
+  Operand vector(Function& f, Instruction& in) {
+    expect("{");
+    Operand v;
+    v.kind = Operand::Kind::vector;
+    v.first = static_cast<std::uint32_t>(in.elements.size());
+    if (!is("}")) {
+      do {
+        bool neg = accept("-");
+        in.elements.push_back(name_operand(f, f.code.size(), 1000 + in.elements.size(), neg));
+      } while (accept(","));
+    }
+    expect("}");
+    v.count = static_cast<std::uint32_t>(in.elements.size()) - v.first;
+    return v;
+  }
+
+  void instruction(Function& f) {
+    Instruction in;
+    const Token& start = peek();
+    in.line = start.line;
+    in.loc = current_loc_;
+    if (accept("@")) {
+      const bool neg = accept("!");
+      const std::string p(word());
+      const auto r = find_reg(p);
+      if (!r) error("guard '" + p + "'", "a declared predicate register");
+      in.guard = *r;
+      in.guard_negated = neg;
+    }
+    in.opcode = std::string(word());
+    if (!is(";")) {
+      do {
+        Operand o = operand(f, in);
+        in.ops.push_back(o);
+        if (accept("|")) in.ops.push_back(operand(f, in));  // d|p: two destinations
+      } while (accept(","));
+    }
+    const Token& end = peek();
+    expect(";");
+    in.text = std::string(start.begin, end.begin);
+    std::string why;
+    if (!decode(in, why)) {
+      f.unsupported.push_back({in.opcode, in.line});
+      in.run = run_unsupported;
+    }
+    f.code.push_back(std::move(in));
+  }
+
+  void resolve_labels(Function& f) {
+    for (const PendingLabel& p : pending_labels_) {
+      std::optional<std::uint32_t> target;
+      for (int s = p.scope; s >= 0 && !target; s = scope_parent_[s]) {
+        const auto it = labels_.find({s, p.name});
+        if (it != labels_.end()) target = it->second;
+      }
+      const bool declared = std::find(declared_.begin(), declared_.end(), p.name) != declared_.end();
+      Instruction& in = f.code[p.instr];
+      Operand& o = p.op >= 1000 ? in.elements[p.op - 1000] : in.ops[p.op];
+      if (target) {
+        o.ival = *target;
+      } else if (declared || std::any_of(m_.functions_.begin(), m_.functions_.end(),
+                                         [&](const Function& g) { return g.name == p.name; })) {
+        o.ival = -1;  // a function: call's target, which the interpreter refuses by name
+      } else {
+        fail("PTX", m_.name_ + ":" + std::to_string(in.line) + ": '" + p.name + "' in " + in.opcode,
+             "a register, variable, label or function declared in scope");
+      }
+    }
+  }
+
+  struct PendingLabel {
+    std::size_t instr, op;
+    int scope;
+    std::string name;
+  };
+  struct LocKey {
+    std::uint32_t file, line, column;
+    bool operator<(const LocKey& o) const {
+      return std::tie(file, line, column) < std::tie(o.file, o.line, o.column);
+    }
+  };
+  struct SharedFixup {
+    std::size_t function, instr, op, variable;
+  };
+
+  std::string_view text_;
+  Module& m_;
+  std::vector<Token> t_;
+  std::size_t i_ = 0;
+  std::map<std::string, std::string> strings_;
+  std::vector<std::uint8_t> init_;
+  std::vector<Scope> scopes_;
+  std::vector<int> scope_parent_;
+  int current_ = 0;
+  std::map<std::pair<int, std::string>, std::uint32_t> labels_;
+  std::vector<PendingLabel> pending_labels_;
+  std::vector<std::string> declared_;
+  std::map<LocKey, std::uint32_t> loc_index_;
+  std::uint32_t current_loc_ = 0;
+  std::vector<SharedFixup> shared_fixups_;
+};
+
+Module Module::parse(std::string_view text, std::string name) {
+  Module m;
+  m.name_ = std::move(name);
+  Parser(text, m).run();
+  return m;
+}
+
+Module Module::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("PTX file", path, "a readable file (nvcc -ptx -lineinfo writes one)");
+  std::ostringstream s;
+  s << in.rdbuf();
+  const std::string text = s.str();
+  return parse(text, path);
+}
+
+}  // namespace tcgen::ptx

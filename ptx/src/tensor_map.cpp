@@ -1,0 +1,64 @@
+#include "tcgen/ptx/tensor_map.hpp"
+
+#include <cstring>
+
+namespace tcgen::ptx {
+
+namespace {
+
+constexpr std::uint32_t kMagic = 0x314d5447;  // "GTM1"
+
+// The layout inside the 128 bytes.
+struct Packed {
+  std::uint32_t magic;
+  std::uint8_t element_bytes, rank, swizzle, oob_fill;
+  std::uint64_t global;
+  std::uint64_t dims[5];
+  std::uint64_t strides[4];
+  std::uint32_t box[5];
+  std::uint8_t element_strides[5];
+};
+static_assert(sizeof(Packed) <= sizeof(TensorMap::bytes));
+
+}  // namespace
+
+TensorMap encode_tensor_map(const model::TensorMapSpec& spec, const void* global) {
+  spec.validate(reinterpret_cast<std::uintptr_t>(global));
+  Packed p{};
+  p.magic = kMagic;
+  p.element_bytes = static_cast<std::uint8_t>(spec.element_bytes);
+  p.rank = static_cast<std::uint8_t>(spec.rank);
+  p.swizzle = static_cast<std::uint8_t>(spec.swizzle);
+  p.oob_fill = static_cast<std::uint8_t>(spec.oob_fill);
+  p.global = reinterpret_cast<std::uint64_t>(global);
+  for (int i = 0; i < 5; ++i) {
+    p.dims[i] = spec.global_dims[i];
+    p.box[i] = spec.box_dims[i];
+    p.element_strides[i] = static_cast<std::uint8_t>(spec.element_strides[i]);
+  }
+  for (int i = 0; i < 4; ++i) p.strides[i] = spec.global_strides[i];
+  TensorMap m{};
+  std::memcpy(m.bytes, &p, sizeof p);
+  return m;
+}
+
+std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes) {
+  Packed p;
+  std::memcpy(&p, bytes, sizeof p);
+  if (p.magic != kMagic) return std::nullopt;
+  DecodedTensorMap d;
+  d.spec.element_bytes = p.element_bytes;
+  d.spec.rank = p.rank;
+  d.spec.swizzle = static_cast<model::TmaSwizzle>(p.swizzle);
+  d.spec.oob_fill = static_cast<model::TmaOobFill>(p.oob_fill);
+  for (int i = 0; i < 5; ++i) {
+    d.spec.global_dims[i] = p.dims[i];
+    d.spec.box_dims[i] = p.box[i];
+    d.spec.element_strides[i] = p.element_strides[i];
+  }
+  for (int i = 0; i < 4; ++i) d.spec.global_strides[i] = p.strides[i];
+  d.global = p.global;
+  return d;
+}
+
+}  // namespace tcgen::ptx

@@ -1,0 +1,262 @@
+#include "thread.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "tcgen/exec/errors.hpp"
+#include "tcgen/model/model_error.hpp"
+#include "tcgen/ptx/execution_error.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+}  // namespace
+
+void fault(const std::string& field, const std::string& value, const std::string& expected) {
+  fail(field.c_str(), value, expected);
+}
+
+ExecutionError::ExecutionError(const std::string& where, const Error& cause)
+    : Error(cause.field(), cause.value(), cause.expected()),
+      cause_(cause.what()),
+      field_(cause.field()),
+      message_(where + "\n" + cause_) {}
+
+Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
+    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
+      local_(grid.function.local_bytes, 0) {}
+
+void Thread::run() {
+  const Instruction* code = grid_.function.code.data();
+  std::uint64_t count = 0;
+  try {
+    while (!exited_) {
+      const Instruction& in = code[pc_++];
+      current_ = &in;
+      ++count;
+      if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
+      in.run(*this, in);
+    }
+  } catch (const Error& e) {
+    grid_.instructions += count;
+    if (dynamic_cast<const ExecutionError*>(&e)) throw;
+    report(e, *current_);
+  }
+  grid_.instructions += count;
+}
+
+void Thread::report(const Error& e, const Instruction& in) const {
+  const exec::Dim3 b = rt_.block();
+  std::ostringstream s;
+  s << "PTX kernel " << grid_.function.demangled << ", block (" << b.x << ", " << b.y << ", " << b.z << "), warp "
+    << warp() << ", lane " << lane() << " (thread " << linear_ << "):\n"
+    << "  at " << grid_.module.name() << ":" << in.line << ": " << in.text << "\n";
+  const std::string source = grid_.module.source_text(grid_.function, in.loc);
+  if (!source.empty()) s << "  from " << source << "\n";
+  throw ExecutionError(s.str(), e);
+}
+
+std::uint64_t Thread::special(Special s) const {
+  const exec::Dim3 block = grid_.config.block, grid = grid_.config.grid, cta = rt_.block();
+  const unsigned x = static_cast<unsigned>(linear_) % block.x, y = static_cast<unsigned>(linear_) / block.x % block.y,
+                 z = static_cast<unsigned>(linear_) / (block.x * block.y);
+  const std::uint32_t lane_bit = 1u << lane();
+  switch (s) {
+    case Special::tid_x: return x;
+    case Special::tid_y: return y;
+    case Special::tid_z: return z;
+    case Special::ntid_x: return block.x;
+    case Special::ntid_y: return block.y;
+    case Special::ntid_z: return block.z;
+    case Special::ctaid_x: return cta.x;
+    case Special::ctaid_y: return cta.y;
+    case Special::ctaid_z: return cta.z;
+    case Special::nctaid_x: return grid.x;
+    case Special::nctaid_y: return grid.y;
+    case Special::nctaid_z: return grid.z;
+    case Special::laneid: return static_cast<std::uint64_t>(lane());
+    case Special::warpid: return static_cast<std::uint64_t>(warp());
+    case Special::nwarpid: return (block.count() + 31) / 32;
+    case Special::smid: return 0;
+    case Special::nsmid: return 148;  // a B200's SMs
+    case Special::gridid: return 0;
+    case Special::clock:
+    case Special::clock64:
+    case Special::globaltimer: return grid_.instructions;  // a clock that moves: the work done so far
+    case Special::lanemask_eq: return lane_bit;
+    case Special::lanemask_lt: return lane_bit - 1;
+    case Special::lanemask_le: return (lane_bit - 1) | lane_bit;
+    case Special::lanemask_gt: return ~((lane_bit - 1) | lane_bit);
+    case Special::lanemask_ge: return ~(lane_bit - 1);
+    // Clusters of one CTA: each CTA is its own cluster.
+    case Special::cluster_ctarank: return 0;
+    case Special::cluster_nctarank: return 1;
+    case Special::clusterid_x: return cta.x;
+    case Special::clusterid_y: return cta.y;
+    case Special::clusterid_z: return cta.z;
+    case Special::nclusterid_x: return grid.x;
+    case Special::nclusterid_y: return grid.y;
+    case Special::nclusterid_z: return grid.z;
+    case Special::cluster_ctaid_x:
+    case Special::cluster_ctaid_y:
+    case Special::cluster_ctaid_z: return 0;
+    case Special::cluster_nctaid_x:
+    case Special::cluster_nctaid_y:
+    case Special::cluster_nctaid_z: return 1;
+    case Special::is_explicit_cluster: return 0;
+    case Special::dynamic_smem_size: return grid_.config.dynamic_smem;
+    case Special::total_smem_size: return grid_.module.static_shared_bytes() + grid_.config.dynamic_smem;
+  }
+  return 0;
+}
+
+// ---- memory
+
+std::uint32_t Thread::shared_address(std::uint64_t addr, const Instruction& in) const {
+  if (in.space == Space::generic) {
+    if (!in_shared_window(addr))
+      fault("generic address", hex(addr) + " (" + in.opcode + ")",
+            "an address in the shared window [" + hex(kSharedWindow) + ", +4 GiB) for shared memory (cvta.shared)");
+    return static_cast<std::uint32_t>(addr - kSharedWindow);
+  }
+  return static_cast<std::uint32_t>(addr);
+}
+
+const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
+  for (const Allocation& a : grid_.memory) {
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    if (addr >= begin && addr - begin + n <= a.bytes) {
+      if (write && !a.writable)
+        fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+              "memory the kernel may write: it lies in " + a.name + ", which is read-only");
+      return reinterpret_cast<const std::uint8_t*>(addr);
+    }
+  }
+  std::string near;
+  for (const Allocation& a : grid_.memory) {
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    if (addr + n > begin && addr < begin + a.bytes + 4096 && addr + 4096 > begin)
+      near = "; nearest: " + a.name + " [" + hex(begin) + ", " + hex(begin + a.bytes) + ")";
+  }
+  fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+        "an address inside memory the kernel was given (out of bounds" + near + ")");
+}
+
+void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
+  if (addr % n != 0 && n <= 16)
+    fault("address", hex(addr) + " (" + in.opcode + ")",
+          "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
+  if (space == Space::generic) {
+    if (in_shared_window(addr)) return load(Space::shared, addr - kSharedWindow, out, n, in);
+    if (in_local_window(addr)) return load(Space::local, addr - kLocalWindow, out, n, in);
+    space = Space::global;
+  }
+  switch (space) {
+    case Space::shared:
+      arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
+      return;
+    case Space::local:
+      if (addr + n > local_.size())
+        fault("local address", hex(addr) + " (" + in.opcode + ")",
+              "inside the thread's " + std::to_string(local_.size()) + " bytes of local memory");
+      std::memcpy(out, local_.data() + addr, n);
+      return;
+    case Space::param:
+      if (addr + n > grid_.params.size())
+        fault("param address", hex(addr) + " (" + in.opcode + ")",
+              "inside the kernel's " + std::to_string(grid_.params.size()) + " bytes of parameters");
+      std::memcpy(out, grid_.params.data() + addr, n);
+      return;
+    default: std::memcpy(out, host_bytes(addr, n, false, in), n);
+  }
+}
+
+void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
+  if (addr % n != 0 && n <= 16)
+    fault("address", hex(addr) + " (" + in.opcode + ")",
+          "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
+  if (space == Space::generic) {
+    if (in_shared_window(addr)) return store(Space::shared, addr - kSharedWindow, data, n, in);
+    if (in_local_window(addr)) return store(Space::local, addr - kLocalWindow, data, n, in);
+    space = Space::global;
+  }
+  switch (space) {
+    case Space::shared:
+      arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n},
+                       in.opcode.c_str());
+      return;
+    case Space::local:
+      if (addr + n > local_.size())
+        fault("local address", hex(addr) + " (" + in.opcode + ")",
+              "inside the thread's " + std::to_string(local_.size()) + " bytes of local memory");
+      std::memcpy(local_.data() + addr, data, n);
+      return;
+    case Space::param:
+      fault("state space", ".param (" + in.opcode + ")", "a space a kernel may write: kernel parameters are read-only");
+    default: std::memcpy(const_cast<std::uint8_t*>(host_bytes(addr, n, true, in)), data, n);
+  }
+}
+
+// ---- bra.uni
+
+void Thread::check_uniform_branch(const Instruction& in, bool taken) {
+  const std::uint32_t pc = static_cast<std::uint32_t>(&in - grid_.function.code.data());
+  const std::uint32_t k = uniform_visits_[pc]++;
+  auto& records = cta_.uniform[static_cast<std::size_t>(warp())];
+  const auto key = std::make_pair(pc, k);
+  const auto it = records.find(key);
+  if (it == records.end()) {
+    records[key] = {taken, 1u << lane()};
+    return;
+  }
+  if (it->second.taken != taken)
+    fault("bra.uni", std::string(taken ? "taken" : "not taken") + " by lane " + std::to_string(lane()) + " but " +
+                         (it->second.taken ? "taken" : "not taken") + " by lane " +
+                         std::to_string(std::countr_zero(it->second.lanes)) + " of warp " + std::to_string(warp()),
+          "the same direction in every lane: bra.uni is non-divergent, its guard must be uniform across the warp "
+          "(PTX #control-flow-instructions-bra)");
+  it->second.lanes |= 1u << lane();
+  if (it->second.lanes == 0xFFFFFFFFu) records.erase(it);
+}
+
+// ---- tcgen05.ld's registers before tcgen05.wait::ld
+
+void Thread::mark_pending(std::uint32_t slot) {
+  if (!pending_) {
+    pending_storage_.assign(r_.size(), 0);
+    pending_ = pending_storage_.data();
+  }
+  pending_[slot] = 1;
+}
+
+void Thread::clear_pending() {
+  pending_ = nullptr;
+  pending_storage_.clear();
+}
+
+// A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,
+// issue no tcgen05.wait::ld (ptxas orders the registers' uses itself).
+void Thread::check_pending(std::uint32_t slot) const {
+  if (!pending_[slot]) return;
+  pending_[slot] = 0;
+  grid_.warn("ld_register_before_wait", "register",
+             "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
+                 std::to_string(current_->line),
+             "tcgen05.wait::ld between a tcgen05.ld and any use of its destination registers "
+             "(PTX #tcgen05-instructions-tcgen05-wait)");
+}
+
+void Grid::warn(const std::string& rule, const std::string& field, const std::string& value,
+                const std::string& expected) {
+  if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error under --strict]");
+  ++warnings[rule];
+}
+
+}  // namespace tcgen::ptx

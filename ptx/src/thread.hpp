@@ -1,0 +1,166 @@
+#pragma once
+// One PTX thread on the host model: its registers (64-bit slots; a value is
+// kept zero-extended and read back at its type's width), its local memory,
+// its program counter, and the CTA runtime (exec::HostArch) that carries its
+// warp-collective and tcgen05 instructions to the model. The handlers
+// (decode_*.cpp) read and write operands through get/set.
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/exec/host_arch.hpp"
+#include "tcgen/ptx/generic_address.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+namespace tcgen::ptx {
+
+// What every thread of a launch shares.
+struct Grid {
+  const Module& module;
+  const Function& function;
+  const LaunchConfig& config;
+  std::vector<std::uint8_t> params;  // the parameter buffer, laid out by the .param list
+  std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
+  std::uint64_t instructions = 0;
+  std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
+
+  // A rule that silicon-proven kernels break (docs/model.md, severities):
+  // counted, or under LaunchConfig::strict an error.
+  void warn(const std::string& rule, const std::string& field, const std::string& value, const std::string& expected);
+};
+
+// What the threads of one CTA share beyond the runtime.
+struct CtaState {
+  struct Arrivals {
+    bool taken;
+    std::uint32_t lanes;
+  };
+  // bra.uni: per warp, (instruction, k-th execution) → the first lane's choice and who has come.
+  std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, Arrivals>> uniform;
+};
+
+class Thread {
+ public:
+  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear);
+
+  // Runs to exit; a tcgen::Error becomes an ExecutionError with this thread's context.
+  void run();
+
+  // ---- operands
+  template <class T>
+  T get(const Operand& o) const {
+    if (o.kind == Operand::Kind::reg) [[likely]] {
+      if (pending_) check_pending(o.slot);
+      return from_bits<T>(r_[o.slot]);
+    }
+    return get_other<T>(o);
+  }
+  template <class T>
+  void set(const Operand& o, T v) {
+    if (o.kind != Operand::Kind::reg) return;  // _
+    if (pending_) pending_[o.slot] = 0;
+    r_[o.slot] = to_bits(v);
+  }
+  bool pred(const Operand& o) const { return (get<std::uint32_t>(o) & 1u) != o.negate; }
+  std::uint64_t& slot(std::uint32_t s) { return r_[s]; }
+
+  // ---- memory: `space` as the instruction names it; generic resolves by window
+  void load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in);
+  void store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in);
+  // The shared address behind an operand of a .shared(::cta/::cluster) instruction.
+  std::uint32_t shared_address(std::uint64_t addr, const Instruction& in) const;
+  // Reads n bytes at a generic, global or param address that must lie in declared memory.
+  const std::uint8_t* host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const;
+  // The address an address operand ([reg + off]) names.
+  std::uint64_t address(const Operand& o) const {
+    return (o.slot == Operand::kNoReg ? 0 : r_[o.slot]) + static_cast<std::uint64_t>(o.ival);
+  }
+
+  // ---- the thread
+  int linear() const { return linear_; }
+  int lane() const { return linear_ % 32; }
+  int warp() const { return linear_ / 32; }
+  exec::HostArch& arch() { return arch_; }
+  exec::CtaRuntime& runtime() { return rt_; }
+  Grid& grid() { return grid_; }
+  exec::CodeSite site(const Instruction& in) const { return {grid_.module.name().c_str(), in.line}; }
+  std::uint64_t special(Special s) const;
+  void jump(std::int64_t target) { pc_ = static_cast<std::uint32_t>(target); }
+  void exit() { exited_ = true; }
+
+  // bra.uni's promise: this lane's choice agrees with its warp-mates' at the same execution.
+  void check_uniform_branch(const Instruction& in, bool taken);
+
+  // tcgen05.ld's destinations hold no value until tcgen05.wait::ld.
+  void mark_pending(std::uint32_t slot);
+  void clear_pending();
+
+  template <class T>
+  static T from_bits(std::uint64_t bits) {
+    if constexpr (sizeof(T) == 8) {
+      return std::bit_cast<T>(bits);
+    } else if constexpr (sizeof(T) == 4) {
+      return std::bit_cast<T>(static_cast<std::uint32_t>(bits));
+    } else if constexpr (sizeof(T) == 2) {
+      return std::bit_cast<T>(static_cast<std::uint16_t>(bits));
+    } else {
+      return static_cast<T>(bits);
+    }
+  }
+  template <class T>
+  static std::uint64_t to_bits(T v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return v ? 1 : 0;
+    } else if constexpr (sizeof(T) == 8) {
+      return std::bit_cast<std::uint64_t>(v);
+    } else if constexpr (sizeof(T) == 4) {
+      return std::bit_cast<std::uint32_t>(v);
+    } else if constexpr (sizeof(T) == 2) {
+      return std::bit_cast<std::uint16_t>(v);
+    } else {
+      return static_cast<std::uint8_t>(v);
+    }
+  }
+
+ private:
+  template <class T>
+  T get_other(const Operand& o) const {
+    switch (o.kind) {
+      case Operand::Kind::imm:
+        if constexpr (std::is_same_v<T, float>) return o.f;
+        else if constexpr (std::is_same_v<T, double>) return o.d;
+        else return static_cast<T>(o.ival);
+      case Operand::Kind::special: return static_cast<T>(special(o.special));
+      case Operand::Kind::address: return static_cast<T>(address(o));
+      default: return T{};
+    }
+  }
+  void check_pending(std::uint32_t slot) const;
+  [[noreturn]] void report(const Error& e, const Instruction& in) const;
+
+  Grid& grid_;
+  CtaState& cta_;
+  exec::CtaRuntime& rt_;
+  exec::HostArch& arch_;
+  int linear_;
+  std::uint32_t pc_ = 0;
+  bool exited_ = false;
+  std::vector<std::uint64_t> r_;
+  std::vector<std::uint8_t> local_;
+  std::uint8_t* pending_ = nullptr;  // per slot, while any tcgen05.ld is unwaited
+  std::vector<std::uint8_t> pending_storage_;
+  const Instruction* current_ = nullptr;
+  std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
+};
+
+// Throws tcgen::Error for a fault of the interpreter itself (an address
+// outside memory, an operand it cannot use).
+[[noreturn]] void fault(const std::string& field, const std::string& value, const std::string& expected);
+
+}  // namespace tcgen::ptx
