@@ -29,3 +29,15 @@ function(tcgen_device_flags target)
   endforeach()
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
 endfunction()
+
+# tcgen_ptx(NAME SOURCE LIBRARY...) : SOURCE compiled to PTX for sm_100a, as
+# nvcc -ptx -lineinfo writes it, with the include paths of LIBRARY...: the
+# kernels the host model's PTX interpreter runs (tcgen::ptx). The file is
+# $<TARGET_OBJECTS:NAME>.
+function(tcgen_ptx name source)
+  add_library(${name} OBJECT ${source})
+  set_target_properties(${name} PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES OFF)
+  target_compile_options(${name} PRIVATE --expt-relaxed-constexpr -lineinfo
+    -gencode=arch=compute_100a,code=sm_100a)
+  target_link_libraries(${name} PRIVATE ${ARGN})
+endfunction()

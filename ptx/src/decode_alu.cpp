@@ -20,6 +20,10 @@ namespace {
 
 // ---- types
 
+// 128-bit integers (a GCC and Clang extension) hold 64-bit products and cvt's values exactly.
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+
 // 16-bit floats as their bits; arithmetic goes through f32 and rounds back (RNE).
 template <ElementType E>
 struct Half {
@@ -91,7 +95,7 @@ using Wide = std::conditional_t<
     sizeof(T) == 1, std::conditional_t<std::is_signed_v<T>, std::int16_t, std::uint16_t>,
     std::conditional_t<sizeof(T) == 2, std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>,
                        std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>,
-                                          std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>>>>;
+                                          std::conditional_t<std::is_signed_v<T>, Int128, UInt128>>>>;
 
 // Modifier bits in Instruction::flags.
 enum Flag : std::uint32_t {
@@ -622,7 +626,7 @@ Kind kind(Type t) {
 // A value on its way through cvt: integers exactly, floats as double.
 struct Value {
   bool is_int;
-  __int128 i;
+  Int128 i;
   double f;
 };
 
@@ -656,17 +660,17 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t fl
   if (k == Kind::sint || k == Kind::uint) {
     const int bits = 8 * size_of(ty);
     const bool sign = k == Kind::sint;
-    const __int128 lo = sign ? -(__int128(1) << (bits - 1)) : 0;
-    const __int128 hi = sign ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
-    __int128 r;
+    const Int128 lo = sign ? -(Int128(1) << (bits - 1)) : 0;
+    const Int128 hi = sign ? (Int128(1) << (bits - 1)) - 1 : (Int128(1) << bits) - 1;
+    Int128 r;
     if (v.is_int) {
       r = v.i;
       if (flags & kSat) r = r < lo ? lo : r > hi ? hi : r;
     } else {  // float → integer saturates; NaN → 0 (PTX #data-movement-and-conversion-instructions-cvt)
       if (std::isnan(v.f)) r = 0;
       else {
-        const double x = round_integral(v.f, flags | (flags & kRi ? 0 : kRz));
-        r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<__int128>(x);
+        const double x = round_integral(v.f, (flags & kRi) ? flags : flags | kRz);  // no .rXi: toward zero
+        r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
       }
     }
     // Kept sign-extended for signed types, so that a wider read sees the same number.

@@ -6,6 +6,11 @@
 // 2-norm (1e-2 for bf16 and fp16: P is rounded to the input type for the
 // TS-MMA, as in every tcgen05 FMHA) and LSE per element (1e-3). Each case
 // also checks that a reference with twice the scale is told apart.
+//
+// Where nvcc built the kernels' sm_100a PTX (TCGEN_FMHA_PTX), each problem
+// runs again through the PTX interpreter, executing what a B200 would,
+// DeviceArch's inline asm included: the same check, the same bits of O as
+// the HostArch run, and LSE within 1e-6 of it (CUDA's logf against the host's).
 #include <doctest/doctest.h>
 
 #include <climits>
@@ -21,11 +26,21 @@
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
+#if defined(TCGEN_FMHA_PTX)
+#include "tcgen/attention/fmha_ptx.hpp"
+#endif
 
 using namespace tcgen;
 using namespace tcgen::attention;
 
 namespace {
+
+#if defined(TCGEN_FMHA_PTX)
+const ptx::Module& kernels() {
+  static const ptx::Module m = ptx::Module::load(TCGEN_FMHA_PTX);
+  return m;
+}
+#endif
 
 void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {}, bool rising = false) {
   INFO("seed " << fresh_seed());
@@ -56,6 +71,19 @@ void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {},
   const bool one_key_per_row = p.seq_k == 1 || (p.mask.left == 0 && p.mask.right == 0);
   if (!one_key_per_row) CHECK_FALSE(against_wrong.o.ok);
   CHECK_FALSE(against_wrong.lse.ok);
+#if defined(TCGEN_FMHA_PTX)
+  const FmhaOutput ptx = run_fmha_ptx(kernels(), p, in.qb, in.kb, in.vb, options);
+  const FmhaCheck ptx_check = check_fmha(p, in, ptx);
+  CHECK_MESSAGE(ptx_check.o.ok, "PTX backend: " << ptx_check.o.text());
+  CHECK_MESSAGE(ptx_check.lse.ok, "PTX backend: " << ptx_check.lse.text());
+  CHECK_MESSAGE(ptx.o == got.o, "the PTX run's O differs from the HostArch run's");
+  // LSE = ln(l) + scale·m: the host's logf and CUDA's differ by up to an ulp.
+  double lse_difference = 0;
+  for (std::size_t i = 0; i < got.lse.size(); ++i)
+    if (ptx.lse[i] != got.lse[i])
+      lse_difference = std::max(lse_difference, std::abs(double(ptx.lse[i]) - got.lse[i]) / std::abs(double(got.lse[i])));
+  CHECK_MESSAGE(lse_difference <= 1e-6, "the PTX run's LSE differs from the HostArch run's by " << lse_difference);
+#endif
 }
 
 exec::LaunchOptions shuffled(int salt) {

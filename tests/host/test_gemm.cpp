@@ -6,6 +6,11 @@
 // tiles in M, N and K; both majors, both input types, all three output
 // types, with and without C; one run under shuffled schedules.
 //
+// Where nvcc built the kernels' sm_100a PTX (TCGEN_GEMM_TEST_PTX), each
+// problem runs again through the PTX interpreter, the first execution of
+// DeviceArch's inline asm: it must pass the same check and give the same
+// bits as the HostArch run.
+//
 // Inputs are fresh per run: the seed is printed, and TCGEN_SEED=<seed>
 // repeats a run.
 #include <doctest/doctest.h>
@@ -21,9 +26,13 @@
 #include "tcgen/gemm/host_gemm.hpp"
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/gemm/reference.hpp"
+#include "../kernels/gemm_test_configs.hpp"
+#if defined(TCGEN_GEMM_TEST_PTX)
+#include "tcgen/gemm/ptx_gemm.hpp"
+#endif
 
 using namespace tcgen;
-using layout::Major;
+using namespace tcgen::gemm_tests;
 
 namespace {
 
@@ -49,8 +58,17 @@ struct Result {
   gemm::Verdict verdict;
 };
 
+enum class Backend { host, ptx };
+
+#if defined(TCGEN_GEMM_TEST_PTX)
+const ptx::Module& kernels() {
+  static const ptx::Module m = ptx::Module::load(TCGEN_GEMM_TEST_PTX);
+  return m;
+}
+#endif
+
 template <gemm::Config C>
-Result run(const Shape& s, std::uint64_t salt, const exec::LaunchOptions& options = {}) {
+Result run(const Shape& s, std::uint64_t salt, const exec::LaunchOptions& options = {}, Backend backend = Backend::host) {
   const std::uint64_t seed = run_seed() + salt;
   const gemm::Matrix a = gemm::random_operand(C.ab, C.a_major, s.m, s.k, seed);
   const gemm::Matrix b = gemm::random_operand(C.ab, C.b_major, s.n, s.k, seed + 1);
@@ -59,7 +77,10 @@ Result run(const Shape& s, std::uint64_t salt, const exec::LaunchOptions& option
   gemm::Matrix d = gemm::nan_matrix(C.d, s.m, s.n);
   const gemm::Problem p{s.m, s.n, s.k, a.data(), b.data(), c ? c->data() : nullptr, d.data(),
                         a.ld, b.ld, c ? c->ld : 0, d.ld};
-  gemm::run_host<C>(p, {s.ctas, options});
+  if (backend == Backend::host) gemm::run_host<C>(p, {s.ctas, options});
+#if defined(TCGEN_GEMM_TEST_PTX)
+  if (backend == Backend::ptx) gemm::run_ptx<C>(kernels(), p, {s.ctas, options});
+#endif
   const gemm::Reference ref = gemm::reference(a, C.a_major, b, C.b_major, c ? &*c : nullptr, s.m, s.n, s.k);
   gemm::Verdict v = gemm::verify(gemm::to_floats(d), ref, C.d);
   return {std::move(d), std::move(v)};
@@ -69,13 +90,17 @@ template <gemm::Config C>
 void check(const Shape& s, std::uint64_t salt) {
   const std::uint64_t seed = run_seed() + salt;
   INFO(gemm::describe(C) << ", " << s.m << "x" << s.n << "x" << s.k << std::string(s.with_c ? " + C" : "") << ", seed " << seed);
-  const gemm::Verdict v = run<C>(s, salt).verdict;
+  const Result host = run<C>(s, salt);
+  const gemm::Verdict& v = host.verdict;
   CHECK_MESSAGE(v.ok, v.text);
   MESSAGE(gemm::describe(C) << ", " << s.m << "x" << s.n << "x" << s.k << std::string(s.with_c ? " + C" : "")
                             << ": max error " << v.max_relative << " of sum|a*b| (bound " << v.bound << ")");
+#if defined(TCGEN_GEMM_TEST_PTX)
+  const Result ptx = run<C>(s, salt, {}, Backend::ptx);
+  CHECK_MESSAGE(ptx.verdict.ok, "PTX backend: " << ptx.verdict.text);
+  CHECK_MESSAGE(ptx.d.bytes == host.d.bytes, "the PTX run's D differs from the HostArch run's");
+#endif
 }
-
-constexpr auto bf16 = ElementType::bf16, fp16 = ElementType::fp16, f32 = ElementType::f32;
 
 }  // namespace
 
@@ -92,37 +117,36 @@ TEST_CASE("gemm: the TMA boxes fill the SmemOperand tiles") {
 TEST_CASE("gemm: bf16, K-major, f32 out; partial tiles in M, N and K; four tiles through one CTA") {
   // 200 = 128 + 72 rows, 300 = 256 + 44 columns, 250 = 3·64 + 58 of K. One
   // CTA takes all four tiles: each accumulator is used twice, each stage 16 times.
-  check<gemm::Config{}>({200, 300, 250, false, 1}, 0);
+  check<kBf16>({200, 300, 250, false, 1}, 0);
 }
 
 TEST_CASE("gemm: bf16, K-major, f32 out; nine tiles on two CTAs, K = 1000 (16 blocks through 4 stages)") {
-  check<gemm::Config{}>({300, 520, 1000, false, 2}, 60);
+  check<kBf16>({300, 520, 1000, false, 2}, 60);
 }
 
 TEST_CASE("gemm: fp16, K-major, bf16 out + C; tile N 128") {
-  check<gemm::Config{.ab = fp16, .d = bf16, .tile_n = 128, .stages = 5}>({190, 270, 200, true, 2}, 10);
+  check<kFp16ToBf16Tile128>({190, 270, 200, true, 2}, 10);
 }
 
 TEST_CASE("gemm: bf16, A and B MN-major, f32 out + C") {
-  check<gemm::Config{.a_major = Major::MN, .b_major = Major::MN}>({200, 300, 250, true, 3}, 20);
+  check<kBf16MnMn>({200, 300, 250, true, 3}, 20);
 }
 
 TEST_CASE("gemm: fp16, A MN-major, B K-major, fp16 out; tile N 64, 3 stages") {
-  check<gemm::Config{.ab = fp16, .a_major = Major::MN, .d = fp16, .tile_n = 64, .stages = 3}>({136, 200, 170, false, 2},
-                                                                                              30);
+  check<kFp16MnKToFp16Tile64>({136, 200, 170, false, 2}, 30);
 }
 
 TEST_CASE("gemm: bf16, A K-major, B MN-major, bf16 out + C; K below one MMA step, odd sizes") {
   // K = 5 < 16: one K block, mostly TMA zero fill; M, N odd (scalar stores at the edge).
-  check<gemm::Config{.b_major = Major::MN, .d = bf16, .tile_n = 128}>({129, 131, 5, true, 0}, 40);
+  check<kBf16KMnToBf16Tile128>({129, 131, 5, true, 0}, 40);
 }
 
 TEST_CASE("gemm: fp16, K-major, f32 out + C; tile N 48 (read 16 columns at a time), 2 stages") {
-  check<gemm::Config{.ab = fp16, .tile_n = 48, .stages = 2}>({70, 100, 90, true, 2}, 70);
+  check<kFp16Tile48>({70, 100, 90, true, 2}, 70);
 }
 
 TEST_CASE("gemm: the same bits under shuffled schedules") {
-  constexpr gemm::Config kC{.d = f32, .tile_n = 64, .stages = 2};
+  constexpr gemm::Config kC = kTile64TwoStages;
   const Shape s{150, 200, 130, true, 2};  // 8 tiles on 2 CTAs
   const Result plain = run<kC>(s, 50);
   CHECK_MESSAGE(plain.verdict.ok, plain.verdict.text);
@@ -133,6 +157,10 @@ TEST_CASE("gemm: the same bits under shuffled schedules") {
     options.shuffle_seed = shuffle;
     const Result shuffled = run<kC>(s, 50, options);
     CHECK(shuffled.d.bytes == plain.d.bytes);
+#if defined(TCGEN_GEMM_TEST_PTX)
+    const Result ptx = run<kC>(s, 50, options, Backend::ptx);
+    CHECK_MESSAGE(ptx.d.bytes == plain.d.bytes, "the PTX run under a shuffled schedule differs");
+#endif
   }
 }
 

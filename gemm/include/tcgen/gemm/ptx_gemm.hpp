@@ -1,0 +1,54 @@
+#pragma once
+// The GEMM kernel as PTX (nvcc -ptx of device_gemm.hpp's gemm_kernel<G>)
+// run on the host model by the PTX interpreter: the counterpart of
+// run_host (host_gemm.hpp) that executes what a B200 would, DeviceArch's
+// inline asm included. The module must hold the instantiation for C.
+//
+//   const ptx::Module m = ptx::Module::load(TCGEN_GEMM_PTX);
+//   gemm::run_ptx<gemm::Config{}>(m, p);
+//
+// Errors: as run_host, with a broken rule as ptx::ExecutionError (the PTX
+// line and the CUDA source line it came from).
+#include <cstdint>
+
+#include "tcgen/exec/smem_budget.hpp"
+#include "tcgen/gemm/host_gemm.hpp"
+#include "tcgen/gemm/kernel.hpp"
+#include "tcgen/gemm/problem.hpp"
+#include "tcgen/ptx/device_layout.hpp"
+#include "tcgen/ptx/launch.hpp"
+
+namespace tcgen::gemm {
+
+template <Config C>
+ptx::LaunchStats run_ptx(const ptx::Module& module, const Problem& p, const HostRun& run = {}, bool strict = false) {
+  using G = Gemm<C>;
+  check(p, C);
+  typename G::template Params<ptx::DeviceLayout> params;
+  params.a = ptx::encode_tensor_map(
+      G::A::map(static_cast<std::uint64_t>(p.m), static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.lda)),
+      p.a);
+  params.b = ptx::encode_tensor_map(
+      G::B::map(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.ldb)),
+      p.b);
+  params.m = p.m;
+  params.n = p.n;
+  params.k = p.k;
+  params.out = output<C.d>(p);
+  const std::uint64_t d_bytes = (static_cast<std::uint64_t>(p.m - 1) * p.ldd + p.n) * bits(C.d) / 8;
+  const std::uint64_t c_bytes = p.c ? (static_cast<std::uint64_t>(p.m - 1) * p.ldc + p.n) * bits(C.d) / 8 : 0;
+  const ptx::Allocation memory[] = {{p.a, a_bytes(p, C), "A"},
+                                    {p.b, b_bytes(p, C), "B"},
+                                    {p.c, c_bytes, "C"},
+                                    {p.d, d_bytes, "D", true}};
+  const ptx::Argument args[] = {ptx::argument(params)};
+  const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
+  const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), run.ctas));
+  // As exec::device::launch: 1 KiB beyond the kernel's bytes for smem_base() to align.
+  return ptx::launch(module, module.entry_instance("tcgen::gemm::gemm_kernel", typeid(G)),
+                     {.grid = {grid, 1, 1}, .block = {G::kThreads, 1, 1},
+                      .dynamic_smem = G::kSmemBytes + exec::kSmemAlignment, .options = run.options, .strict = strict},
+                     args, memory);
+}
+
+}  // namespace tcgen::gemm
