@@ -41,6 +41,22 @@ std::string without_template_spaces(std::string s) {
   return s;
 }
 
+// Template argument lists of more than 40 characters as <…>: a source chain stays readable.
+std::string abbreviated(const std::string& name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    out += name[i];
+    if (name[i] != '<') continue;
+    std::size_t j = i + 1;
+    for (int depth = 1; j < name.size() && depth > 0; ++j) depth += name[j] == '<' ? 1 : name[j] == '>' ? -1 : 0;
+    if (j - i > 42) {
+      out += "…>";
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const Function& Module::entry(std::string_view name) const {
@@ -65,7 +81,7 @@ std::string Module::source_text(const Function& f, std::uint32_t loc) const {
     if (const std::size_t slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
     if (!s.empty()) s += "\n       inlined at ";
     s += file + ":" + std::to_string(l.line);
-    if (!l.function.empty()) s += " in " + short_name(l.function);
+    if (!l.function.empty()) s += " in " + abbreviated(short_name(l.function));
     loc = l.inlined_at;
   }
   return s;

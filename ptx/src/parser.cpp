@@ -121,6 +121,10 @@ class Parser {
   void run() {
     while (!at_end()) module_statement();
     finish_variables();
+    // .loc names functions by labels of the .debug_str section, which nvcc writes last.
+    for (Function& f : m_.functions_)
+      for (Location& l : f.locations)
+        if (const auto it = strings_.find(l.function); it != strings_.end()) l.function = demangle(it->second);
   }
 
  private:
@@ -385,8 +389,8 @@ class Parser {
     }
     while (peek().kind == Token::Kind::word && peek().text[0] == '.' && !is(".entry") && !is(".func")) {
       std::string d(next().text);
-      while (peek().kind == Token::Kind::word && peek().text[0] != '.') d += " " + std::string(next().text);
-      while (accept(",")) d += ", " + std::string(word());
+      while (peek().kind == Token::Kind::word && peek().text[0] != '.') d.append(" ").append(next().text);
+      while (accept(",")) d.append(", ").append(word());
       f.directives.push_back(d);
     }
     f.locations.push_back({});
@@ -477,9 +481,7 @@ class Parser {
     while (accept(",")) {
       const std::string_view key = word();
       if (key == "function_name") {
-        const std::string label(word());
-        const auto it = strings_.find(label);
-        l.function = it != strings_.end() ? demangle(it->second) : label;
+        l.function = std::string(word());  // a .debug_str label, named once the whole module is read
       } else if (key == "inlined_at") {
         const auto file = static_cast<std::uint32_t>(number()), line = static_cast<std::uint32_t>(number()),
                    column = static_cast<std::uint32_t>(number());
@@ -576,7 +578,7 @@ class Parser {
   }
 
   // A name or number as an operand.
-  Operand name_operand(Function& f, std::size_t instr, std::size_t op_index, bool neg = false) {
+  Operand name_operand(std::size_t instr, std::size_t op_index, bool neg = false) {
     Operand o;
     const std::string w(word());
     if (w == "_") {
@@ -657,12 +659,12 @@ class Parser {
     }
     if (is("{")) return vector(f, in);
     if (accept("!")) {
-      Operand o = name_operand(f, instr, index);
+      Operand o = name_operand(instr, index);
       o.negate = true;
       return o;
     }
-    if (accept("-")) return name_operand(f, instr, index, true);
-    return name_operand(f, instr, index);
+    if (accept("-")) return name_operand(instr, index, true);
+    return name_operand(instr, index);
   }
 
   Operand vector(Function& f, Instruction& in) {
@@ -673,7 +675,7 @@ class Parser {
     if (!is("}")) {
       do {
         bool neg = accept("-");
-        in.elements.push_back(name_operand(f, f.code.size(), 1000 + in.elements.size(), neg));
+        in.elements.push_back(name_operand(f.code.size(), 1000 + in.elements.size(), neg));
       } while (accept(","));
     }
     expect("}");
@@ -707,7 +709,7 @@ class Parser {
     in.text = std::string(start.begin, end.begin);
     std::string why;
     if (!decode(in, why)) {
-      f.unsupported.push_back({in.opcode, in.line});
+      f.unsupported.push_back({in.opcode, in.line, why, in.loc});
       in.run = run_unsupported;
     }
     f.code.push_back(std::move(in));

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@
 #include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
+#include "tcgen/attention/fmha_ptx.hpp"
+#include "tcgen/ptx/execution_error.hpp"
+#include "ptx_kernels.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
@@ -37,7 +41,13 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seq-k", true},  {"head-dim", true}, {"scale", true}, {"q", true},
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
-                               {"window", true}, {"p-reuse", true}, {"strict-ptx", false}};
+                               {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true}};
+
+#if defined(TCGEN_FMHA_PTX)
+constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
+#else
+constexpr const char* kBuiltPtx = "";
+#endif
 
 // The largest batch, heads, seq and head_dim taken from the options or the
 // files' shapes (below validate()'s grid limits of 65535 for batch and heads).
@@ -46,7 +56,7 @@ constexpr std::int64_t kMaxSize[4] = {4096, 4096, 1 << 20, 4096};
 constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-kv Hkv --seq-q Sq --seq-k Sk --head-dim D]
                   [--causal] [--window L,R] [--scale S]
                   [--q q.npy --k k.npy --v v.npy] [--out o.npy] [--lse lse.npy]
-                  [--seed N] [--dtype bf16|fp16] [--backend host|sm100]
+                  [--seed N] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
                   [--p-reuse issue-order|wait-for-pv] [--strict-ptx]
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
@@ -82,8 +92,12 @@ options:
   --lse FILE        write LSE [B, H, Sq] (natural log) as a float32 .npy array
   --seed N          the random inputs' seed (default 1)
   --dtype T         bf16 (default) or fp16: the type of Q, K, V, O and P
-  --backend B       host (default): the host model; sm100: a B200 (exit 2 where
-                    there is none, or where tcgen was built without nvcc)
+  --backend B       host (default): the host model; ptx: the kernel's sm_100a
+                    PTX, what a B200 runs, executed on the host model by
+                    tcgen's PTX interpreter; sm100: a B200 (exit 2 where there
+                    is none, or where tcgen was built without nvcc)
+  --ptx FILE        with --backend ptx: the PTX to run (default: the one this
+                    build compiled from attention/src/fmha_kernels.cu)
   --p-reuse R       when S = Q·Kᵀ may overwrite the P that the P·V issued just
                     before it reads: issue-order (default; FA4's order, beyond
                     PTX's letter) or wait-for-pv (after that P·V completes)
@@ -174,7 +188,9 @@ int fmha(std::span<const std::string> args) {
   const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   if (dtype_text != "bf16" && dtype_text != "fp16") fail("--dtype", dtype_text, "bf16 or fp16");
   const ElementType dtype = dtype_text == "fp16" ? ElementType::fp16 : ElementType::bf16;
-  if (backend != "host" && backend != "sm100") fail("--backend", backend, "host (the host model) or sm100 (a B200)");
+  if (backend != "host" && backend != "ptx" && backend != "sm100")
+    fail("--backend", backend, "host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
+  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
   if (backend == "sm100") {
 #if defined(TCGEN_FMHA_SM100)
     if (const std::string why = exec::sm100_unavailable(); !why.empty())
@@ -220,8 +236,8 @@ int fmha(std::span<const std::string> args) {
   const std::string reuse = a.text_or("p-reuse", "issue-order");
   if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "issue-order or wait-for-pv");
   p.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
-  if (a.flag("strict-ptx") && backend != "host")
-    fail("--strict-ptx", "(given)", "the host model (--backend host): the B200 runs as it runs");
+  if (a.flag("strict-ptx") && backend == "sm100")
+    fail("--strict-ptx", "(given)", "the host model (--backend host or ptx): the B200 runs as it runs");
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   const bool scale_given = a.has("scale");
@@ -312,6 +328,8 @@ int fmha(std::span<const std::string> args) {
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   attention::FmhaOutput got;
   double seconds = 0;
+  std::optional<ptx::Module> kernels;  // loaded first: a missing file is a bad request (exit 2)
+  if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "FMHA");
   try {
     if (backend == "host") {
       std::printf("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
@@ -322,6 +340,20 @@ int fmha(std::span<const std::string> args) {
       options.strict_mma_pipelining = a.flag("strict-ptx");
       got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } else if (backend == "ptx") {
+      std::printf("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
+                  kernels->name().c_str(), B * H, B * H == 1 ? "" : "s");
+      std::fflush(stdout);
+      const auto start = std::chrono::steady_clock::now();
+      exec::LaunchOptions options;
+      options.strict_mma_pipelining = a.flag("strict-ptx");
+      ptx::LaunchStats stats;
+      got = attention::run_fmha_ptx(*kernels, p, in.qb, in.kb, in.vb, options, false, &stats);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::printf("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
+      for (const auto& [rule, count] : stats.warnings)
+        std::printf("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
+                    static_cast<unsigned long long>(count));
     } else {
 #if defined(TCGEN_FMHA_SM100)
       std::printf("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
@@ -332,13 +364,14 @@ int fmha(std::span<const std::string> args) {
     }
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    std::cerr << "tcgen: the FMHA kernel failed on " << (backend == "host" ? "the host model" : "the sm100 GPU")
-              << ": " << e.what() << '\n';
+    std::cerr << "tcgen: the FMHA kernel failed on " << (backend == "sm100" ? "the sm100 GPU" : "the host model")
+              << (backend == "ptx" ? " (PTX)" : "") << ": " << e.what() << '\n';
     std::printf("result: FAILED (the kernel did not finish)\n");
     return 1;
   }
   std::printf("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
-              backend == "host" ? "host model" : "sm100, CUDA events", flops / seconds * 1e-9);
+              backend == "sm100" ? "sm100, CUDA events" : backend == "ptx" ? "PTX on the host model" : "host model",
+              flops / seconds * 1e-9);
 
   const auto ref_start = std::chrono::steady_clock::now();
   const attention::FmhaResult<double> ref = attention::fmha_reference(p, in.q, in.k, in.v);

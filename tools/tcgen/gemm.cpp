@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "tcgen/core/error.hpp"
 #include "tcgen/gemm/host_gemm.hpp"
 #include "tcgen/gemm/matrix.hpp"
+#include "tcgen/gemm/ptx_gemm.hpp"
+#include "tcgen/ptx/execution_error.hpp"
+#include "ptx_kernels.hpp"
 #include "tcgen/gemm/reference.hpp"
 #if defined(TCGEN_GEMM_SM100)
 #include "tcgen/exec/sm100_device.hpp"
@@ -24,10 +28,17 @@ namespace tcgen::cli {
 namespace {
 
 constexpr Option kOptions[] = {{"m", true},    {"n", true},     {"k", true},     {"a", true},      {"b", true},
-                               {"out", true},  {"seed", true},  {"dtype", true}, {"backend", true}};
+                               {"out", true},  {"seed", true},  {"dtype", true}, {"backend", true},
+                               {"ptx", true}};
+
+#if defined(TCGEN_GEMM_PTX)
+constexpr const char* kBuiltPtx = TCGEN_GEMM_PTX;
+#else
+constexpr const char* kBuiltPtx = "";
+#endif
 
 constexpr const char* kHelp = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--out d.npy]
-                  [--seed S] [--dtype bf16|fp16] [--backend host|sm100]
+                  [--seed S] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
 
 D = A·Bᵀ with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
 A is M × K, B is N × K, both K-major; f32 accumulation and f32 D. Prints the
@@ -44,11 +55,16 @@ options:
   --seed S             the random inputs' seed (default 1)
   --dtype T            the type A and B are rounded to: bf16 (default) or fp16
   --backend B          host (default): the host model, every tcgen05 rule
-                       checked; sm100: a B200 (exit 2 where there is none)
+                       checked; ptx: the kernel's sm_100a PTX, what a B200
+                       runs, executed on the host model by tcgen's PTX
+                       interpreter; sm100: a B200 (exit 2 where there is none)
+  --ptx FILE           with --backend ptx: the PTX to run (default: the one
+                       this build compiled from gemm/src/gemm_kernels.cu)
 
 examples:
   tcgen gemm --m 200 --n 300 --k 250
   tcgen gemm --m 512 --n 512 --k 512 --dtype fp16 --out d.npy
+  tcgen gemm --m 256 --n 256 --k 512 --backend ptx
   tcgen gemm --m 4096 --n 4096 --k 4096 --backend sm100
 )";
 
@@ -84,7 +100,8 @@ int gemm(std::span<const std::string> args) {
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
   const std::string dtype = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   if (dtype != "bf16" && dtype != "fp16") fail("--dtype", dtype, "bf16 or fp16");
-  if (backend != "host" && backend != "sm100") fail("--backend", backend, "host or sm100");
+  if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "host, ptx or sm100");
+  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
   if (a.has("a") != a.has("b"))
     fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
   const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
@@ -113,6 +130,9 @@ int gemm(std::span<const std::string> args) {
   const gemm::Problem p{m, n, k, ma.data(), mb.data(), nullptr, d.data(), ma.ld, mb.ld, 0, d.ld};
   const gemm::Config config{.ab = ab};
 
+  std::optional<ptx::Module> kernels;  // loaded first: a missing file is a bad request (exit 2)
+  if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "gemm");
+
   std::printf("tcgen gemm: D = A·Bᵀ, M = %d, N = %d, K = %d: %s\n", m, n, k, gemm::describe(config).c_str());
   std::printf("inputs: %s\n", inputs.c_str());
   double seconds = 0;
@@ -126,6 +146,27 @@ int gemm(std::span<const std::string> args) {
     else
       gemm::run_host<gemm::Config{.ab = ElementType::fp16}>(p);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } else if (backend == "ptx") {
+    const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
+    std::printf("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
+                kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0));
+    std::fflush(stdout);
+    const auto start = std::chrono::steady_clock::now();
+    ptx::LaunchStats stats;
+    try {
+      stats = ab == ElementType::bf16 ? gemm::run_ptx<gemm::Config{.ab = ElementType::bf16}>(*kernels, p)
+                                      : gemm::run_ptx<gemm::Config{.ab = ElementType::fp16}>(*kernels, p);
+    } catch (const ptx::ExecutionError& e) {
+      std::fflush(stdout);
+      std::cerr << "tcgen: the GEMM kernel failed on the host model:\n" << e.what() << '\n';
+      std::printf("result: FAILED (the kernel did not finish)\n");
+      return 1;
+    }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
+    for (const auto& [rule, count] : stats.warnings)
+      std::printf("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
+                  static_cast<unsigned long long>(count));
   } else {
 #if defined(TCGEN_GEMM_SM100)
     std::printf("backend: sm100 (device 0)\n");

@@ -28,10 +28,12 @@ verbs:
                   tcgen desc smem --dtype bf16 --swizzle 128B --rows 128 --cols 64 --addr 0x400
   idesc         the 32-bit tcgen05.mma instruction descriptor, or decode one:
                   tcgen idesc --kind f16 --a bf16 --b bf16 --d f32 --m 128 --n 256 --json
-  gemm          D = A·Bᵀ with the tcgen05 GEMM on the host model (or a B200), against fp64:
-                  tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy]
-  fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (or a B200), against fp64:
+  gemm          D = A·Bᵀ with the tcgen05 GEMM on the host model (its PTX too, or a B200), against fp64:
+                  tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy] [--backend ptx]
+  fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (its PTX too, or a B200), against fp64:
                   tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
+  ptx           what the host model's PTX interpreter makes of a PTX file: kernels, parameters, what it cannot run:
+                  tcgen ptx kernel.ptx
 
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.
@@ -45,7 +47,7 @@ constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm or fmha; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha or ptx; see tcgen --help");
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
@@ -58,6 +60,7 @@ int run(const std::vector<std::string>& args) {
   if (verb == "idesc") return idesc(rest);
   if (verb == "gemm") return gemm(rest);
   if (verb == "fmha") return fmha(rest);
+  if (verb == "ptx") return ptx_module(rest);
   if (verb == "layout") {
     if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");
     const std::span<const std::string> tail = rest.subspan(1);
@@ -69,7 +72,7 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm or fmha; see tcgen --help");
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha or ptx; see tcgen --help");
 }
 
 }  // namespace

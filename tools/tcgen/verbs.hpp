@@ -13,5 +13,6 @@ int desc(std::span<const std::string> args);         // tcgen desc smem|decode
 int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
 int gemm(std::span<const std::string> args);         // tcgen gemm
 int fmha(std::span<const std::string> args);         // tcgen fmha
+int ptx_module(std::span<const std::string> args);   // tcgen ptx
 
 }  // namespace tcgen::cli

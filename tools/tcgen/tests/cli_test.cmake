@@ -603,6 +603,81 @@ elseif(CASE STREQUAL "fmha_backend_sm100")
       "^tcgen: --backend = sm100 is invalid: (expected an sm_100 GPU [(]B200, GB200[)] to run on: [^\n]*|this build has no CUDA [(]nvcc not found at configure time[)])[^\n]*\n$"))
     die("--backend sm100: expected exit 0 on a B200, else exit 2 with one line naming the missing sm_100 GPU or CUDA\n  stdout: ${out}")
   endif()
+elseif(CASE STREQUAL "gemm_ptx")
+  # The GEMM's sm_100a PTX on the host model through the PTX interpreter: the same check as --backend host.
+  run(gemm --m 200 --n 300 --k 250 --backend ptx)
+  if(rc EQUAL 2 AND err MATCHES "which this build lacks [(]nvcc not found")
+    return()  # a host-only build: refused with the reason
+  endif()
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    die("expected exit 0 from: tcgen gemm --backend ptx")
+  endif()
+  mentions("\nbackend: ptx, [^\n]*gemm_kernels.ptx on the host model, 4 tiles on a persistent grid of 4 CTAs\n")
+  mentions("\nexecuted: [0-9]+ PTX instructions\n")
+  mentions("\nerror: max [|]D - D_fp64[|] / sum[|]a[*]b[|] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
+  refused("^tcgen: --ptx = k.ptx is invalid: --backend ptx, which runs it" gemm --m 8 --n 8 --k 8 --ptx k.ptx)
+  refused("^tcgen: PTX file = ${WORK}/none.ptx is invalid: a readable file" gemm --m 8 --n 8 --k 8 --backend ptx --ptx "${WORK}/none.ptx")
+elseif(CASE STREQUAL "fmha_ptx")
+  # The FMHA's PTX on the host model; a broken rule is reported at its PTX line and CUDA source line.
+  run(fmha --backend ptx --seq-q 130 --seq-k 100 --heads 2 --heads-kv 1 --causal)
+  if(rc EQUAL 2 AND err MATCHES "which this build lacks [(]nvcc not found")
+    return()
+  endif()
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    die("expected exit 0 from: tcgen fmha --backend ptx")
+  endif()
+  mentions("\nbackend: ptx, [^\n]*fmha_kernels.ptx on the host model, one launch over all 2 [(]batch, head[)] pairs\n")
+  has_line("result: PASSED")
+  run(fmha --backend ptx --strict-ptx --seq-q 128 --seq-k 300 --head-dim 64)
+  if(NOT rc EQUAL 1)
+    die("--backend ptx --strict-ptx: expected exit 1 (the kernel leans on FA4's mma order)")
+  endif()
+  foreach(part "PTX kernel void tcgen::attention::fmha_kernel<" "block [(]0, 0, 0[)], warp [0-9]+, lane [0-9]+"
+               "\n  at [^\n]*fmha_kernels.ptx:[0-9]+: tcgen05.mma.cta_group::1.kind::f16 "
+               "\n  from mma_atom.hpp:[0-9]+ in tcgen::mma::Mma<…>::emit<unsigned long>\n"
+               "\n       inlined at fmha_kernel.hpp:[0-9]+ in tcgen::attention::Fmha<[(]tcgen::ElementType[)]0, 64>::multiply<"
+               "\n       inlined at device_fmha.hpp:[0-9]+\n"
+               "PTX pipelines mma → mma only for the same accumulator and shape")
+    if(NOT err MATCHES "${part}")
+      die("--backend ptx --strict-ptx: stderr lacks '${part}'")
+    endif()
+  endforeach()
+  has_line("result: FAILED (the kernel did not finish)")
+elseif(CASE STREQUAL "ptx_list")
+  # tcgen ptx: kernels, parameters, directives, and what the interpreter cannot run (exit 1), by PTX line.
+  file(MAKE_DIRECTORY "${WORK}")
+  file(WRITE "${WORK}/tiny.ptx" [=[
+.version 8.7
+.target sm_100a
+.address_size 64
+
+.visible .entry tiny(
+	.param .u64 tiny_param_0,
+	.param .align 8 .b8 tiny_param_1[24]
+)
+.maxntid 64
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<3>;
+	ld.param.u64 	%rd1, [tiny_param_0];
+	mov.u32 	%r1, %tid.x;
+	tcgen05.shift.cta_group::1.down [%r1];
+	ret;
+}
+]=])
+  run(ptx "${WORK}/tiny.ptx")
+  if(NOT rc EQUAL 1 OR NOT err STREQUAL "")
+    die("tcgen ptx of a kernel with an unknown instruction: expected exit 1")
+  endif()
+  has_line("kernel tiny")
+  has_line("  param 0: tiny_param_0, 8 bytes at offset 0, align 8")
+  has_line("  param 1: tiny_param_1, 24 bytes at offset 8, align 8")
+  has_line("  directive .maxntid 64")
+  has_line("    line 15: tcgen05.shift.cta_group::1.down: tcgen05.shift")
+  has_line("1 kernel, 1 instruction the interpreter cannot run")
+  file(WRITE "${WORK}/bad.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n  add.s32 %r1, %r2, 1;\n}\n")
+  refused("^tcgen: PTX = [^\n]*bad.ptx:5: '%r1' in add.s32 is invalid: a register, variable, label or function declared in scope" ptx "${WORK}/bad.ptx")
+  refused("^tcgen: FILE = [(]none[)] is invalid: one PTX file" ptx)
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")
 endif()

@@ -42,6 +42,8 @@ struct Location {
 struct Unsupported {
   std::string opcode;
   std::uint32_t line = 0;
+  std::string missing;  // what the interpreter lacks for it
+  std::uint32_t loc = 0;  // its .loc, for the CUDA source line
 };
 
 struct Function {
