@@ -1,0 +1,306 @@
+// The PTX interpreter (tcgen::ptx) on small hand-written kernels: values
+// from the PTX ISA's definitions (each case names its section), the parser's
+// scoping rules, warp collectives, and the errors a broken kernel gets, each
+// naming the PTX line, the thread and the rule.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/ptx/execution_error.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+using namespace tcgen;
+
+namespace {
+
+// A kernel `k(.param .u64 out)` whose body is `body`, each thread's out
+// pointer in %rd1 = out + 4 * (tid.x * per_thread), run with `threads` threads.
+std::string kernel(const std::string& body, int per_thread = 16) {
+  return R"(.version 8.7
+.target sm_100a
+.address_size 64
+
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<8>;
+	.reg .b16 	%rs<8>;
+	.reg .b32 	%r<40>;
+	.reg .b32 	%f<16>;
+	.reg .b64 	%rd<16>;
+	ld.param.u64 	%rd0, [k_param_0];
+	mov.u32 	%r0, %tid.x;
+	mul.wide.u32 	%rd2, %r0, )" +
+         std::to_string(4 * per_thread) + R"(;
+	add.s64 	%rd1, %rd0, %rd2;
+)" + body + R"(
+	ret;
+}
+)";
+}
+
+std::vector<std::uint32_t> run(const std::string& body, int threads = 32, int per_thread = 16,
+                               ptx::LaunchStats* stats = nullptr, bool strict = false) {
+  const ptx::Module m = ptx::Module::parse(kernel(body, per_thread), "test.ptx");
+  std::vector<std::uint32_t> out(static_cast<std::size_t>(threads * per_thread), 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  const ptx::LaunchStats s = ptx::launch(m, m.entry("k"),
+                                         {.block = {static_cast<unsigned>(threads), 1, 1}, .options = {}, .strict = strict}, args,
+                                         memory);
+  if (stats) *stats = s;
+  return out;
+}
+
+float f(std::uint32_t u) { return std::bit_cast<float>(u); }
+
+// The error of running body, as text: an ExecutionError, or the runtime's
+// own (a ConvergenceError when a lane exits while its warp waits for it).
+std::string error_of(const std::string& body, int threads = 32, bool strict = false) {
+  try {
+    run(body, threads, 16, nullptr, strict);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// "test.ptx:N: " for the line of kernel(body) holding `needle`.
+std::string line_of(const std::string& body, const std::string& needle) {
+  const std::string text = kernel(body);
+  const std::size_t at = text.find(needle);
+  return "test.ptx:" + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) + ": ";
+}
+
+}  // namespace
+
+TEST_CASE("integer arithmetic, one known point each (PTX #integer-arithmetic-instructions)") {
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.u32 	%r1, -7;
+	div.s32 	%r2, %r1, 2;            // -3: truncation toward zero
+	rem.s32 	%r3, %r1, 2;            // -1: the sign of the dividend
+	shr.s32 	%r4, %r1, 1;            // -4: arithmetic shift
+	shr.u32 	%r5, %r1, 28;           // 15
+	mov.u32 	%r6, 0xF0000001;
+	mul.hi.u32 	%r7, %r6, 16;           // 0xF
+	mul.lo.s32 	%r8, %r6, 16;           // 0x10
+	bfe.s32 	%r9, %r6, 28, 4;        // the field 0xF sign-extended: -1
+	bfe.u32 	%r10, %r6, 0, 4;        // 1
+	prmt.b32 	%r11, %r6, 0x44332211, 0x4321;  // bytes 1, 2, 3, 4 of {b, a}
+	popc.b32 	%r12, %r6;              // 5
+	clz.b32 	%r13, %r5;              // 28
+	brev.b32 	%r14, %r10;             // 0x80000000
+	lop3.b32 	%r15, %r6, 0xFF, 0x0F, 0x80;  // a & b & c (immLut 0x80): 0x01
+	min.s32 	%r16, %r1, 3;           // -7
+	max.u32 	%r17, %r1, 3;           // 0xFFFFFFF9 (unsigned)
+	st.global.v4.u32 	[%rd1], {%r2, %r3, %r4, %r5};
+	st.global.v4.u32 	[%rd1+16], {%r7, %r8, %r9, %r10};
+	st.global.v4.u32 	[%rd1+32], {%r11, %r12, %r13, %r14};
+	st.global.v2.u32 	[%rd1+48], {%r15, %r16};
+	st.global.u32 	[%rd1+56], %r17;
+)", 32);
+  CHECK(static_cast<std::int32_t>(o[0]) == -3);
+  CHECK(static_cast<std::int32_t>(o[1]) == -1);
+  CHECK(static_cast<std::int32_t>(o[2]) == -4);
+  CHECK(o[3] == 15u);
+  CHECK(o[4] == 0xFu);
+  CHECK(o[5] == 0x10u);
+  CHECK(static_cast<std::int32_t>(o[6]) == -1);
+  CHECK(o[7] == 1u);
+  // prmt default mode: selector nibbles 1,2,3,4 pick bytes of {b, a} = 0x44332211'F0000001: 00, 00, F0, 11.
+  CHECK(o[8] == 0x11F00000u);
+  CHECK(o[9] == 5u);
+  CHECK(o[10] == 28u);
+  CHECK(o[11] == 0x80000000u);
+  CHECK(o[12] == 0x01u);
+  CHECK(static_cast<std::int32_t>(o[13]) == -7);
+  CHECK(o[14] == 0xFFFFFFF9u);
+}
+
+TEST_CASE("conversions: cvt.rn.bf16x2.f32 puts its first source in the upper half (PTX #data-movement-and-conversion-instructions-cvt)") {
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.f32 	%f1, 0f3F800000;        // 1.0
+	mov.f32 	%f2, 0fC0000000;        // -2.0
+	cvt.rn.bf16x2.f32 	%r1, %f1, %f2;   // {1.0 -> bits 31:16, -2.0 -> 15:0}
+	cvt.rn.f16x2.f32 	%r2, %f1, %f2;
+	mov.f32 	%f3, 0f501502F9;        // 1e10
+	cvt.rzi.s32.f32 	%r3, %f3;           // saturates to INT32_MAX
+	mov.f32 	%f4, 0fC0200000;        // -2.5
+	cvt.rni.s32.f32 	%r4, %f4;           // ties to even: -2
+	cvt.rzi.u32.f32 	%r5, %f4;           // negative to unsigned saturates to 0
+	mov.u32 	%r6, 16777217;          // 2^24 + 1
+	cvt.rn.f32.u32 	%f5, %r6;           // rounds to 2^24
+	mov.b32 	%r7, %f5;
+	cvt.rn.bf16.f32 	%rs1, %f1;
+	cvt.u32.u16 	%r8, %rs1;
+	mov.u32 	%r9, -1;
+	cvt.s64.s32 	%rd3, %r9;
+	shr.u64 	%rd4, %rd3, 32;
+	cvt.u32.u64 	%r10, %rd4;             // the sign extension: 0xFFFFFFFF
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.u32 	[%rd1+16], {%r5, %r7, %r8, %r10};
+)", 32);
+  CHECK(o[0] == 0x3F80C000u);  // bf16(1.0) = 0x3F80, bf16(-2.0) = 0xC000
+  CHECK(o[1] == 0x3C00C000u);  // f16(1.0) = 0x3C00, f16(-2.0) = 0xC000
+  CHECK(static_cast<std::int32_t>(o[2]) == 2147483647);
+  CHECK(static_cast<std::int32_t>(o[3]) == -2);
+  CHECK(o[4] == 0u);
+  CHECK(f(o[5]) == 16777216.0f);
+  CHECK(o[6] == 0x3F80u);
+  CHECK(o[7] == 0xFFFFFFFFu);
+}
+
+TEST_CASE("floating point: fma rounds once, ex2, rcp, f32x2 lanes, setp with unordered compares (PTX #floating-point-instructions)") {
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.f32 	%f1, 0f3F800001;        // 1 + 2^-23
+	mov.f32 	%f2, 0fBF800002;        // -(1 + 2^-22)
+	mul.rn.f32 	%f3, %f1, %f1;          // rounded product
+	fma.rn.f32 	%f4, %f1, %f1, %f2;     // exact product + c, rounded once: 2^-46
+	ex2.approx.ftz.f32 	%f5, 0f40400000;   // 2^3
+	rcp.rn.f32 	%f6, 0f40800000;        // 0.25
+	mov.b64 	%rd3, {%f1, %f5};
+	mov.b64 	%rd4, {%f5, %f6};
+	add.rn.f32x2 	%rd5, %rd3, %rd4;        // {f1 + 8, 8.25}
+	mov.b64 	{%f7, %f8}, %rd5;
+	mov.f32 	%f9, 0f7FC00000;        // NaN
+	setp.lt.f32 	%p1, %f9, %f6;          // ordered: false
+	setp.ltu.f32 	%p2, %f9, %f6;          // unordered: true
+	selp.u32 	%r1, 1, 0, %p1;
+	selp.u32 	%r2, 1, 0, %p2;
+	mov.b32 	%r3, %f4;
+	mov.b32 	%r4, %f5;
+	mov.b32 	%r5, %f7;
+	mov.b32 	%r6, %f8;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v2.u32 	[%rd1+16], {%r5, %r6};
+)", 32);
+  CHECK(o[0] == 0u);
+  CHECK(o[1] == 1u);
+  CHECK(f(o[2]) == std::ldexp(1.0f, -46));
+  CHECK(f(o[3]) == 8.0f);
+  CHECK(f(o[4]) == f(0x3F800001u) + 8.0f);
+  CHECK(f(o[5]) == 8.25f);
+}
+
+TEST_CASE("warp collectives: shfl modes, vote.ballot, elect.sync's leader, activemask (PTX #data-movement-and-conversion-instructions-shfl-sync)") {
+  const std::vector<std::uint32_t> o = run(R"(
+	activemask.b32 	%r10;                      // before any lane exits: the whole warp
+	mul.lo.s32 	%r1, %r0, 10;
+	shfl.sync.down.b32 	%r2|%p1, %r1, 3, 31, -1;   // lane + 3, or own value past lane 31
+	shfl.sync.up.b32 	%r3, %r1, 1, 0, -1;         // lane - 1, or own value at lane 0
+	shfl.sync.bfly.b32 	%r4, %r1, 5, 31, -1;      // lane ^ 5
+	shfl.sync.idx.b32 	%r5, %r1, 7, 31, -1;      // lane 7
+	and.b32 	%r6, %r0, 1;
+	setp.eq.s32 	%p2, %r6, 1;
+	vote.sync.ballot.b32 	%r7, %p2, -1;           // odd lanes
+	elect.sync 	%r8|%p3, -1;
+	selp.u32 	%r9, 1, 0, %p3;
+	selp.u32 	%r11, 1, 0, %p1;
+	st.global.v4.u32 	[%rd1], {%r2, %r3, %r4, %r5};
+	st.global.v4.u32 	[%rd1+16], {%r7, %r8, %r9, %r10};
+	st.global.u32 	[%rd1+32], %r11;
+)", 32);
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    CAPTURE(lane);
+    const std::uint32_t* t = &o[lane * 16];
+    CHECK(t[0] == (lane + 3 <= 31 ? (lane + 3) * 10 : lane * 10));
+    CHECK(t[1] == (lane >= 1 ? (lane - 1) * 10 : 0u));
+    CHECK(t[2] == (lane ^ 5u) * 10);
+    CHECK(t[3] == 70u);
+    CHECK(t[4] == 0xAAAAAAAAu);
+    CHECK(t[5] == 0u);  // the host elects the lowest lane (PTX fixes only that one lane is elected)
+    CHECK(t[6] == (lane == 0 ? 1u : 0u));
+    CHECK(t[7] == 0xFFFFFFFFu);
+    CHECK(t[8] == (lane + 3 <= 31 ? 1u : 0u));
+  }
+}
+
+TEST_CASE("the parser: block-scoped .reg and labels repeated by inline asm, d|p and _ destinations, [reg+-off]") {
+  // Two inline-asm blocks declare the same predicate and label; each branch goes to its own block's label.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.u32 	%r1, 0;
+	{
+	.reg .pred p;
+	setp.eq.s32 	p, %r0, 0;
+	@p bra 	DONE;
+	add.s32 	%r1, %r1, 1;
+DONE:
+	}
+	{
+	.reg .pred p;
+	setp.ne.s32 	p, %r0, 0;
+	@p bra 	DONE;
+	add.s32 	%r1, %r1, 10;
+DONE:
+	}
+	setp.lt.s32 	%p1|%p2, %r0, 16;
+	selp.u32 	%r2, 1, 0, %p2;
+	add.s64 	%rd3, %rd1, 8;
+	st.global.u32 	[%rd3+-8], %r1;
+	st.global.u32 	[%rd3+-4], %r2;
+)", 32);
+  CHECK(o[0] == 10u);       // lane 0: skips the first add, does the second
+  CHECK(o[16] == 1u);       // lane 1: the first add only
+  CHECK(o[1] == 0u);        // lane 0 < 16: q = false
+  CHECK(o[16 * 20 + 1] == 1u);  // lane 20: q = true
+}
+
+TEST_CASE("errors name the PTX line, the thread and what was expected") {
+  SUBCASE("an opcode the interpreter does not run stops at that line") {
+    const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
+    const std::string e = error_of(body);
+    CHECK(e.find(line_of(body, "tcgen05.shift") + "tcgen05.shift.cta_group::1.down [%r0]") != std::string::npos);
+    CHECK(e.find("warp 0, lane 0 (thread 0)") != std::string::npos);
+    CHECK(e.find("opcode = tcgen05.shift.cta_group::1.down is invalid") != std::string::npos);
+  }
+  SUBCASE("a global store past the allocation is out of bounds, nearest allocation named") {
+    const std::string e = error_of("\tst.global.u32 \t[%rd1+64], %r0;\n", 32);
+    CHECK(e.find("lane 31 (thread 31)") != std::string::npos);
+    CHECK(e.find("out of bounds; nearest: out") != std::string::npos);
+  }
+  SUBCASE("a misaligned access") {
+    const std::string e = error_of("\tst.global.u32 \t[%rd1+2], %r0;\n");
+    CHECK(e.find("a multiple of the access size, 4 bytes") != std::string::npos);
+  }
+  SUBCASE("bra.uni whose guard differs across the warp") {
+    const std::string e = error_of(R"(
+	setp.lt.u32 	%p1, %r0, 4;
+	@%p1 bra.uni 	L1;
+L1:
+)");
+    CHECK(e.find("bra.uni = not taken by lane 4 but taken by lane 0 of warp 0") != std::string::npos);
+    CHECK(e.find("PTX #control-flow-instructions-bra") != std::string::npos);
+  }
+  SUBCASE("a .sync.aligned instruction reached by half a warp") {
+    const std::string body = R"(
+	setp.lt.u32 	%p1, %r0, 16;
+	@%p1 tcgen05.wait::st.sync.aligned;
+)";
+    const std::string e = error_of(body);
+    CHECK(e.find("lane 16 exits while lanes 0-15 wait at tcgen05.wait::st.sync.aligned at " +
+                 line_of(body, "@%p1 tcgen05").substr(0, line_of(body, "@%p1 tcgen05").size() - 2)) != std::string::npos);
+  }
+  SUBCASE("a trap") {
+    CHECK(error_of("\ttrap;\n").find("the kernel aborted") != std::string::npos);
+  }
+}
+
+TEST_CASE("kernel arguments are checked against the .param list") {
+  const ptx::Module m = ptx::Module::parse(kernel(""), "test.ptx");
+  const std::uint32_t small = 0;
+  const ptx::Argument wrong_size[] = {ptx::argument(small)};
+  CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {}, wrong_size, {}),
+                       doctest::Contains("8 bytes, the size of .param k_param_0"), Error);
+  CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {}, {}, {}), doctest::Contains("1, one per .param"), Error);
+  CHECK_THROWS_WITH_AS(m.entry("other"), doctest::Contains("a kernel of test.ptx: k"), Error);
+}
