@@ -23,7 +23,8 @@ model::CtaConfig config(int threads, std::uint32_t smem_bytes, const LaunchOptio
   return {.warps = threads / 32,
           .smem_base = 0,
           .smem_bytes = CtaRuntime::kSmemBase + smem_bytes,
-          .strict_mma_pipelining = options.strict_mma_pipelining};
+          .strict_mma_pipelining = options.strict_mma_pipelining,
+          .letters_as_errors = options.letters_as_errors};
 }
 
 }  // namespace

@@ -13,6 +13,12 @@ Cta::Cta(const CtaConfig& config) : config_(config), smem_(config.smem_base, con
   warps_.resize(static_cast<std::size_t>(config.warps));
 }
 
+void Cta::letter(const ModelError& e) {
+  if (config_.letters_as_errors) throw e;
+  Warning& w = warnings_[e.rule()];
+  if (w.count++ == 0) w.first = e.what();
+}
+
 void Cta::check_thread(const Issue& issue, Thread t) const {
   if (t.warp < 0 || t.warp >= config_.warps)
     fail("warp", std::to_string(t.warp), "a warp of this CTA, 0 to " + std::to_string(config_.warps - 1) +

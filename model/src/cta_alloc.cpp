@@ -25,8 +25,8 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
     throw ModelError(issue, Rule::alloc_columns, "nCols", std::to_string(ncols),
                      "columns are allocated in powers of two.");
   if (last_alloc_columns_ != 0 && static_cast<int>(ncols) > last_alloc_columns_)
-    throw ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
-                     "the CTA's previous tcgen05.alloc took " + std::to_string(last_alloc_columns_) + " columns.");
+    letter(ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
+                      "the CTA's previous tcgen05.alloc took " + std::to_string(last_alloc_columns_) + " columns."));
   check_smem(issue, "dst", dst, 4);
   const int column = tmem_.find_space(static_cast<int>(ncols));
   if (column < 0)

@@ -43,13 +43,18 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   if (c.writer == 0 && c.reader == 0) return;
   const WarpState& w = warps_[warp];
   // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
+  // A wait without the fence after it is a PTX letter: unless it is an
+  // error, the warp goes on as if it had fenced.
   auto require = [&](bool known, bool waited, const AsyncOp& op, Rule rule, auto why) {
     if (known) return;
-    if (waited)
-      throw ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
-                       "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
-                           by(op.warp, op.lane) + " that wrote or read it, but has not executed "
-                           "tcgen05.fence::after_thread_sync since that wait.");
+    if (waited) {
+      letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+                        "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
+                            by(op.warp, op.lane) + " that wrote or read it, but has not executed "
+                            "tcgen05.fence::after_thread_sync since that wait."));
+      warps_[warp].effective.merge(warps_[warp].pending);
+      return;
+    }
     throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
   };
 
@@ -120,11 +125,14 @@ void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, i
   const bool known = pipelined ? w.effective.knows_ordered(op.issuer, id) : w.effective.knows_complete(op.issuer, id);
   if (known) return;
   const bool waited = pipelined ? w.pending.knows_ordered(op.issuer, id) : w.pending.knows_complete(op.issuer, id);
-  if (waited)
-    throw ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
-                     "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
-                         by(op.warp, op.lane) + " that read it, but has not executed "
-                         "tcgen05.fence::after_thread_sync since that wait.");
+  if (waited) {
+    letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+                      "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
+                          by(op.warp, op.lane) + " that read it, but has not executed "
+                          "tcgen05.fence::after_thread_sync since that wait."));
+    warps_[warp].effective.merge(warps_[warp].pending);
+    return;
+  }
   if (pipelined)
     throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column),
                      "it is read by " + op.instruction + " of " + by(op.warp, op.lane) +

@@ -56,12 +56,14 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
       for (unsigned x = 0; x < config.grid.x; ++x, ++index) {
         exec::LaunchOptions options = config.options;
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
+        options.letters_as_errors = options.letters_as_errors || config.strict;
         exec::CtaRuntime cta({x, y, z}, config.grid, static_cast<int>(threads), smem, options);
         CtaState state{std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, CtaState::Arrivals>>(threads / 32)};
         cta.run([&](exec::HostArch& arch) {
           Thread t(grid, state, cta, arch, static_cast<int>(arch.thread_index()));
           t.run();
         });
+        for (const auto& [rule, w] : cta.cta().warnings()) grid.warnings[model::name(rule)] += w.count;
         ++stats.ctas;
       }
   stats.instructions = grid.instructions;

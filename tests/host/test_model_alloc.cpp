@@ -31,10 +31,13 @@ TEST_CASE("nCols must be a power of two in [32, 512]") {
   cta.finish();
 }
 
-TEST_CASE("the number of columns may not grow between allocations") {
+TEST_CASE("the number of columns should not grow between allocations: a PTX letter") {
+  Cta strict(CtaConfig{.letters_as_errors = true});
+  strict.alloc(0, 0, 64);
+  expect_rule([&] { strict.alloc(0, 4, 128); }, Rule::alloc_increase, {"previous tcgen05.alloc took 64"});
   Cta cta;
   cta.alloc(0, 0, 64);
-  expect_rule([&] { cta.alloc(0, 4, 128); }, Rule::alloc_increase, {"previous tcgen05.alloc took 64"});
+  expect_letter(cta, [&] { cta.alloc(0, 4, 128); }, Rule::alloc_increase, {"previous tcgen05.alloc took 64"});
 }
 
 TEST_CASE("alloc blocks forever when the CTA itself holds the columns") {

@@ -191,14 +191,22 @@ TEST_CASE("reading never-written Tensor Memory is an error; a fresh allocation h
 }
 
 TEST_CASE("cells another warp stored are ordered by wait::st, fence::before, a barrier, fence::after") {
-  Kernel k(64, 8);
-  const LdStAccess x1{LdStShape::s32x32b, 1};
-  k.cta.st(1, x1, k.tmem + taddr(32, 0), regs_of(x1, 9));  // warp 1 and warp 5 share lanes 32-63
-  k.cta.wait_st(1);
-  expect_rule([&] { k.cta.ld(5, x1, k.tmem + taddr(32, 0)); }, Rule::unordered_tmem_access, {"warp 1"});
-  k.cta.fence_before_thread_sync(1);
-  k.cta.bar_sync();
-  expect_rule([&] { k.cta.ld(5, x1, k.tmem + taddr(32, 0)); }, Rule::missing_after_thread_sync, {"warp 5"});
-  k.cta.fence_after_thread_sync(5);
-  CHECK(k.cta.ld(5, x1, k.tmem + taddr(32, 0))[0][0] == 9u);
+  for (const bool letters_as_errors : {true, false}) {
+    CAPTURE(letters_as_errors);
+    Kernel k(64, 8, letters_as_errors);
+    const LdStAccess x1{LdStShape::s32x32b, 1};
+    k.cta.st(1, x1, k.tmem + taddr(32, 0), regs_of(x1, 9));  // warp 1 and warp 5 share lanes 32-63
+    k.cta.wait_st(1);
+    expect_rule([&] { k.cta.ld(5, x1, k.tmem + taddr(32, 0)); }, Rule::unordered_tmem_access, {"warp 1"});
+    k.cta.fence_before_thread_sync(1);
+    k.cta.bar_sync();
+    if (letters_as_errors) {
+      expect_rule([&] { k.cta.ld(5, x1, k.tmem + taddr(32, 0)); }, Rule::missing_after_thread_sync, {"warp 5"});
+      k.cta.fence_after_thread_sync(5);
+      CHECK(k.cta.ld(5, x1, k.tmem + taddr(32, 0))[0][0] == 9u);
+    } else {  // a PTX letter: the barrier's ordering is taken as fenced, and counted
+      expect_letter(k.cta, [&] { CHECK(k.cta.ld(5, x1, k.tmem + taddr(32, 0))[0][0] == 9u); },
+                    Rule::missing_after_thread_sync, {"warp 5"});
+    }
+  }
 }

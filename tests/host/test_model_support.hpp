@@ -139,7 +139,9 @@ struct Kernel {
   std::uint32_t tmem = 0;
   std::uint32_t columns;
 
-  explicit Kernel(std::uint32_t ncols = 512, int warps = 4) : cta(CtaConfig{warps}), columns(ncols) {
+  // letters_as_errors: the PTX-letter rules throw instead of counting warnings.
+  explicit Kernel(std::uint32_t ncols = 512, int warps = 4, bool letters_as_errors = false)
+      : cta(CtaConfig{.warps = warps, .letters_as_errors = letters_as_errors}), columns(ncols) {
     cta.alloc(0, kTmemSlot, ncols);
     cta.mbarrier_init({0, 0}, kMbar, 1);
     cta.bar_sync();
@@ -191,6 +193,22 @@ inline std::vector<float> read_d(Cta& cta, std::uint32_t d_tmem, int m, int n,
     }
   }
   return d;
+}
+
+// f() breaks the PTX-letter rule `rule` once in a Cta without
+// letters_as_errors: no throw, one more warning, whose first message names
+// the rule's PTX section and contains each of `words`.
+template <class F>
+void expect_letter(const Cta& cta, F&& f, Rule rule, std::initializer_list<std::string> words = {}) {
+  REQUIRE(severity(rule) == Severity::letter);
+  const auto count = [&] { return cta.warnings().count(rule) ? cta.warnings().at(rule).count : 0; };
+  const std::uint64_t before = count();
+  f();
+  CHECK_MESSAGE(count() == before + 1, "expected one warning for rule " << std::string(name(rule)));
+  if (count() == 0) return;
+  const std::string& what = cta.warnings().at(rule).first;
+  CHECK_MESSAGE(what.find(std::string("#") + anchor(rule)) != std::string::npos, what);
+  for (const std::string& w : words) CHECK_MESSAGE(what.find(w) != std::string::npos, "missing '" << w << "' in: " << what);
 }
 
 // f() must throw a ModelError for `rule` whose message names the rule's PTX

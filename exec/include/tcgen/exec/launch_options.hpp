@@ -21,6 +21,9 @@ struct LaunchOptions {
   // accumulator and shape): model::CtaConfig::strict_mma_pipelining. Off, the
   // model orders any two mma of one thread, as FA4 does (docs/model.md).
   bool strict_mma_pipelining = false;
+  // PTX-letter rules (model/rule.hpp, severity) as errors:
+  // model::CtaConfig::letters_as_errors. Off, they are counted warnings.
+  bool letters_as_errors = false;
 };
 
 }  // namespace tcgen::exec

@@ -46,6 +46,15 @@ struct CtaConfig {
   // that an earlier mma with another accumulator, shape or kind wrote or read
   // from Tensor Memory needs that mma complete (Rule::mma_not_pipelined).
   bool strict_mma_pipelining = false;
+  // PTX-letter rules (rule.hpp, severity) as errors; off, each is counted in
+  // warnings() and the instruction goes on as if the rule had been obeyed.
+  bool letters_as_errors = false;
+};
+
+// A PTX-letter rule broken: how often, and the first time's message.
+struct Warning {
+  std::uint64_t count = 0;
+  std::string first;
 };
 
 struct Thread {
@@ -111,6 +120,8 @@ class Cta {
 
   // ---- the kernel's exit: throws if Tensor Memory is still allocated
   void finish() const;
+  // The PTX-letter rules broken so far (empty under letters_as_errors).
+  const std::map<Rule, Warning>& warnings() const { return warnings_; }
 
   // ---- the host's view, no rules checked
   std::span<const std::uint8_t> smem_image() const { return smem_.image(); }
@@ -162,6 +173,8 @@ class Cta {
   enum class Touch { ld, st, mma_read, mma_write, cp };
 
   void check_thread(const Issue& issue, Thread t) const;
+  // A broken PTX-letter rule: thrown under letters_as_errors, else counted.
+  void letter(const ModelError& e);
   void check_cta_group(const Issue& issue, CtaGroup group);
   void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
   void check_column(const Issue& issue, int column, int first, int last) const;
@@ -218,6 +231,7 @@ class Cta {
   std::vector<float> mma_a_, mma_bt_, mma_d_;
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;
+  std::map<Rule, Warning> warnings_;
 };
 
 }  // namespace tcgen::model

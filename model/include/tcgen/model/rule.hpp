@@ -84,6 +84,27 @@ enum class Rule {
 #undef TCGEN_X
 };
 
+// A fault: the hardware traps or computes garbage, so the run stops. A PTX
+// letter: the text asks for it, but kernels that run on B200s omit it, so
+// by default it is a counted warning and the run goes on as if it had been
+// obeyed (CtaConfig::letters_as_errors makes it an error). docs/model.md
+// gives the evidence for each letter.
+enum class Severity { fault, letter };
+
+constexpr Severity severity(Rule r) {
+  switch (r) {
+    // NVIDIA's CUTLASS Blackwell GEMM and FMHA examples and ThunderKittens'
+    // B200 GEMM issue no tcgen05.fence::* at all (ptx-opcodes/README.md).
+    case Rule::missing_after_thread_sync:
+    // "should not increase": PTX's own words are a recommendation.
+    case Rule::alloc_increase:
+    // FA4 and CUTLASS example 77 pipeline mma pairs of different shapes
+    // (checked only under strict mma pipelining).
+    case Rule::mma_not_pipelined: return Severity::letter;
+    default: return Severity::fault;
+  }
+}
+
 constexpr const char* name(Rule r) {
   switch (r) {
     case Rule::ok: return "ok";
