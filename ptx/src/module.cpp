@@ -14,25 +14,25 @@ std::string kernel_list(const std::vector<Function>& fs) {
   return s.empty() ? "(none)" : s;
 }
 
-// "void ns::f<int>(int)" → "ns::f<int>": the name without its return type and parameters.
+// "void ns::f<int>(int)" → "ns::f<int>": the name without its return type and
+// parameters ("(anonymous namespace)" and template arguments kept whole).
 std::string short_name(const std::string& demangled) {
   std::string s = demangled;
-  int depth = 0;
+  int angle = 0, paren = 0;
+  std::size_t start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') ++depth;
-    if (s[i] == '>') --depth;
-    if (s[i] == '(' && depth == 0) {
-      s.resize(i);
+    const char c = s[i];
+    if (c == '<') ++angle;
+    if (c == '>') --angle;
+    if (c == '(' && angle == 0 && paren == 0 && i > 0 && s.compare(i, 20, "(anonymous namespace") != 0) {
+      s.resize(i);  // the parameter list
       break;
     }
+    if (c == '(') ++paren;
+    if (c == ')') --paren;
+    if (c == ' ' && angle == 0 && paren == 0) start = i + 1;  // past the return type
   }
-  depth = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') ++depth;
-    if (s[i] == '>') --depth;
-    if (s[i] == ' ' && depth == 0) return s.substr(i + 1);
-  }
-  return s;
+  return s.substr(start);
 }
 
 // The demangler writes "> >" for nested templates: compared without that space.

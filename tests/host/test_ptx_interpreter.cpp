@@ -56,7 +56,7 @@ std::vector<std::uint32_t> run(const std::string& body, int threads = 32, int pe
   const ptx::Argument args[] = {ptx::argument(p)};
   const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
   const ptx::LaunchStats s = ptx::launch(m, m.entry("k"),
-                                         {.block = {static_cast<unsigned>(threads), 1, 1}, .options = {}, .strict = strict}, args,
+                                         {.block = {static_cast<unsigned>(threads), 1, 1}, .strict = strict}, args,
                                          memory);
   if (stats) *stats = s;
   return out;

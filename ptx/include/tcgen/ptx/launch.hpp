@@ -28,7 +28,7 @@ struct LaunchConfig {
   exec::Dim3 grid{1, 1, 1};
   exec::Dim3 block{32, 1, 1};        // its threads: a multiple of 32, at most 1024
   std::uint32_t dynamic_smem = 0;    // bytes, as <<<grid, block, dynamic_smem>>>
-  exec::LaunchOptions options;       // schedule, strict mma pipelining
+  exec::LaunchOptions options{};     // schedule, strict mma pipelining
   // PTX-letter rules (those silicon-proven kernels break: the model's and
   // the interpreter's own) as errors, not counted warnings (docs/model.md,
   // severities); sets options.letters_as_errors too.
