@@ -179,9 +179,12 @@ void Cta::check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chun
   for (std::uint32_t addr : chunks) {
     const SharedMemory::GenericWrite& g = smem_.generic_write(addr);
     if (g.warp < 0 || warps_[g.warp].proxy_fences != g.proxy_fences) continue;
-    throw ModelError(issue, Rule::proxy_fence_missing, "address", hex(addr),
-                     "the 16 bytes there were written by st.shared of warp " + std::to_string(g.warp) +
-                         ", which has not executed fence.proxy.async since.");
+    // A PTX letter: unless it is an error, taken as if the writer had fenced.
+    letter(ModelError(issue, Rule::proxy_fence_missing, "address", hex(addr),
+                      "the 16 bytes there were written by st.shared of warp " + std::to_string(g.warp) +
+                          ", which has not executed fence.proxy.async since."));
+    ++warps_[g.warp].proxy_fences;
+    warps_[g.warp].unfenced_st = false;
   }
 }
 

@@ -40,6 +40,13 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why);
 bool decode_tma(const Opcode& op, Instruction& in, std::string& why);
 bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why);
 
+// bra.uni guarded by the result of an mbarrier try_wait/test_wait becomes a
+// plain branch: a warp that spins converged polls once for all its lanes,
+// but the host's lanes poll one after another and may see the phase
+// complete at different polls, which is no divergence of the kernel's.
+struct Function;
+void relax_polling_branches(Function& f);
+
 // The handler that stops a run at an instruction the interpreter cannot run.
 void run_unsupported(Thread& t, const Instruction& in);
 

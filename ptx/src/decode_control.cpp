@@ -4,7 +4,11 @@
 // takes it together, is checked against the other lanes' choices.
 #include <map>
 
+#include <set>
+
 #include "decode.hpp"
+#include "device_printf.hpp"
+#include "tcgen/ptx/module.hpp"
 #include "thread.hpp"
 
 namespace tcgen::ptx {
@@ -30,8 +34,68 @@ void trap(Thread&, const Instruction& in) {
 
 void call(Thread&, const Instruction& in) {
   fault("call", in.text,
-        "no calls: the host model runs kernels whose device functions are inlined (vprintf, assert and "
-        "__noinline__ functions are not run yet)");
+        "a call of vprintf or __assertfail: the host model runs kernels whose other device functions are inlined "
+        "(__noinline__ functions and function pointers are not run)");
+}
+
+// A call's argument i: its .param variable's bits, as the call site stored them.
+std::uint64_t call_argument(Thread& t, const Instruction& in, std::uint32_t i, std::uint32_t bytes) {
+  const Operand& args = in.ops.back();
+  if (args.kind != Operand::Kind::vector || i >= args.count) fault("call arguments", in.text, "more arguments");
+  std::uint64_t v = 0;
+  t.load(Space::param, static_cast<std::uint64_t>(in.elements[args.first + i].ival), &v, bytes, in);
+  return v;
+}
+
+// The zero-terminated string at a generic address.
+std::string c_string(Thread& t, const Instruction& in, std::uint64_t addr) {
+  std::string s;
+  for (char c; s.size() < 4096; ++addr) {
+    t.load(Space::generic, addr, &c, 1, in);
+    if (c == 0) break;
+    s += c;
+  }
+  return s;
+}
+
+// call.uni (retval), vprintf, (format, args): the text goes to the launch's output.
+void vprintf(Thread& t, const Instruction& in) {
+  std::uint64_t at = call_argument(t, in, 1, 8);
+  const std::string text = format_printf(
+      c_string(t, in, call_argument(t, in, 0, 8)),
+      [&](int bytes) {
+        at = (at + static_cast<std::uint64_t>(bytes) - 1) / static_cast<std::uint64_t>(bytes) * static_cast<std::uint64_t>(bytes);
+        std::uint64_t v = 0;
+        t.load(Space::generic, at, &v, static_cast<std::uint32_t>(bytes), in);
+        at += static_cast<std::uint64_t>(bytes);
+        return v;
+      },
+      [&](std::uint64_t addr) { return c_string(t, in, addr); });
+  t.print(text);
+  if (in.ops.front().kind == Operand::Kind::vector && in.ops.front().count == 1) {
+    const auto n = static_cast<std::uint32_t>(text.size());
+    t.store(Space::param, static_cast<std::uint64_t>(in.elements[in.ops.front().first].ival), &n, 4, in);
+  }
+}
+
+// call.uni __assertfail, (message, file, line, function, char size): the kernel stops.
+void assertfail(Thread& t, const Instruction& in) {
+  const std::string message = c_string(t, in, call_argument(t, in, 0, 8)),
+                    file = c_string(t, in, call_argument(t, in, 1, 8)),
+                    function = c_string(t, in, call_argument(t, in, 3, 8));
+  fault("assert", message, "true, at " + file + ":" + std::to_string(call_argument(t, in, 2, 4) & 0xFFFFFFFFu) +
+                               " in " + function + ": the kernel's device-side assert failed");
+}
+
+// The called function's name: the first word after the opcode outside the (return) list.
+std::string callee(const std::string& text) {
+  std::size_t i = text.find_first_of(" \t");
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+  if (i < text.size() && text[i] == '(') i = text.find(')', i) + 1;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == ',')) ++i;
+  std::size_t j = i;
+  while (j < text.size() && text[j] != ',' && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' && text[j] != ';') ++j;
+  return text.substr(i, j - i);
 }
 
 // A spinning thread lets the others run.
@@ -39,6 +103,19 @@ void nanosleep(Thread& t, const Instruction&) { t.runtime().yield(); }
 void nothing(Thread&, const Instruction&) {}
 
 }  // namespace
+
+void relax_polling_branches(Function& f) {
+  std::set<std::uint32_t> polled;
+  for (const Instruction& in : f.code)
+    if (in.opcode.rfind("mbarrier.try_wait", 0) == 0 || in.opcode.rfind("mbarrier.test_wait", 0) == 0)
+      if (!in.ops.empty() && in.ops[0].kind == Operand::Kind::reg) polled.insert(in.ops[0].slot);
+  for (Instruction& in : f.code)
+    if (in.run == &bra_uni && polled.count(static_cast<std::uint32_t>(in.aux))) {
+      in.guard = static_cast<std::uint32_t>(in.aux);
+      in.guard_negated = in.aux2 != 0;
+      in.run = &bra;
+    }
+}
 
 bool decode_control(const Opcode& op, Instruction& in, std::string&) {
   const std::string_view b = op.base();
@@ -63,7 +140,8 @@ bool decode_control(const Opcode& op, Instruction& in, std::string&) {
     return true;
   }
   if (b == "call") {
-    in.run = &call;
+    const std::string name = callee(in.text);
+    in.run = name == "vprintf" ? &vprintf : name == "__assertfail" ? &assertfail : &call;
     return true;
   }
   if (b == "nanosleep" || b == "pmevent") {

@@ -22,14 +22,21 @@ void dealloc(Thread& t, const Instruction& in) {
 }
 void relinquish(Thread& t, const Instruction& in) { t.arch().relinquish_alloc_permit(in.aux, t.site(in)); }
 
-// tcgen05.mma.cta_group::N.kind::K [d], a-desc | [a-tmem], b-desc, idesc, enable-input-d; aux2 = MmaKind
+// tcgen05.mma.cta_group::N.kind::K [d], a-desc | [a-tmem], b-desc, idesc[, {disable-output-lane}],
+// enable-input-d; aux2 = MmaKind. CuTe always passes the lane mask, all zero.
 void mma(Thread& t, const Instruction& in) {
+  const Operand& mask = in.ops[4];
+  if (mask.kind == Operand::Kind::vector)
+    for (std::uint32_t i = 0; i < mask.count; ++i)
+      if (const std::uint32_t m = t.get<std::uint32_t>(in.elements[mask.first + i]); m != 0)
+        fault("tcgen05.mma disable-output-lane", "word " + std::to_string(i) + " = " + std::to_string(m),
+              "0 in every word: the host model writes every output lane (disabling lanes is not modelled)");
   const bool ts = in.ops[1].kind == Operand::Kind::address;
   const std::optional<std::uint32_t> a_tmem =
       ts ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(t.address(in.ops[1]))) : std::nullopt;
   t.arch().mma(static_cast<model::MmaKind>(in.aux2), in.aux, static_cast<std::uint32_t>(t.address(in.ops[0])), a_tmem,
                ts ? 0 : t.get<std::uint64_t>(in.ops[1]), t.get<std::uint64_t>(in.ops[2]),
-               t.get<std::uint32_t>(in.ops[3]), t.pred(in.ops[4]));
+               t.get<std::uint32_t>(in.ops[3]), t.pred(in.ops.back()));
 }
 
 // tcgen05.commit.cta_group::N.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64 [mbar][, ctaMask]
@@ -135,8 +142,9 @@ bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why) {
       why = ".ws, sparse and block-scaled tcgen05.mma (the model runs kinds f16, tf32, f8f6f4 and i8)";
       return false;
     }
-    if (in.ops.size() != 5 || in.ops[4].kind == Operand::Kind::vector) {
-      why = "tcgen05.mma with disable-output-lane or scale-input-d";
+    const bool lane_mask = in.ops.size() == 6 && in.ops[4].kind == Operand::Kind::vector;
+    if (!(in.ops.size() == 5 && in.ops[4].kind != Operand::Kind::vector) && !lane_mask) {
+      why = "tcgen05.mma with scale-input-d";
       return false;
     }
     in.run = &mma;

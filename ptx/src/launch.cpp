@@ -44,7 +44,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
                               std::to_string(config.dynamic_smem) + " dynamic bytes",
          "at most 232448 bytes (227 KB) per CTA on sm_100");
 
-  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}};
+  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}, {}};
   grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});
   for (const Module::Storage& s : module.storage())
     grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, true});
@@ -68,6 +68,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
       }
   stats.instructions = grid.instructions;
   stats.warnings = grid.warnings;
+  stats.printed = grid.printed;
   return stats;
 }
 

@@ -310,6 +310,11 @@ class Parser {
       v.address = f->local_bytes;
       f->local_bytes += v.bytes;
     }
+    if (v.space == Space::param && f) {  // a call site's argument or return value
+      f->call_param_bytes = align_up(f->call_param_bytes, v.align);
+      v.address = kCallParams + f->call_param_bytes;
+      f->call_param_bytes += v.bytes;
+    }
     if (f && v.space != Space::shared) {
       scopes_[current_].symbols[v.name] = v;
       return;
@@ -401,6 +406,7 @@ class Parser {
     expect("{");
     body(f);
     resolve_labels(f);
+    relax_polling_branches(f);
     Instruction end;
     end.opcode = "exit";
     end.text = "(the end of " + f.name + ")";
@@ -657,7 +663,7 @@ class Parser {
       expect("]");
       return o;
     }
-    if (is("{")) return vector(f, in);
+    if (is("{") || is("(")) return vector(f, in);  // {a, b} vectors; call's (retval) and (args) lists
     if (accept("!")) {
       Operand o = name_operand(instr, index);
       o.negate = true;
@@ -668,17 +674,18 @@ class Parser {
   }
 
   Operand vector(Function& f, Instruction& in) {
-    expect("{");
+    const bool paren = accept("(");
+    if (!paren) expect("{");
     Operand v;
     v.kind = Operand::Kind::vector;
     v.first = static_cast<std::uint32_t>(in.elements.size());
-    if (!is("}")) {
+    if (!is("}") && !is(")")) {
       do {
         bool neg = accept("-");
         in.elements.push_back(name_operand(f.code.size(), 1000 + in.elements.size(), neg));
       } while (accept(","));
     }
-    expect("}");
+    expect(paren ? ")" : "}");
     v.count = static_cast<std::uint32_t>(in.elements.size()) - v.first;
     return v;
   }

@@ -8,10 +8,13 @@ namespace {
 
 constexpr std::uint32_t kMagic = 0x314d5447;  // "GTM1"
 
-// The layout inside the 128 bytes.
+// The layout inside the 128 bytes. Bytes 8-15 carry nothing: CUTLASS 4.3.4
+// and later clear bit 21 of that word after encoding (a driver workaround,
+// copy_traits_sm90_tma.hpp), which must not change the map.
 struct Packed {
   std::uint32_t magic;
   std::uint8_t element_bytes, rank, swizzle, oob_fill;
+  std::uint64_t untouched;
   std::uint64_t global;
   std::uint64_t dims[5];
   std::uint64_t strides[4];

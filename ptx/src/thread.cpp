@@ -31,7 +31,13 @@ ExecutionError::ExecutionError(const std::string& where, const Error& cause)
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
     : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
-      local_(grid.function.local_bytes, 0) {}
+      local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0) {}
+
+void Thread::print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  grid_.printed += text;
+}
 
 void Thread::run() {
   const Instruction* code = grid_.function.code.data();
@@ -169,6 +175,10 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
       std::memcpy(out, local_.data() + addr, n);
       return;
     case Space::param:
+      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size()) {
+        std::memcpy(out, call_params_.data() + (addr - kCallParams), n);
+        return;
+      }
       if (addr + n > grid_.params.size())
         fault("param address", hex(addr) + " (" + in.opcode + ")",
               "inside the kernel's " + std::to_string(grid_.params.size()) + " bytes of parameters");
@@ -199,7 +209,12 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
       std::memcpy(local_.data() + addr, data, n);
       return;
     case Space::param:
-      fault("state space", ".param (" + in.opcode + ")", "a space a kernel may write: kernel parameters are read-only");
+      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size()) {
+        std::memcpy(call_params_.data() + (addr - kCallParams), data, n);
+        return;
+      }
+      fault("param address", hex(addr) + " (" + in.opcode + ")",
+            "a call's argument or return value: kernel parameters are read-only");
     default: std::memcpy(const_cast<std::uint8_t*>(host_bytes(addr, n, true, in)), data, n);
   }
 }

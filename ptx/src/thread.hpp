@@ -29,6 +29,7 @@ struct Grid {
   std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
   std::uint64_t instructions = 0;
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
+  std::string printed;                             // what printf wrote, in order
 
   // A rule that silicon-proven kernels break (docs/model.md, severities):
   // counted, or under LaunchConfig::strict an error.
@@ -97,6 +98,9 @@ class Thread {
   // bra.uni's promise: this lane's choice agrees with its warp-mates' at the same execution.
   void check_uniform_branch(const Instruction& in, bool taken);
 
+  // Device printf and assert output, and the launch's text sink.
+  void print(const std::string& text);
+
   // tcgen05.ld's destinations hold no value until tcgen05.wait::ld.
   void mark_pending(std::uint32_t slot);
   void clear_pending();
@@ -153,6 +157,7 @@ class Thread {
   bool exited_ = false;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;
+  std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
   std::uint8_t* pending_ = nullptr;  // per slot, while any tcgen05.ld is unwaited
   std::vector<std::uint8_t> pending_storage_;
   const Instruction* current_ = nullptr;

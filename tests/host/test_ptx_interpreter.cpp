@@ -23,11 +23,12 @@ namespace {
 
 // A kernel `k(.param .u64 out)` whose body is `body`, each thread's out
 // pointer in %rd1 = out + 4 * (tid.x * per_thread), run with `threads` threads.
-std::string kernel(const std::string& body, int per_thread = 16) {
+// `prelude`: module-level declarations before it.
+std::string kernel(const std::string& body, int per_thread = 16, const std::string& prelude = "") {
   return R"(.version 8.7
 .target sm_100a
 .address_size 64
-
+)" + prelude + R"(
 .visible .entry k(
 	.param .u64 k_param_0
 )
@@ -49,8 +50,8 @@ std::string kernel(const std::string& body, int per_thread = 16) {
 }
 
 std::vector<std::uint32_t> run(const std::string& body, int threads = 32, int per_thread = 16,
-                               ptx::LaunchStats* stats = nullptr, bool strict = false) {
-  const ptx::Module m = ptx::Module::parse(kernel(body, per_thread), "test.ptx");
+                               ptx::LaunchStats* stats = nullptr, bool strict = false, const std::string& prelude = "") {
+  const ptx::Module m = ptx::Module::parse(kernel(body, per_thread, prelude), "test.ptx");
   std::vector<std::uint32_t> out(static_cast<std::size_t>(threads * per_thread), 0xDEADBEEFu);
   std::uint32_t* p = out.data();
   const ptx::Argument args[] = {ptx::argument(p)};
@@ -255,6 +256,82 @@ DONE:
   CHECK(o[16 * 20 + 1] == 1u);  // lane 20: q = true
 }
 
+// vprintf's and __assertfail's declarations and their strings, as nvcc writes them.
+constexpr const char* kCallPrelude = R"(
+.extern .func  (.param .b32 func_retval0) vprintf
+(
+	.param .b64 vprintf_param_0,
+	.param .b64 vprintf_param_1
+)
+;
+.extern .func __assertfail
+(
+	.param .b64 __assertfail_param_0,
+	.param .b64 __assertfail_param_1,
+	.param .b32 __assertfail_param_2,
+	.param .b64 __assertfail_param_3,
+	.param .b64 __assertfail_param_4
+)
+;
+.global .align 1 .b8 $str[15] = {108, 97, 110, 101, 32, 37, 100, 58, 32, 37, 46, 50, 102, 10, 0};
+.global .align 1 .b8 $str$1[6] = {120, 32, 62, 32, 48, 0};
+.global .align 1 .b8 $str$2[6] = {107, 46, 99, 117, 0, 0};
+)";
+
+TEST_CASE("device printf: vprintf's format and packed arguments, in lane order, its return value") {
+  ptx::LaunchStats stats;
+  const std::vector<std::uint32_t> o = run(R"(
+	.local .align 8 .b8 	__local_depot0[16];
+	.reg .b64 	%SP;
+	.reg .b64 	%SPL;
+	.reg .b64 	%fd<2>;
+	mov.u64 	%SPL, __local_depot0;
+	cvta.local.u64 	%SP, %SPL;
+	add.u64 	%rd3, %SP, 0;
+	st.local.u32 	[%SPL], %r0;           // int, 4 bytes at 0
+	mov.f64 	%fd1, 0d4004000000000000;  // 2.5 as double, 8 bytes at 8
+	st.local.f64 	[%SPL+8], %fd1;
+	mov.u64 	%rd4, $str;
+	cvta.global.u64 	%rd5, %rd4;
+	{ // callseq 0, 0
+	.param .b64 param0;
+	st.param.b64 	[param0], %rd5;
+	.param .b64 param1;
+	st.param.b64 	[param1], %rd3;
+	.param .b32 retval0;
+	call.uni (retval0),
+	vprintf,
+	(
+	param0,
+	param1
+	);
+	ld.param.b32 	%r1, [retval0];
+	} // callseq 0
+	st.global.u32 	[%rd1], %r1;
+)", 32, 16, &stats, false, kCallPrelude);
+  std::string expected;
+  for (int lane = 0; lane < 32; ++lane) expected += "lane " + std::to_string(lane) + ": 2.50\n";
+  CHECK(stats.printed == expected);
+  CHECK(o[0] == 13u);       // "lane 0: 2.50\n"
+  CHECK(o[16 * 31] == 14u);
+}
+
+TEST_CASE("a polling loop's bra.uni on mbarrier.try_wait is no divergence: lanes see the phase at different polls") {
+  const std::vector<std::uint32_t> o = run(R"(
+	setp.eq.u32 	%p1, %r0, 0;
+	@%p1 mbarrier.init.shared::cta.b64 	[bar], 32;
+	bar.sync 	0;
+	mbarrier.arrive.shared::cta.b64 	%rd3, [bar];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 	%p2, [bar], 0;
+	@%p2 bra.uni 	DONE;
+	bra.uni 	WAIT;
+DONE:
+	st.global.u32 	[%rd1], 7;
+)", 32, 16, nullptr, false, ".shared .align 8 .b8 bar[8];\n");
+  for (int lane = 0; lane < 32; ++lane) CHECK(o[16 * lane] == 7u);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
@@ -292,6 +369,40 @@ L1:
   }
   SUBCASE("a trap") {
     CHECK(error_of("\ttrap;\n").find("the kernel aborted") != std::string::npos);
+  }
+  SUBCASE("a device-side assert: its message, file, line and function") {
+    try {
+      run(R"(
+	mov.u64 	%rd3, $str$1;
+	cvta.global.u64 	%rd4, %rd3;
+	mov.u64 	%rd5, $str$2;
+	cvta.global.u64 	%rd6, %rd5;
+	{ // callseq 1, 0
+	.param .b64 param0;
+	st.param.b64 	[param0], %rd4;
+	.param .b64 param1;
+	st.param.b64 	[param1], %rd6;
+	.param .b32 param2;
+	st.param.b32 	[param2], 42;
+	.param .b64 param3;
+	st.param.b64 	[param3], %rd6;
+	.param .b64 param4;
+	st.param.b64 	[param4], 1;
+	call.uni
+	__assertfail,
+	(
+	param0,
+	param1,
+	param2,
+	param3,
+	param4
+	);
+	} // callseq 1
+)", 32, 16, nullptr, false, kCallPrelude);
+      FAIL("expected the assert to stop the kernel");
+    } catch (const ptx::ExecutionError& e) {
+      CHECK(std::string(e.what()).find("assert = x > 0 is invalid: true, at k.cu:42") != std::string::npos);
+    }
   }
 }
 

@@ -96,6 +96,10 @@ constexpr Severity severity(Rule r) {
     // NVIDIA's CUTLASS Blackwell GEMM and FMHA examples and ThunderKittens'
     // B200 GEMM issue no tcgen05.fence::* at all (ptx-opcodes/README.md).
     case Rule::missing_after_thread_sync:
+    // CuTe's Blackwell tutorial 01 (cutlass examples/cute/tutorial/blackwell/
+    // 01_mma_sm100.cu) writes its operands with st.shared, then
+    // __syncthreads, then UMMA: no fence.proxy.async.
+    case Rule::proxy_fence_missing:
     // "should not increase": PTX's own words are a recommendation.
     case Rule::alloc_increase:
     // FA4 and CUTLASS example 77 pipeline mma pairs of different shapes

@@ -55,6 +55,7 @@ struct LaunchStats {
   std::uint64_t instructions = 0;  // executed by all threads, guards that failed included
   std::uint64_t ctas = 0;
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken: rule → times
+  std::string printed;                             // what device printf wrote (also to stdout), in order
 };
 
 // Throws tcgen::Error for a launch the kernel cannot take (argument count or

@@ -24,6 +24,10 @@
 
 namespace tcgen::ptx {
 
+// Where a function's call-site .param variables (a call's arguments and
+// return value) lie in the param space, above any kernel's parameters.
+inline constexpr std::uint64_t kCallParams = 1ull << 31;
+
 struct Param {
   std::string name;
   Type type = Type::b8;
@@ -55,6 +59,7 @@ struct Function {
   std::vector<std::string> directives;  // ".maxntid 192", ".minnctapersm 1", ...
   std::uint32_t registers = 0;          // register slots, .pred included
   std::uint32_t local_bytes = 0;        // its .local variables (the stack depot)
+  std::uint32_t call_param_bytes = 0;   // the .param variables of its call sites, at kCallParams and up
   std::vector<Instruction> code;        // ends with an implicit exit
   std::vector<Location> locations;      // [0]: none
   std::vector<Unsupported> unsupported;
