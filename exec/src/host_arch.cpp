@@ -237,6 +237,22 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
                        instruction + " landed " + std::to_string(bytes) + " bytes (complete_tx)");
 }
 
+void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
+                             std::array<std::int32_t, 5> coords, int count) {
+  if (!rt_.enter()) return;
+  const model::TensorMapSpec& spec = map.spec;
+  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.global.shared::cta.tile";
+  if (static_cast<std::uint32_t>(count) != spec.rank)
+    fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "one per dimension of the tensor map, " + std::to_string(spec.rank));
+  check_smem(src, 1, instruction.c_str());  // its 128-byte alignment: model::tma_store
+  std::uint64_t rows = 1;
+  for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
+  const auto window = static_cast<std::uint32_t>(spec.smem_row_bytes() * rows);
+  const std::span<const std::uint8_t> source = rt_.cta().tma_store_source(me(), src, window);
+  model::tma_store(spec, global, coords, source, src, src);
+}
+
 // ---- Tensor Memory allocation, tcgen05.mma and commit, tcgen05.ld/st
 
 void HostArch::alloc(std::uint32_t slot, std::uint32_t ncols, int cta_group, CodeSite site) {

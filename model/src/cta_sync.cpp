@@ -72,6 +72,18 @@ void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> byte
   mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()), nullptr);
 }
 
+std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr, std::uint32_t bytes) {
+  const Issue issue{"cp.async.bulk.tensor.global.shared::cta (store)", t.warp, t.lane};
+  check_thread(issue, t);
+  check_smem(issue, "src", addr, bytes);
+  if (any_unfenced_st()) {
+    std::vector<std::uint32_t> chunks;
+    for (std::uint32_t a = addr - (addr - smem_.base()) % 16; a < addr + bytes; a += 16) chunks.push_back(a);
+    check_proxy(issue, chunks);
+  }
+  return smem_.bytes(addr, bytes);
+}
+
 void Cta::bar_sync() {
   ++barrier_epoch_;
   Knowledge all;

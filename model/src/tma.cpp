@@ -92,20 +92,23 @@ void TensorMapSpec::validate(std::uint64_t global_address) const {
     fail("oob_fill", "nan_request_zero_fma", "zero (the driver documents no bit pattern for the special NaN)");
 }
 
-std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
-                       std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
-                       std::uint32_t image_base, std::uint32_t dst_address) {
+namespace {
+
+// The global memory and the map checked for one load or store of the box at
+// smem_address, then f(smem byte address, global byte offset or -1 when the
+// element lies outside the tensor) for each element of the box.
+template <class F>
+void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::array<std::int32_t, 5> coords,
+              std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field, F f) {
   // The span is the tensor in memory, so its address is the map's globalAddress.
   spec.validate(reinterpret_cast<std::uintptr_t>(global.data()));
   const std::uint64_t e = spec.element_bytes;
-  std::uint64_t spanned = spec.global_dims[0] * e;  // one past the last element's byte
-  for (std::uint32_t i = 1; i < spec.rank; ++i) spanned += (spec.global_dims[i] - 1) * spec.global_strides[i - 1];
-  if (global.size() < spanned)
+  if (global.size() < spec.spanned_bytes())
     fail("global", std::to_string(global.size()) + " bytes",
-         "at least " + std::to_string(spanned) + " bytes, the extent of global_dims and global_strides");
+         "at least " + std::to_string(spec.spanned_bytes()) + " bytes, the extent of global_dims and global_strides");
   // CUDA C++ Programming Guide, TMA alignment table (facts-2 §5.2; a secondary
   // quote). The swizzle needs no more: its pattern follows the absolute address.
-  if (dst_address % 128 != 0) fail("dst_address", dst_address, "a multiple of 128 (TMA shared-memory destination alignment)");
+  if (smem_address % 128 != 0) fail(field, smem_address, "a multiple of 128 (TMA shared-memory address alignment)");
 
   // Element n of the box in linear order, dim 0 fastest (PTX #tensors: "linear
   // data"; #tensor-tiled-mode-traversal-stride for dims 1+), rows
@@ -113,28 +116,56 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
   const std::uint64_t count = spec.box_bytes() / e, row_elements = spec.box_extent(0);
   for (std::uint64_t n = 0; n < count; ++n) {
     bool inside = true;
-    std::uint64_t source = 0;
+    std::uint64_t offset = 0;
     std::uint64_t rest = n;
     for (std::uint32_t i = 0; i < spec.rank; ++i) {
       const std::uint64_t x = rest % spec.box_extent(i);
       rest /= spec.box_extent(i);
       const std::int64_t g = std::int64_t{coords[i]} + static_cast<std::int64_t>(x * (i == 0 ? 1 : spec.element_strides[i]));
       if (g < 0 || static_cast<std::uint64_t>(g) >= spec.global_dims[i]) {
-        inside = false;  // PTX #tensor-tiled-mode-oob-access: filled (here with zeros)
+        inside = false;  // PTX #tensor-tiled-mode-oob-access
         continue;
       }
-      source += static_cast<std::uint64_t>(g) * (i == 0 ? e : spec.global_strides[i - 1]);
+      offset += static_cast<std::uint64_t>(g) * (i == 0 ? e : spec.global_strides[i - 1]);
     }
     // The swizzle never splits an element: its XOR moves 16-byte (or larger) units.
     const std::uint64_t linear = n % row_elements * e + n / row_elements * spec.smem_row_bytes();
-    const std::uint64_t address = swizzle(spec.swizzle, dst_address + linear);
-    if (address < image_base || address + e > image_base + smem_image.size())
-      fail("dst_address", std::to_string(dst_address),
+    const std::uint64_t address = swizzle(spec.swizzle, smem_address + linear);
+    if (address < image_base || address + e > image_base + image_bytes)
+      fail(field, std::to_string(smem_address),
            "a box of " + std::to_string(spec.box_bytes()) + " bytes whose every byte (swizzled) lies in the image [" +
-               std::to_string(image_base) + ", " + std::to_string(image_base + smem_image.size()) + ")");
-    for (std::uint64_t b = 0; b < e; ++b) smem_image[address - image_base + b] = inside ? global[source + b] : 0;
+               std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
+    f(address, inside ? static_cast<std::int64_t>(offset) : std::int64_t{-1});
   }
+}
+
+}  // namespace
+
+std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
+                       std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
+                       std::uint32_t image_base, std::uint32_t dst_address) {
+  const std::uint64_t e = spec.element_bytes;
+  walk_box(spec, global, coords, image_base, smem_image.size(), dst_address, "dst_address",
+           [&](std::uint64_t address, std::int64_t offset) {
+             // Elements outside the tensor are filled with zeros.
+             for (std::uint64_t b = 0; b < e; ++b)
+               smem_image[address - image_base + b] = offset >= 0 ? global[static_cast<std::uint64_t>(offset) + b] : 0;
+           });
   return static_cast<std::uint32_t>(spec.box_bytes());
+}
+
+std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
+                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address) {
+  const std::uint64_t e = spec.element_bytes;
+  std::uint32_t written = 0;
+  walk_box(spec, global, coords, image_base, smem_image.size(), src_address, "src_address",
+           [&](std::uint64_t address, std::int64_t offset) {
+             if (offset < 0) return;  // elements outside the tensor are not written
+             for (std::uint64_t b = 0; b < e; ++b)
+               global[static_cast<std::uint64_t>(offset) + b] = smem_image[address - image_base + b];
+             written += static_cast<std::uint32_t>(e);
+           });
+  return written;
 }
 
 }  // namespace tcgen::model

@@ -18,24 +18,43 @@ std::string hex(std::uint64_t v) {
   return b;
 }
 
-// cp.async.bulk.tensor.Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes[...]
-//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]; aux = N
-void tma_load(Thread& t, const Instruction& in) {
-  const std::uint64_t map_address = t.address(in.ops[1]);
+// The tensor map an operand points to and its tensor, checked to lie in the
+// kernel's memory (writable for a store).
+exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& op, bool store) {
+  const std::uint64_t map_address = t.address(op);
   const std::optional<DecodedTensorMap> map = decode_tensor_map(t.host_bytes(map_address, 128, false, in));
   if (!map)
     fault("tensor map", hex(map_address) + " (" + in.opcode + ")",
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run, or "
           "ptx::encode_tensor_map)");
   const std::uint64_t spanned = map->spec.spanned_bytes();
-  const auto* tensor = t.host_bytes(map->global, spanned, false, in);
-  const exec::HostTensorMap host = exec::host_tensor_map(map->spec, {tensor, spanned});
-  const Operand& c = in.ops[2];
+  const auto* tensor = t.host_bytes(map->global, spanned, store, in);
+  return exec::host_tensor_map(map->spec, {tensor, spanned});
+}
+
+std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const Operand& c) {
   std::array<std::int32_t, 5> coords{};
   for (std::uint32_t i = 0; i < c.count && i < 5; ++i) coords[i] = t.get<std::int32_t>(in.elements[c.first + i]);
+  return coords;
+}
+
+// cp.async.bulk.tensor.Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes[...]
+//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]
+void tma_load(Thread& t, const Instruction& in) {
+  const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
   const std::uint32_t mbar = static_cast<std::uint32_t>(t.address(in.ops[3]));
-  t.arch().tma_load_box(host, dst, mbar, coords, static_cast<int>(c.count));
+  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count));
+}
+
+// cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
+//   [tensorMap, {coords}], [src][, policy]
+void tma_store(Thread& t, const Instruction& in) {
+  const exec::HostTensorMap map = tensor_map(t, in, in.ops[0], true);
+  // The tensor is the kernel's writable memory (checked above); the map holds it as read-only bytes.
+  const std::span<std::uint8_t> global(const_cast<std::uint8_t*>(map.global.data()), map.global.size());
+  const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[2]));
+  t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count));
 }
 
 void nothing(Thread&, const Instruction&) {}
@@ -45,7 +64,7 @@ void nothing(Thread&, const Instruction&) {}
 bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] != "bulk") return false;
   if (op.has("commit_group") || op.has("wait_group")) {
-    in.run = &nothing;  // bulk groups order TMA stores, which the interpreter does not run
+    in.run = &nothing;  // a TMA store is complete when issued here: its bulk group has nothing to wait for
     return true;
   }
   if (!op.has("tensor")) {
@@ -60,8 +79,12 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   }
   const bool load = shared && global && shared < global;
   if (!load) {
-    why = "TMA stores (cp.async.bulk.tensor.global.shared::cta)";
-    return false;
+    if (in.ops.size() < 3 || in.ops[1].kind != Operand::Kind::vector || op.has("im2col") || op.has("reduce")) {
+      why = "[tensorMap, {coordinates}], [src] (tiled TMA stores; no reductions or im2col)";
+      return false;
+    }
+    in.run = &tma_store;
+    return true;
   }
   if (op.has("multicast::cluster") || op.has("cta_group::2") || op.has("im2col")) {
     why = "multicast, cta_group::2 and im2col TMA loads (clusters of more than one CTA)";

@@ -221,6 +221,37 @@ TEST_CASE("tma_load: element strides on dim 1 take every n-th row") {
   CHECK(image[32] == 0xEE);
 }
 
+TEST_CASE("tma_store: the box written back where tma_load read it, out-of-bounds elements not written") {
+  // Box at (12, 3) of a 16 × 4 tensor: columns 16..19 and row 4 lie outside (as above).
+  const auto g = numbered(4, 16);
+  const auto s = map_2d(2, 16, 4, 32, 8, 2);
+  std::vector<std::uint8_t> image(64, 0xEE);
+  model::tma_load(s, g, {12, 3, 0, 0, 0}, image, 0, 0);
+  std::vector<std::uint8_t> out(g.size(), 0x55);
+  CHECK(model::tma_store(s, out, {12, 3, 0, 0, 0}, image, 0, 0) == 2 * 4);  // row 3, columns 12..15
+  for (std::size_t i = 0; i < g.size(); i += 2) {
+    const std::size_t row = i / 32, col = i % 32 / 2;
+    const bool in_box = row == 3 && col >= 12;
+    CAPTURE(row);
+    CAPTURE(col);
+    CHECK(at16(out, i) == (in_box ? at16(g, i) : 0x5555));
+  }
+  // Swizzled and at a shifted base: store(load(x)) = x over a whole in-bounds box, nothing else.
+  const auto big = numbered(64, 64);
+  const auto sw = map_2d(2, 64, 64, 128, 64, 16, TmaSwizzle::b128);
+  std::vector<std::uint8_t> smem(4096 + 2048, 0);
+  model::tma_load(sw, big, {0, 8, 0, 0, 0}, smem, 0, 1024);
+  std::vector<std::uint8_t> back(big.size(), 0);
+  CHECK(model::tma_store(sw, back, {0, 8, 0, 0, 0}, smem, 0, 1024) == 64 * 16 * 2);
+  for (std::size_t row = 0; row < 64; ++row) {
+    const bool in_box = row >= 8 && row < 24;
+    CAPTURE(row);
+    CHECK(std::equal(back.begin() + row * 128, back.begin() + row * 128 + 128,
+                     in_box ? big.begin() + row * 128 : std::vector<std::uint8_t>(128, 0).begin()));
+  }
+  expect_error([&] { model::tma_store(sw, back, {0, 0, 0, 0, 0}, smem, 0, 1040); }, "src_address");
+}
+
 TEST_CASE("tma_load: bad destinations, tensors and maps name their field") {
   const auto g = numbered(8, 64);
   const auto s = map_2d(2, 64, 8, 128, 64, 8, TmaSwizzle::b128);

@@ -16,6 +16,7 @@
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/ptx/tensor_map.hpp"
 
 using namespace tcgen;
 
@@ -330,6 +331,66 @@ DONE:
 	st.global.u32 	[%rd1], 7;
 )", 32, 16, nullptr, false, ".shared .align 8 .b8 bar[8];\n");
   for (int lane = 0; lane < 32; ++lane) CHECK(o[16 * lane] == 7u);
+}
+
+// A 32 × 1 box of u32 written by st.shared (thread t: 1000 + t), then stored by TMA at (8, 1)
+// of a 64 × 4 tensor; `fence` the fence.proxy.async line or nothing.
+std::string tma_store_kernel(const std::string& fence) {
+  return R"(.version 8.7
+.target sm_100a
+.address_size 64
+.shared .align 1024 .b8 buf[128];
+
+.visible .entry tstore(
+	.param .align 128 .b8 tstore_param_0[128]
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<10>;
+	.reg .b64 	%rd<4>;
+	mov.u32 	%r0, %tid.x;
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.s32 	%r3, %r1, %r2;
+	add.s32 	%r4, %r0, 1000;
+	st.shared.u32 	[%r3], %r4;
+)" + fence + R"(
+	bar.sync 	0;
+	setp.eq.u32 	%p1, %r0, 0;
+	mov.b64 	%rd1, tstore_param_0;
+	cvta.param.u64 	%rd2, %rd1;
+	mov.u32 	%r5, 8;
+	mov.u32 	%r6, 1;
+	@%p1 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 	[%rd2, {%r5, %r6}], [%r1];
+	@%p1 cp.async.bulk.commit_group;
+	@%p1 cp.async.bulk.wait_group.read 	0;
+	ret;
+}
+)";
+}
+
+TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async, a counted PTX letter") {
+  for (const bool fenced : {true, false}) {
+    CAPTURE(fenced);
+    const ptx::Module m = ptx::Module::parse(tma_store_kernel(fenced ? "\tfence.proxy.async.shared::cta;" : ""), "t.ptx");
+    std::vector<std::uint32_t> tensor(64 * 4, 0);
+    model::TensorMapSpec spec;
+    spec.element_bytes = 4;
+    spec.rank = 2;
+    spec.global_dims = {64, 4, 1, 1, 1};
+    spec.global_strides = {256, 0, 0, 0};
+    spec.box_dims = {32, 1, 1, 1, 1};
+    const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+    const ptx::Argument args[] = {ptx::argument(map)};
+    const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
+    const ptx::LaunchStats stats = ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 64; ++col) {
+        const bool in_box = row == 1 && col >= 8 && col < 40;
+        CHECK(tensor[row * 64 + col] == (in_box ? std::uint32_t(1000 + col - 8) : 0u));
+      }
+    CHECK(stats.warnings.count("proxy_fence_missing") == (fenced ? 0u : 1u));
+  }
 }
 
 TEST_CASE("errors name the PTX line, the thread and what was expected") {

@@ -125,6 +125,11 @@ class HostArch {
   // The box at coords[0 .. count-1].
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
                     int count);
+  // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at
+  // coords from shared address src into `global`, the map's tensor (written
+  // at once: the bulk group's wait has nothing left to wait for).
+  void tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
+                     std::array<std::int32_t, 5> coords, int count);
 
   // ---- Tensor Memory allocation for a tmem::Plan (its nCols and cta_group), by one whole warp
   template <class Plan>

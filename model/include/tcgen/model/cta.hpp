@@ -73,6 +73,9 @@ class Cta {
   // A TMA load landing: the bytes are written through the async proxy (no
   // proxy fence needed), then complete_tx(bytes) on mbar.
   void tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar);
+  // A TMA store reading [addr, addr + bytes) through the async proxy: the
+  // proxy-fence rule for what st.shared wrote there, then the image's bytes.
+  std::span<const std::uint8_t> tma_store_source(Thread t, std::uint32_t addr, std::uint32_t bytes);
 
   // ---- execution barrier: bar.sync 0 by every warp of the CTA
   void bar_sync();

@@ -82,4 +82,12 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
                        std::uint32_t image_base, std::uint32_t dst_address);
 
+// One tiled store (cp.async.bulk.tensor.Nd.global.shared::cta.tile): the box
+// at coords read from shared memory at src_address, laid out and swizzled
+// as tma_load writes it, into `global`; elements outside [0, global_dims)
+// are not written (PTX #tensor-tiled-mode-oob-access). Returns the bytes
+// written. Throws as tma_load, naming "src_address".
+std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
+                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address);
+
 }  // namespace tcgen::model
