@@ -47,7 +47,8 @@ CtaRuntime::CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_by
       scheduler_(options),
       cta_(config(threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
-      exited_(static_cast<std::size_t>(threads), false) {
+      exited_(static_cast<std::size_t>(threads), false),
+      cluster_{0, 0, std::vector<std::int64_t>(static_cast<std::size_t>(threads), -1)} {
   for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);
 }
 
@@ -110,6 +111,28 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
     exchange_ordering(arrived, id);
   for (int t : arrived)
     if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) scheduler_.wake(t);
+}
+
+void CtaRuntime::cluster_arrive(int thread) {
+  if (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase))
+    fail("barrier.cluster.arrive", thread_text(thread),
+         "one arrival per phase: the thread arrived in this phase already without barrier.cluster.wait "
+         "(PTX #parallel-synchronization-and-communication-instructions-barrier-cluster)");
+  cluster_.arrival[thread] = static_cast<std::int64_t>(cluster_.phase);
+  if (++cluster_.arrived < threads_) return;
+  cluster_.arrived = 0;
+  ++cluster_.phase;
+  cta_.bar_sync();  // release on arrive, acquire on wait: the ordering of a CTA-wide barrier
+  for (int t = 0; t < threads_; ++t)
+    if (waiting_[t].on == Waiting::On::cluster) scheduler_.wake(t);
+}
+
+void CtaRuntime::cluster_wait(int thread) {
+  if (cluster_.arrival[thread] < 0)
+    fail("barrier.cluster.wait", thread_text(thread),
+         "a barrier.cluster.arrive by the thread before it "
+         "(PTX #parallel-synchronization-and-communication-instructions-barrier-cluster)");
+  while (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase)) block(thread, {Waiting::On::cluster, 0, 0});
 }
 
 std::uint32_t CtaRuntime::live_lanes(int warp) const {

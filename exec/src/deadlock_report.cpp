@@ -41,6 +41,9 @@ std::string CtaRuntime::deadlock_report() const {
         return s;
       }
       case Waiting::On::collective: return warps_[thread / 32].describe(thread % 32);
+      case Waiting::On::cluster:
+        return "wait at barrier.cluster.wait (the cluster is this CTA): " + std::to_string(cluster_.arrived) + " of " +
+               std::to_string(threads_) + " threads have arrived in phase " + std::to_string(cluster_.phase);
       case Waiting::On::nothing: break;
     }
     return "wait on nothing the runtime knows";

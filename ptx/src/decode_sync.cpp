@@ -21,6 +21,15 @@ void bar(Thread& t, const Instruction& in) {
   t.arch().bar_sync(id, count);
 }
 
+// barrier.cluster.arrive[.release|.relaxed][.aligned] / .wait[.acquire][.aligned]: aux 1 = arrive.
+void barrier_cluster(Thread& t, const Instruction& in) {
+  if (!t.runtime().enter()) return;
+  if (in.aux)
+    t.runtime().cluster_arrive(t.linear());
+  else
+    t.runtime().cluster_wait(t.linear());
+}
+
 void bar_warp_sync(Thread& t, const Instruction& in) { t.arch().sync_warp(t.get<std::uint32_t>(in.ops[0])); }
 
 // shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX #data-movement-and-conversion-instructions-shfl-sync)
@@ -128,8 +137,14 @@ void setmaxnreg(Thread& t, const Instruction& in) {
 bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
   const std::string_view b = op.base();
   if (b == "bar" || b == "barrier") {
-    if (op.has("cluster") || op.has("red")) {
-      why = op.has("cluster") ? "cluster barriers (clusters of more than one CTA)" : "bar.red";
+    if (op.has("cluster")) {
+      in.aux = op.has("arrive");
+      if (!in.aux && !op.has("wait")) return false;
+      in.run = &barrier_cluster;
+      return true;
+    }
+    if (op.has("red")) {
+      why = "bar.red";
       return false;
     }
     if (op.has("warp")) {

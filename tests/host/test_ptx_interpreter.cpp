@@ -393,6 +393,26 @@ TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async
   }
 }
 
+TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every thread of it") {
+  const std::string body = R"(
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.s32 	%r3, %r1, %r2;
+	st.shared.u32 	[%r3], %r0;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	sub.s32 	%r4, 252, %r2;                // 4 · (63 - t)
+	add.s32 	%r5, %r1, %r4;
+	ld.shared.u32 	%r6, [%r5];
+	st.global.u32 	[%rd1], %r6;
+)";
+  const std::vector<std::uint32_t> o = run(body, 64, 16, nullptr, false, ".shared .align 4 .b8 buf[256];\n");
+  for (int t = 0; t < 64; ++t) CHECK(o[16 * t] == static_cast<std::uint32_t>(63 - t));
+  CHECK(error_of("\tbarrier.cluster.wait.aligned;\n").find("barrier.cluster.wait = thread 0 (warp 0, lane 0) is "
+                                                          "invalid: a barrier.cluster.arrive by the thread before it") !=
+        std::string::npos);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";

@@ -58,6 +58,12 @@ class CtaRuntime {
   void barrier(int thread, unsigned id, unsigned count, bool wait = true);
   // The lanes of `warp` that have not exited (activemask's answer on the host).
   std::uint32_t live_lanes(int warp) const;
+  // barrier.cluster.arrive / .wait in a cluster of this one CTA: a split
+  // barrier of all its threads (PTX #parallel-synchronization-and-communication-
+  // instructions-barrier-cluster). wait blocks until every thread has
+  // arrived in the phase of the caller's last arrival; it needs one.
+  void cluster_arrive(int thread);
+  void cluster_wait(int thread);
 
   // mbarriers: every instruction that changes one reports here, which wakes
   // the threads waiting on it and keeps what the deadlock report shows.
@@ -84,7 +90,7 @@ class CtaRuntime {
 
  private:
   struct Waiting {
-    enum class On { nothing, barrier, mbarrier, collective } on = On::nothing;
+    enum class On { nothing, barrier, mbarrier, collective, cluster } on = On::nothing;
     std::uint32_t target = 0, parity = 0;  // barrier id or mbarrier address; the parity waited for
   };
   struct Barrier {
@@ -114,6 +120,11 @@ class CtaRuntime {
   std::vector<bool> exited_;
   std::vector<WarpCollectives> warps_;
   std::array<Barrier, kBarriers> barriers_{};
+  struct ClusterBarrier {
+    std::uint64_t phase = 0;          // phases completed
+    int arrived = 0;                  // in the current phase
+    std::vector<std::int64_t> arrival;  // per thread: the phase of its last arrival, -1 for none
+  } cluster_;
   std::map<std::uint32_t, MbarrierNotes> mbarriers_;
 };
 
