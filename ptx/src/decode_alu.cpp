@@ -599,6 +599,26 @@ void mov_pack(Thread& t, const Instruction& in) {
   }
   t.set<std::uint64_t>(in.ops[0], in.aux == 8 ? d : d & ((1ull << (8 * in.aux)) - 1));
 }
+// mov.b128: two slots, low 64 bits first; packed from or unpacked to two .b64.
+void mov128(Thread& t, const Instruction& in) {
+  const Operand &d = in.ops[0], &a = in.ops[1];
+  std::uint64_t lo, hi;
+  if (a.kind == Operand::Kind::vector) {
+    lo = t.get<std::uint64_t>(in.elements[a.first]);
+    hi = t.get<std::uint64_t>(in.elements[a.first + 1]);
+  } else {
+    lo = t.slot(a.slot);
+    hi = t.slot(a.slot + 1);
+  }
+  if (d.kind == Operand::Kind::vector) {
+    t.set<std::uint64_t>(in.elements[d.first], lo);
+    t.set<std::uint64_t>(in.elements[d.first + 1], hi);
+  } else {
+    t.slot(d.slot) = lo;
+    t.slot(d.slot + 1) = hi;
+  }
+}
+
 void mov_unpack(Thread& t, const Instruction& in) {
   const Operand& v = in.ops[0];
   const int width = 8 * in.aux / static_cast<int>(v.count);
@@ -949,7 +969,11 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
   } else if (b == "selp") {
     h = by_any(ty, []<class T>() -> Handler { return &selp<T>; });
   } else if (b == "mov") {
-    if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
+    const bool regs128 = in.ops.size() == 2 && (in.ops[0].kind == Operand::Kind::reg || in.ops[0].count == 2) &&
+                         (in.ops[1].kind == Operand::Kind::reg || in.ops[1].count == 2);
+    if (ty == Type::b128 && regs128) {
+      h = &mov128;
+    } else if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
       in.aux = size_of(ty);
       h = &mov_pack;
     } else if (in.ops.size() == 2 && in.ops[0].kind == Operand::Kind::vector) {

@@ -125,6 +125,44 @@ Handler atom_handler(Type ty) {
   }
 }
 
+// ldmatrix / stmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: N 8×8 matrices of b16, one warp.
+// Thread 8i + j gives the address of row j of matrix i; thread t's register i holds
+// elements (t/4, 2(t%4)) and (t/4, 2(t%4) + 1) of matrix i, low half first; .trans
+// transposes each matrix between memory and registers
+// (PTX #warp-level-matrix-instructions-ldmatrix, -stmatrix). aux = N, aux2 = .trans, flags = 1 for a store.
+void matrix(Thread& t, const Instruction& in) {
+  const bool store = in.flags != 0;
+  const Operand& regs = in.ops[store ? 1 : 0];
+  struct Frame {
+    std::uint32_t addr;
+    std::uint32_t r[4];
+  } frame{t.shared_address(t.address(in.ops[store ? 0 : 1]), in), {}};
+  if (store)
+    for (std::uint32_t i = 0; i < regs.count; ++i) frame.r[i] = t.get<std::uint32_t>(in.elements[regs.first + i]);
+  exec::HostArch& arch = t.arch();
+  t.runtime().collective(t.linear(), {in.opcode, true, t.site(in)}, 0xFFFFFFFFu, frame,
+                         [&](const std::array<Frame*, 32>& f) {
+                           for (int m = 0; m < in.aux; ++m)
+                             for (int row = 0; row < 8; ++row) {
+                               std::uint16_t line[8];
+                               if (!store) arch.smem_load(f[8 * m + row]->addr, {reinterpret_cast<std::uint8_t*>(line), 16}, in.opcode.c_str());
+                               for (int k = 0; k < 8; ++k) {
+                                 // The fragment element this memory element is: (row, k), or (k, row) transposed.
+                                 const int fr = in.aux2 ? k : row, fc = in.aux2 ? row : k;
+                                 std::uint32_t& reg = f[4 * fr + fc / 2]->r[m];
+                                 const int shift = 16 * (fc % 2);
+                                 if (store)
+                                   line[k] = static_cast<std::uint16_t>(reg >> shift);
+                                 else
+                                   reg = (reg & ~(0xFFFFu << shift)) | (std::uint32_t{line[k]} << shift);
+                               }
+                               if (store) arch.smem_store(f[8 * m + row]->addr, {reinterpret_cast<const std::uint8_t*>(line), 16}, in.opcode.c_str());
+                             }
+                         });
+  if (!store)
+    for (std::uint32_t i = 0; i < regs.count; ++i) t.set<std::uint32_t>(in.elements[regs.first + i], frame.r[i]);
+}
+
 void nothing(Thread&, const Instruction&) {}
 
 // createpolicy: an opaque L2 policy; the model has no cache, any value serves.
@@ -178,6 +216,20 @@ bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
     in.run = b == "atom" ? atom_handler<true>(in.type) : atom_handler<false>(in.type);
     if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(b);
     return in.run != nullptr;
+  }
+  if (b == "ldmatrix" || b == "stmatrix") {
+    const std::string_view num = op.starting("x");
+    in.aux = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0;
+    in.aux2 = op.has("trans");
+    in.flags = b == "stmatrix";
+    const Operand& regs = in.ops.size() == 2 ? in.ops[b == "stmatrix" ? 1 : 0] : Operand{};
+    if (!op.has("m8n8") || in.aux == 0 || !op.has("b16") || regs.kind != Operand::Kind::vector ||
+        static_cast<int>(regs.count) != in.aux) {
+      why = std::string(b) + ".sync.aligned.m8n8.x1/x2/x4[.trans].shared.b16 with one register per matrix";
+      return false;
+    }
+    in.run = &matrix;
+    return true;
   }
   if (b == "prefetch" || b == "prefetchu" || b == "applypriority" || b == "discard") {
     in.run = &nothing;  // cache hints: no effect on what a kernel computes

@@ -356,7 +356,10 @@ class Parser {
   // ---- functions
   struct Scope {
     std::unordered_map<std::string, std::uint32_t> regs;
-    std::unordered_map<std::string, std::pair<std::uint32_t, std::uint32_t>> ranges;  // prefix → (first slot, count)
+    struct Range {
+      std::uint32_t first, count, slots;  // first slot, registers, slots per register
+    };
+    std::unordered_map<std::string, Range> ranges;  // %r<N>: prefix → its registers
     std::unordered_map<std::string, Variable> symbols;
     std::unordered_map<std::string, std::size_t> shared;  // name → index of Module::variables_
     int parent = -1;
@@ -460,19 +463,20 @@ class Parser {
     error("the end of the file", "'}' closing " + f.name);
   }
 
+  // .reg .type name, name<N>, ...: one 64-bit slot per register, two for .b128.
   void registers(Function& f) {
-    const std::string_view type = word();
+    const std::uint32_t slots = word() == ".b128" ? 2 : 1;
     while (peek().kind == Token::Kind::word && peek().text[0] == '.') next();  // .v2 etc.
-    (void)type;
     do {
       const std::string name(word());
       if (accept("<")) {
-        const std::uint64_t n = number();
+        const auto n = static_cast<std::uint32_t>(number());
         expect(">");
-        scopes_[current_].ranges[name] = {f.registers, static_cast<std::uint32_t>(n)};
-        f.registers += static_cast<std::uint32_t>(n);
+        scopes_[current_].ranges[name] = {f.registers, n, slots};
+        f.registers += n * slots;
       } else {
-        scopes_[current_].regs[name] = f.registers++;
+        scopes_[current_].regs[name] = f.registers;
+        f.registers += slots;
       }
     } while (accept(","));
     expect(";");
@@ -522,7 +526,7 @@ class Parser {
       if (it != scopes_[s].regs.end()) return it->second;
       if (numbered) {
         const auto r = scopes_[s].ranges.find(prefix);
-        if (r != scopes_[s].ranges.end() && index < r->second.second) return r->second.first + index;
+        if (r != scopes_[s].ranges.end() && index < r->second.count) return r->second.first + index * r->second.slots;
       }
     }
     return std::nullopt;

@@ -413,6 +413,74 @@ TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every 
         std::string::npos);
 }
 
+TEST_CASE("stmatrix and ldmatrix m8n8.x4: fragment (t/4, 2(t%4)) per register, rows by thread address, .trans (PTX #warp-level-matrix-instructions-stmatrix)") {
+  // Register i of thread t: element (t/4, 2(t%4)) of matrix i in its low half, the next column in its high half,
+  // valued 100·i + 8·row + column. Thread 8i + j names row j of matrix i at buf + 16·(8i + j).
+  const std::vector<std::uint32_t> o = run(R"(
+	shl.b32 	%r1, %r0, 1;                // 2t = 8·(t/4) + 2·(t%4): the low element's 8·row + column
+	add.s32 	%r2, %r1, 1;
+	shl.b32 	%r2, %r2, 16;
+	or.b32  	%r3, %r1, %r2;              // matrix 0's register
+	add.s32 	%r4, %r3, 0x00640064;       // + 100 in each half: matrix 1
+	add.s32 	%r5, %r3, 0x00C800C8;
+	add.s32 	%r6, %r3, 0x012C012C;
+	mov.u32 	%r7, buf;
+	shl.b32 	%r8, %r0, 4;
+	add.s32 	%r9, %r7, %r8;
+	stmatrix.sync.aligned.m8n8.x4.shared.b16 	[%r9], {%r3, %r4, %r5, %r6};
+	bar.warp.sync 	-1;
+	ld.shared.v4.u32 	{%r10, %r11, %r12, %r13}, [%r9];
+	st.global.v4.u32 	[%rd1], {%r10, %r11, %r12, %r13};
+	ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 	{%r14, %r15, %r16, %r17}, [%r9];
+	st.global.v4.u32 	[%rd1+16], {%r14, %r15, %r16, %r17};
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 	{%r18, %r19, %r20, %r21}, [%r9];
+	st.global.v4.u32 	[%rd1+32], {%r18, %r19, %r20, %r21};
+)", 32, 16, nullptr, false, ".shared .align 16 .b8 buf[512];\n");
+  const auto half = [](std::uint32_t v, int h) { return (v >> (16 * h)) & 0xFFFFu; };
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    const std::uint32_t m = t / 8, row = t % 8;
+    // Memory row `row` of matrix m holds its 8 columns in order.
+    for (int k = 0; k < 8; ++k) CHECK(half(o[16 * t + k / 2], k % 2) == 100 * m + 8 * row + k);
+    for (int i = 0; i < 4; ++i) {
+      const std::uint32_t r = t / 4, c = 2 * (t % 4);
+      // ldmatrix.trans gives register i the transposed matrix's elements (r, c): the stored (c, r).
+      CHECK(half(o[16 * t + 4 + i], 0) == 100u * i + 8 * c + r);
+      CHECK(half(o[16 * t + 4 + i], 1) == 100u * i + 8 * (c + 1) + r);
+      // Without .trans, the round trip gives back what was stored.
+      CHECK(half(o[16 * t + 8 + i], 0) == 100u * i + 8 * r + c);
+      CHECK(half(o[16 * t + 8 + i], 1) == 100u * i + 8 * r + c + 1);
+    }
+  }
+}
+
+TEST_CASE(".b128 registers: mov.b128 packs two .b64 low first; ld/st.shared.b128 move all 16 bytes") {
+  const std::vector<std::uint32_t> o = run(R"(
+	.reg .b128 	%q<2>;
+	mov.u64 	%rd3, 0x1111222233334444;
+	cvt.u64.u32 	%rd4, %r0;
+	mov.b128 	%q0, {%rd3, %rd4};
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 4;
+	add.s32 	%r3, %r1, %r2;
+	st.shared.b128 	[%r3], %q0;
+	ld.shared.b128 	%q1, [%r3];
+	mov.b128 	{%rd5, %rd6}, %q1;
+	st.global.v2.u64 	[%rd1], {%rd5, %rd6};
+	ld.shared.v4.u32 	{%r4, %r5, %r6, %r7}, [%r3];
+	st.global.v4.u32 	[%rd1+16], {%r4, %r5, %r6, %r7};
+)", 32, 16, nullptr, false, ".shared .align 16 .b8 buf[512];\n");
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    CHECK(o[16 * t + 0] == 0x33334444u);
+    CHECK(o[16 * t + 1] == 0x11112222u);
+    CHECK(o[16 * t + 2] == t);
+    CHECK(o[16 * t + 3] == 0u);
+    CHECK(o[16 * t + 4] == 0x33334444u);  // the low 64 bits at the lower address
+    CHECK(o[16 * t + 6] == t);
+  }
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
