@@ -127,9 +127,33 @@ void setmaxnreg(Thread& t, const Instruction& in) {
   if (n < 24 || n > 256 || n % 8 != 0)
     fault("setmaxnreg register count", std::to_string(n),
           "a multiple of 8 in [24, 256] (PTX #miscellaneous-instructions-setmaxnreg)");
-  char frame = 0;  // .sync.aligned: the warp's lanes meet here, and it changes nothing else the model sees
+  char frame = 0;  // .sync.aligned: the warp's lanes meet here; the warpgroup's four warps, at the CTA's end
   t.runtime().collective(t.linear(), {in.opcode, true, t.site(in)}, 0xFFFFFFFFu, frame,
-                         [](const std::array<char*, 32>&) {});
+                         [&](const std::array<char*, 32>&) {
+                           t.cta().register_counts[static_cast<std::size_t>(t.warp())].push_back(in.aux ? n : -n);
+                         });
+}
+
+// bar.red.popc.u32 d, a[, b], {!}c / bar.red.{and,or}.pred p, a[, b], {!}c: a bar.sync that also
+// reduces c over its threads. aux: 0 popc, 1 and, 2 or.
+void bar_red(Thread& t, const Instruction& in) {
+  const unsigned id = t.get<std::uint32_t>(in.ops[1]);
+  const bool counted = in.ops.size() == 4;
+  const unsigned count = counted ? t.get<std::uint32_t>(in.ops[2]) : static_cast<unsigned>(t.arch().block_threads());
+  const bool c = t.pred(in.ops.back());
+  const auto key = std::make_pair(id, t.next_reduction(id));
+  CtaState::Reduction& r = t.cta().reductions[key];
+  r.popc += c;
+  r.all = r.all && c;
+  r.any = r.any || c;
+  ++r.readers;
+  t.arch().bar_sync(id, count);
+  CtaState::Reduction& done = t.cta().reductions[key];
+  if (in.aux == 0)
+    t.set<std::uint32_t>(in.ops[0], done.popc);
+  else
+    t.set<bool>(in.ops[0], in.aux == 1 ? done.all : done.any);
+  if (--done.readers == 0) t.cta().reductions.erase(key);
 }
 
 }  // namespace
@@ -144,8 +168,10 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
       return true;
     }
     if (op.has("red")) {
-      why = "bar.red";
-      return false;
+      in.aux = op.has("popc") ? 0 : op.has("and") ? 1 : op.has("or") ? 2 : -1;
+      if (in.aux < 0 || in.ops.size() < 3) return false;
+      in.run = &bar_red;
+      return true;
     }
     if (op.has("warp")) {
       in.run = &bar_warp_sync;
@@ -208,6 +234,7 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (b == "setmaxnreg") {
+    in.aux = op.has("inc");
     in.run = &setmaxnreg;
     return true;
   }

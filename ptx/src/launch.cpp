@@ -27,6 +27,25 @@ std::vector<std::uint8_t> parameters(const Function& f, std::span<const Argument
   return buffer;
 }
 
+// setmaxnreg is executed by all four warps of a warpgroup, with the same count
+// (PTX #miscellaneous-instructions-setmaxnreg): checked when the CTA is done.
+void check_register_counts(const CtaState& state) {
+  const auto& counts = state.register_counts;
+  for (std::size_t w = 0; w < counts.size(); ++w) {
+    const std::size_t first = w / 4 * 4;
+    if (counts[w] == counts[first]) continue;
+    const auto text = [](const std::vector<std::int64_t>& c) {
+      std::string s;
+      for (std::int64_t n : c) s += (s.empty() ? "" : ", ") + std::string(n < 0 ? "dec " : "inc ") + std::to_string(n < 0 ? -n : n);
+      return s.empty() ? std::string("none") : s;
+    };
+    fault("setmaxnreg", "warp " + std::to_string(w) + ": " + text(counts[w]) + "; warp " + std::to_string(first) + ": " +
+                            text(counts[first]),
+          "the same setmaxnreg sequence in all four warps of warpgroup " + std::to_string(w / 4) +
+              " (PTX #miscellaneous-instructions-setmaxnreg)");
+  }
+}
+
 }  // namespace
 
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
@@ -58,11 +77,14 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
         exec::CtaRuntime cta({x, y, z}, config.grid, static_cast<int>(threads), smem, options);
-        CtaState state{std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, CtaState::Arrivals>>(threads / 32)};
+        CtaState state;
+        state.uniform.resize(threads / 32);
+        state.register_counts.resize(threads / 32);
         cta.run([&](exec::HostArch& arch) {
           Thread t(grid, state, cta, arch, static_cast<int>(arch.thread_index()));
           t.run();
         });
+        check_register_counts(state);
         for (const auto& [rule, w] : cta.cta().warnings()) grid.warnings[model::name(rule)] += w.count;
         ++stats.ctas;
       }

@@ -145,11 +145,16 @@ const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool
       return reinterpret_cast<const std::uint8_t*>(addr);
     }
   }
+  // The allocation nearest to the access, when it lies within 4 KiB of it.
   std::string near;
+  std::uint64_t best = 4096;
   for (const Allocation& a : grid_.memory) {
-    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
-    if (addr + n > begin && addr < begin + a.bytes + 4096 && addr + 4096 > begin)
-      near = "; nearest: " + a.name + " [" + hex(begin) + ", " + hex(begin + a.bytes) + ")";
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data), end = begin + a.bytes;
+    const std::uint64_t gap = addr + n <= begin ? begin - (addr + n) : addr >= end ? addr - end : 0;
+    if (gap < best) {
+      best = gap;
+      near = "; nearest: " + a.name + " [" + hex(begin) + ", " + hex(end) + ")";
+    }
   }
   fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
         "an address inside memory the kernel was given (out of bounds" + near + ")");

@@ -44,6 +44,15 @@ struct CtaState {
   };
   // bra.uni: per warp, (instruction, k-th execution) → the first lane's choice and who has come.
   std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, Arrivals>> uniform;
+  // bar.red: (barrier id, k-th use) → the reduction so far and the threads still to read it.
+  struct Reduction {
+    std::uint32_t popc = 0;
+    bool all = true, any = false;
+    unsigned readers = 0;
+  };
+  std::map<std::pair<unsigned, std::uint64_t>, Reduction> reductions;
+  // setmaxnreg: per warp, the counts it set (.inc positive, .dec negative), in order.
+  std::vector<std::vector<std::int64_t>> register_counts;
 };
 
 class Thread {
@@ -88,6 +97,9 @@ class Thread {
   int lane() const { return linear_ % 32; }
   int warp() const { return linear_ / 32; }
   exec::HostArch& arch() { return arch_; }
+  CtaState& cta() { return cta_; }
+  // bar.red on barrier `id`: which of this thread's uses this is (0, 1, ...).
+  std::uint64_t next_reduction(unsigned id) { return reductions_[id]++; }
   exec::CtaRuntime& runtime() { return rt_; }
   Grid& grid() { return grid_; }
   exec::CodeSite site(const Instruction& in) const { return {grid_.module.name().c_str(), in.line}; }
@@ -162,6 +174,7 @@ class Thread {
   std::vector<std::uint8_t> pending_storage_;
   const Instruction* current_ = nullptr;
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
+  std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id
 };
 
 // Throws tcgen::Error for a fault of the interpreter itself (an address

@@ -481,6 +481,39 @@ TEST_CASE(".b128 registers: mov.b128 packs two .b64 low first; ld/st.shared.b128
   }
 }
 
+TEST_CASE("bar.red: a barrier that reduces a predicate over its threads, popc, and, or (PTX #parallel-synchronization-and-communication-instructions-bar)") {
+  const std::vector<std::uint32_t> o = run(R"(
+	and.b32 	%r1, %r0, 3;
+	setp.eq.u32 	%p1, %r1, 0;                 // every fourth thread
+	bar.red.popc.u32 	%r2, 1, 64, %p1;
+	bar.red.and.pred 	%p2, 2, %p1;
+	bar.red.or.pred 	%p3, 2, %p1;
+	bar.red.popc.u32 	%r3, 1, 64, !%p1;
+	selp.u32 	%r4, 1, 0, %p2;
+	selp.u32 	%r5, 1, 0, %p3;
+	st.global.v4.u32 	[%rd1], {%r2, %r3, %r4, %r5};
+)", 64);
+  for (int t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    CHECK(o[16 * t] == 16u);
+    CHECK(o[16 * t + 1] == 48u);
+    CHECK(o[16 * t + 2] == 0u);
+    CHECK(o[16 * t + 3] == 1u);
+  }
+}
+
+TEST_CASE("setmaxnreg: a multiple of 8 in [24, 256], the same in all four warps of the warpgroup") {
+  run("\tsetmaxnreg.inc.sync.aligned.u32 \t232;\n", 128);  // all four warps: fine
+  CHECK(error_of("\tsetmaxnreg.dec.sync.aligned.u32 \t20;\n").find("setmaxnreg register count = 20 is invalid: a "
+                                                                 "multiple of 8 in [24, 256]") != std::string::npos);
+  const std::string e = error_of(R"(
+	setp.lt.u32 	%p1, %r0, 64;
+	@%p1 setmaxnreg.dec.sync.aligned.u32 	40;
+)", 128);
+  CHECK(e.find("setmaxnreg = warp 2: none; warp 0: dec 40 is invalid: the same setmaxnreg sequence in all four "
+               "warps of warpgroup 0") != std::string::npos);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
