@@ -37,6 +37,14 @@ std::string Cta::commit_state(const AsyncOp& op, std::uint32_t id, int warp) con
   return "no tcgen05.commit by that thread has been issued since";
 }
 
+void Cta::unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched) {
+  letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+                    "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
+                        by(op.warp, op.lane) + " that " + touched + " it, but has not executed "
+                        "tcgen05.fence::after_thread_sync since that wait."));
+  warps_[warp].effective.merge(warps_[warp].pending);
+}
+
 void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
                       const MmaShape* mma) {
   const TmemCell c = tmem_.cell(lane, column);
@@ -47,14 +55,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   // error, the warp goes on as if it had fenced.
   auto require = [&](bool known, bool waited, const AsyncOp& op, Rule rule, auto why) {
     if (known) return;
-    if (waited) {
-      letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
-                        "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
-                            by(op.warp, op.lane) + " that wrote or read it, but has not executed "
-                            "tcgen05.fence::after_thread_sync since that wait."));
-      warps_[warp].effective.merge(warps_[warp].pending);
-      return;
-    }
+    if (waited) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
     throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
   };
 
@@ -125,14 +126,7 @@ void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, i
   const bool known = pipelined ? w.effective.knows_ordered(op.issuer, id) : w.effective.knows_complete(op.issuer, id);
   if (known) return;
   const bool waited = pipelined ? w.pending.knows_ordered(op.issuer, id) : w.pending.knows_complete(op.issuer, id);
-  if (waited) {
-    letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
-                      "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
-                          by(op.warp, op.lane) + " that read it, but has not executed "
-                          "tcgen05.fence::after_thread_sync since that wait."));
-    warps_[warp].effective.merge(warps_[warp].pending);
-    return;
-  }
+  if (waited) return unfenced_wait(issue, warp, lane, column, op, "read");
   if (pipelined)
     throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column),
                      "it is read by " + op.instruction + " of " + by(op.warp, op.lane) +

@@ -12,12 +12,6 @@ namespace tcgen::ptx {
 
 namespace {
 
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 // The tensor map an operand points to and its tensor, checked to lie in the
 // kernel's memory (writable for a store).
 exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& op, bool store) {

@@ -9,15 +9,11 @@
 
 namespace tcgen::ptx {
 
-namespace {
-
 std::string hex(std::uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
-
-}  // namespace
 
 void fault(const std::string& field, const std::string& value, const std::string& expected) {
   fail(field.c_str(), value, expected);

@@ -178,6 +178,9 @@ class Cta {
   void check_thread(const Issue& issue, Thread t) const;
   // A broken PTX-letter rule: thrown under letters_as_errors, else counted.
   void letter(const ModelError& e);
+  // The warp waited for op, which `touched` the cell, but ran no fence::after_thread_sync since:
+  // a PTX letter; unless it is an error, the warp goes on as if it had fenced.
+  void unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched);
   void check_cta_group(const Issue& issue, CtaGroup group);
   void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
   void check_column(const Issue& issue, int column, int first, int last) const;
