@@ -184,6 +184,14 @@ void HostArch::mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes
                        "mbarrier.arrive.expect_tx of " + std::to_string(bytes) + " bytes");
 }
 
+void HostArch::mbarrier_complete_tx(std::uint32_t mbar, std::uint32_t bytes) {
+  if (!rt_.enter()) return;
+  check_smem(mbar, 8, "mbarrier.complete_tx");
+  rt_.cta().mbarrier_complete_tx(me(), mbar, bytes);
+  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                       "mbarrier.complete_tx of " + std::to_string(bytes) + " bytes");
+}
+
 bool HostArch::mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
   if (!rt_.enter()) return true;
   check_smem(mbar, 8, "mbarrier.try_wait");

@@ -104,8 +104,13 @@ void mbarrier_arrive(Thread& t, const Instruction& in) {
   t.set<std::uint64_t>(in.ops[0], phase);
 }
 
-void mbarrier_expect_tx(Thread& t, const Instruction& in) {
-  t.arch().mbarrier_expect_tx(mbar_address(t, in, 0), t.get<std::uint32_t>(in.ops[1]));
+// mbarrier.{expect,complete}_tx [addr], tx: aux 1 = complete_tx.
+void mbarrier_tx(Thread& t, const Instruction& in) {
+  const std::uint32_t mbar = mbar_address(t, in, 0), bytes = t.get<std::uint32_t>(in.ops[1]);
+  if (in.aux)
+    t.arch().mbarrier_complete_tx(mbar, bytes);
+  else
+    t.arch().mbarrier_expect_tx(mbar, bytes);
 }
 
 // mbarrier.{try,test}_wait[.parity] p, [addr], parity | state
@@ -215,7 +220,10 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
     else if (what == "arrive" && !op.has("noComplete")) {
       in.aux = op.has("expect_tx");
       in.run = &mbarrier_arrive;
-    } else if (what == "expect_tx") in.run = &mbarrier_expect_tx;
+    } else if (what == "expect_tx" || what == "complete_tx") {
+      in.aux = what == "complete_tx";
+      in.run = &mbarrier_tx;
+    }
     else if (what == "try_wait" || what == "test_wait") in.run = &mbarrier_wait;
     else {
       why = "mbarrier." + std::string(what);

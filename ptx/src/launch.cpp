@@ -57,6 +57,11 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
                       std::to_string(config.block.z),
          "a multiple of 32 threads, at most 1024: the host runs whole warps");
   if (config.grid.count() == 0) fail("grid", 0, "at least one CTA in each dimension");
+  if (config.cluster.count() != 1)
+    fail("cluster", std::to_string(config.cluster.x) + "x" + std::to_string(config.cluster.y) + "x" +
+                        std::to_string(config.cluster.z),
+         "1x1x1: the host model runs clusters of one CTA (cta_group::2, multicast and distributed shared memory "
+         "are not modelled)");
   const std::uint32_t smem = module.dynamic_shared_base() - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
   if (smem > model::SharedMemory::kMaxBytes)
     fail("shared memory", std::to_string(module.static_shared_bytes()) + " static + " +

@@ -514,6 +514,25 @@ TEST_CASE("setmaxnreg: a multiple of 8 in [24, 256], the same in all four warps 
                "warps of warpgroup 0") != std::string::npos);
 }
 
+TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and complete_tx, test_wait, sem and scope qualifiers") {
+  const std::vector<std::uint32_t> o = run(R"(
+	setp.eq.u32 	%p1, %r0, 0;
+	@%p1 mbarrier.init.shared::cta.b64 	[bar], 2;
+	bar.sync 	0;
+	@%p1 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 	[bar], 64;
+	@%p1 mbarrier.arrive.release.cta.shared::cta.b64 	%rd3, [bar], 2;
+	@%p1 mbarrier.test_wait.parity.shared::cta.b64 	%p2, [bar], 0;   // 64 bytes still expected
+	@%p1 mbarrier.complete_tx.shared::cta.b64 	[bar], 64;
+	bar.sync 	0;
+	mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 	%p3, [bar], 0;
+	selp.u32 	%r1, 1, 0, %p2;
+	selp.u32 	%r2, 1, 0, %p3;
+	st.global.v2.u32 	[%rd1], {%r1, %r2};
+)", 32, 16, nullptr, false, ".shared .align 8 .b8 bar[8];\n");
+  CHECK(o[0] == 0u);
+  for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
@@ -596,4 +615,8 @@ TEST_CASE("kernel arguments are checked against the .param list") {
                        doctest::Contains("8 bytes, the size of .param k_param_0"), Error);
   CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {}, {}, {}), doctest::Contains("1, one per .param"), Error);
   CHECK_THROWS_WITH_AS(m.entry("other"), doctest::Contains("a kernel of test.ptx: k"), Error);
+  std::uint32_t* none = nullptr;
+  const ptx::Argument one[] = {ptx::argument(none)};
+  CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {.cluster = {2, 1, 1}}, one, {}),
+                       doctest::Contains("cluster = 2x1x1 is invalid: 1x1x1"), Error);
 }

@@ -111,6 +111,7 @@ class HostArch {
   void mbarrier_arrive(std::uint32_t mbar, std::uint32_t count = 1);
   void mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes);
   void mbarrier_expect_tx(std::uint32_t mbar, std::uint32_t bytes);  // without an arrival
+  void mbarrier_complete_tx(std::uint32_t mbar, std::uint32_t bytes);
   bool mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity);
   void mbarrier_wait(std::uint32_t mbar, std::uint32_t parity);
 

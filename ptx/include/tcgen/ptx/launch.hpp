@@ -27,6 +27,7 @@ namespace tcgen::ptx {
 struct LaunchConfig {
   exec::Dim3 grid{1, 1, 1};
   exec::Dim3 block{32, 1, 1};        // its threads: a multiple of 32, at most 1024
+  exec::Dim3 cluster{1, 1, 1};       // CTAs per cluster: one (each CTA its own cluster) for now
   std::uint32_t dynamic_smem = 0;    // bytes, as <<<grid, block, dynamic_smem>>>
   exec::LaunchOptions options{};     // schedule, strict mma pipelining
   // PTX-letter rules (those silicon-proven kernels break: the model's and
