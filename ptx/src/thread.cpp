@@ -1,5 +1,6 @@
 #include "thread.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -259,9 +260,10 @@ void Thread::clear_pending() {
 
 // A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,
 // issue no tcgen05.wait::ld (ptxas orders the registers' uses itself).
+// Counted once per thread and unwaited batch of loads: the first use stands for the rest.
 void Thread::check_pending(std::uint32_t slot) const {
   if (!pending_[slot]) return;
-  pending_[slot] = 0;
+  std::fill(pending_, pending_ + r_.size(), std::uint8_t{0});
   grid_.warn("ld_register_before_wait", "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),
@@ -271,7 +273,7 @@ void Thread::check_pending(std::uint32_t slot) const {
 
 void Grid::warn(const std::string& rule, const std::string& field, const std::string& value,
                 const std::string& expected) {
-  if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error under --strict]");
+  if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error in strict mode]");
   ++warnings[rule];
 }
 

@@ -533,6 +533,42 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
+TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX letter, an error when strict") {
+  const std::string body = R"(
+	mov.u32 	%r1, slot;
+	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 	[%r1], 32;
+	tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	bar.sync 	0;
+	ld.shared.u32 	%r2, [%r1];
+	tcgen05.fence::after_thread_sync;
+	tcgen05.st.sync.aligned.32x32b.x1.b32 	[%r2], {%r0};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.ld.sync.aligned.32x32b.x1.b32 	{%r5}, [%r2];
+	add.s32 	%r6, %r5, 1;                // before the wait
+	tcgen05.wait::ld.sync.aligned;
+	add.s32 	%r7, %r5, 2;                // after it
+	st.global.v2.u32 	[%rd1], {%r6, %r7};
+	tcgen05.dealloc.cta_group::1.sync.aligned.b32 	%r2, 32;
+)";
+  const std::string slot = ".shared .align 4 .b8 slot[4];\n";
+  ptx::LaunchStats stats;
+  const std::vector<std::uint32_t> o = run(body, 32, 16, &stats, false, slot);
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    CHECK(o[16 * t] == t + 1);
+    CHECK(o[16 * t + 1] == t + 2);
+  }
+  CHECK(stats.warnings["ld_register_before_wait"] == 32u);  // once per thread
+  std::string strict_error;
+  try {
+    run(body, 32, 16, nullptr, true, slot);
+  } catch (const ptx::ExecutionError& e) {
+    strict_error = e.what();
+  }
+  CHECK(strict_error.find("a destination of tcgen05.ld read by add.s32") != std::string::npos);
+  CHECK(strict_error.find("PTX #tcgen05-instructions-tcgen05-wait") != std::string::npos);
+  CHECK(strict_error.find("a PTX-letter rule: an error in strict mode") != std::string::npos);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
