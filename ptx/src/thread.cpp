@@ -38,7 +38,7 @@ void Thread::print(const std::string& text) {
 
 void Thread::run() {
   const Instruction* code = grid_.function.code.data();
-  std::uint64_t count = 0;
+  std::uint64_t& count = grid_.instructions;  // the clock too: %clock and %globaltimer read it
   try {
     while (!exited_) {
       const Instruction& in = code[pc_++];
@@ -48,11 +48,9 @@ void Thread::run() {
       in.run(*this, in);
     }
   } catch (const Error& e) {
-    grid_.instructions += count;
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     report(e, *current_);
   }
-  grid_.instructions += count;
 }
 
 void Thread::report(const Error& e, const Instruction& in) const {
@@ -92,7 +90,7 @@ std::uint64_t Thread::special(Special s) const {
     case Special::gridid: return 0;
     case Special::clock:
     case Special::clock64:
-    case Special::globaltimer: return grid_.instructions;  // a clock that moves: the work done so far
+    case Special::globaltimer: return grid_.instructions;  // a clock that moves: instructions executed by all threads
     case Special::lanemask_eq: return lane_bit;
     case Special::lanemask_lt: return lane_bit - 1;
     case Special::lanemask_le: return (lane_bit - 1) | lane_bit;

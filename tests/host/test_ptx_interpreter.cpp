@@ -569,6 +569,19 @@ TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX 
   CHECK(strict_error.find("a PTX-letter rule: an error in strict mode") != std::string::npos);
 }
 
+TEST_CASE("%clock64 moves while a thread runs: a spin on it ends") {
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.u64 	%rd3, %clock64;
+SPIN:
+	mov.u64 	%rd4, %clock64;
+	sub.s64 	%rd5, %rd4, %rd3;
+	setp.lt.u64 	%p1, %rd5, 1000;
+	@%p1 bra 	SPIN;
+	st.global.u32 	[%rd1], 1;
+)", 32);
+  for (int t = 0; t < 32; ++t) CHECK(o[16 * t] == 1u);
+}
+
 TEST_CASE("errors name the PTX line, the thread and what was expected") {
   SUBCASE("an opcode the interpreter does not run stops at that line") {
     const std::string body = "\ttcgen05.shift.cta_group::1.down [%r0];\n";
