@@ -75,7 +75,9 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
       p.frames[lane] = frame;
       return complete_if_ready(i, lane);
     }
-    if (p.arrived & mask)
+    // Lanes of this mask waiting at another collective: an error for .aligned instructions; a
+    // .sync one waits until they come (a diverged warp's halves finish their own collectives first).
+    if ((p.arrived & mask) && (op.aligned || p.op.aligned))
       fail(op, "lane " + std::to_string(lane) + " arrives at " + at(op) + with_mask(op, mask) + ", but " +
                    lanes_wait(p.arrived & mask) + " at " + at(p.op) + with_mask(p.op, p.mask));
   }
@@ -91,6 +93,8 @@ std::optional<std::uint32_t> WarpCollectives::complete_if_ready(std::size_t i, i
   if ((p.arrived & needed) != needed) return std::nullopt;
   Pending done = std::move(p);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  for (int l = 0; l < 32; ++l)
+    if (done.arrived >> l & 1u) ++met_[static_cast<std::size_t>(l)];
   done.run(done.frames);
   return done.arrived & ~(1u << lane);
 }
@@ -106,6 +110,14 @@ std::uint32_t WarpCollectives::exit(int lane) {
     return complete_if_ready(i, lane).value_or(0);
   }
   return 0;
+}
+
+std::uint32_t WarpCollectives::converged_with(int lane) const {
+  std::uint32_t lanes = 0;
+  for (int l = 0; l < 32; ++l)
+    if (!(exited_ >> l & 1u) || met_[static_cast<std::size_t>(l)] >= met_[static_cast<std::size_t>(lane)])
+      lanes |= 1u << l;
+  return lanes;
 }
 
 std::string WarpCollectives::describe(int lane) const {

@@ -100,7 +100,8 @@ using Wide = std::conditional_t<
 // Modifier bits in Instruction::flags.
 enum Flag : std::uint32_t {
   kFtz = 1, kSat = 2, kHi = 4, kWide = 8, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
-  kRelu = 256, kSatFinite = 512, kCc = 1024,
+  kRelu = 256, kSatFinite = 512, kCc = 1024, kApprox = 2048, kNaN = 4096, kRna = 8192,
+  kSecondDestination = 1u << 31,  // setp p|q
 };
 
 std::uint32_t rounding_flags(const Opcode& op) {
@@ -113,6 +114,9 @@ std::uint32_t rounding_flags(const Opcode& op) {
   if (op.has("rni") || op.has("rzi") || op.has("rmi") || op.has("rpi")) f |= kRi;
   if (op.has("relu")) f |= kRelu;
   if (op.has("satfinite")) f |= kSatFinite;
+  if (op.has("approx")) f |= kApprox;
+  if (op.has("NaN")) f |= kNaN;
+  if (op.has("rna")) f |= kRna;
   return f;
 }
 
@@ -122,11 +126,16 @@ T flush(T x, std::uint32_t flags) {
     if ((flags & kFtz) && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(T(0), x);
   return x;
 }
+// An f32 NaN result is the canonical 0x7FFFFFFF, whatever the inputs (seen on an
+// H200: device_ptx_semantics_sm90); f64 NaNs keep the hardware's propagation,
+// which is not modelled bit for bit.
 template <class T>
 T finish(T x, std::uint32_t flags) {
   x = flush(x, flags);
   if constexpr (std::is_floating_point_v<T>)
     if (flags & kSat) x = std::isnan(x) ? T(0) : std::fmin(std::fmax(x, T(0)), T(1));
+  if constexpr (std::is_same_v<T, float>)
+    if (std::isnan(x)) return std::bit_cast<float>(0x7FFFFFFFu);
   return x;
 }
 
@@ -149,13 +158,29 @@ T wrap_add(T a, T b) {
   return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
 }
 
+struct Add;
+struct Sub;
+
 template <class T, class Op>
 void binary(Thread& t, const Instruction& in) {
   const T a = t.get<T>(in.ops[1]), b = t.get<T>(in.ops[2]);
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (std::is_floating_point_v<T>) {
+    if ((in.flags & kNaN) && (std::isnan(a) || std::isnan(b))) {  // min/max.NaN: a NaN operand gives NaN
+      t.set<T>(in.ops[0], std::numeric_limits<T>::quiet_NaN());
+      if constexpr (std::is_same_v<T, float>) t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
+      return;
+    }
     t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return Op{}(flush(a, in.flags), flush(b, in.flags)); }), in.flags));
-  else
+  } else if constexpr (std::is_same_v<T, std::int32_t> && (std::is_same_v<Op, Add> || std::is_same_v<Op, Sub>)) {
+    if (in.flags & kSat) {  // add.sat.s32, sub.sat.s32: clamped to [INT32_MIN, INT32_MAX]
+      const std::int64_t r = std::is_same_v<Op, Add> ? std::int64_t{a} + b : std::int64_t{a} - b;
+      t.set<T>(in.ops[0], static_cast<T>(std::clamp<std::int64_t>(r, INT32_MIN, INT32_MAX)));
+      return;
+    }
     t.set<T>(in.ops[0], Op{}(a, b));
+  } else {
+    t.set<T>(in.ops[0], Op{}(a, b));
+  }
 }
 
 template <class T, class Op>
@@ -198,6 +223,17 @@ struct MulHi {
     return static_cast<T>((static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b)) >> (8 * sizeof(T)));
   }
 };
+// div.approx.f32: a times the reciprocal of b, the reciprocal flushed to zero
+// when subnormal (so |b| ≥ 2^126 gives ±0, as on an H200); a subnormal b,
+// whose reciprocal is past the largest float, divides exactly (as there).
+template <class T>
+void div_approx(Thread& t, const Instruction& in) {
+  const T a = flush(t.get<T>(in.ops[1]), in.flags), b = flush(t.get<T>(in.ops[2]), in.flags);
+  if (std::fpclassify(b) == FP_SUBNORMAL) return t.set<T>(in.ops[0], finish(a / b, in.flags));
+  const T reciprocal = flush(T(1) / b, kFtz);
+  t.set<T>(in.ops[0], finish(a * reciprocal, in.flags));
+}
+
 struct Div {
   template <class T>
   T operator()(T a, T b) const {
@@ -218,17 +254,26 @@ struct Rem {
     return static_cast<T>(a % b);
   }
 };
+// min/max of floats as the hardware does: a NaN operand (quiet or signaling)
+// gives the other one, -0 is below +0 (PTX #floating-point-instructions-min).
+template <class T>
+T min_max(T a, T b, bool max) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b && a == T(0)) return std::signbit(a) == max ? b : a;
+  return (max ? a > b : a < b) ? a : b;
+}
 struct Min {
   template <class T>
   T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, false);
     else return a < b ? a : b;
   }
 };
 struct Max {
   template <class T>
   T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+    if constexpr (std::is_floating_point_v<T>) return min_max(a, b, true);
     else return a > b ? a : b;
   }
 };
@@ -244,10 +289,14 @@ struct Xor {
   template <class T>
   T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
 };
-struct CopySign {
-  template <class T>
-  T operator()(T a, T b) const { return std::copysign(b, a); }  // copysign.f32 d, a, b: |b| with a's sign
-};
+// copysign.f32 d, a, b: b's bits with a's sign bit (a NaN's payload kept).
+template <class T>
+void copysign(Thread& t, const Instruction& in) {
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  constexpr U kSign = U{1} << (8 * sizeof(T) - 1);
+  const U a = t.get<U>(in.ops[1]), b = t.get<U>(in.ops[2]);
+  t.set<U>(in.ops[0], static_cast<U>((b & ~kSign) | (a & kSign)));
+}
 struct Neg {
   template <class T>
   T operator()(T a) const {
@@ -375,31 +424,61 @@ void f32x2(Thread& t, const Instruction& in) {
   t.set<std::uint64_t>(in.ops[0], rd);
 }
 
-// 16-bit float arithmetic (.f16, .bf16 and their x2 pairs), through f32.
+// f() under round-toward-zero, with the lowest bit set when inexact: rounding
+// to odd, after which one more rounding to a format of at most T's precision
+// less two bits is correctly rounded (Boldo and Melquiond). Operands reach f
+// through volatiles, so the computation stays inside the mode change.
+template <class T, class F>
+T round_to_odd(F f) {
+  const int saved = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  std::feclearexcept(FE_INEXACT);
+  const volatile T r = f();
+  const bool inexact = std::fetestexcept(FE_INEXACT) != 0;
+  std::fesetround(saved);
+  T out = r;
+  if (inexact && std::isfinite(out)) {
+    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+    out = std::bit_cast<T>(static_cast<U>(std::bit_cast<U>(out) | 1u));
+  }
+  return out;
+}
+
+// 16-bit float arithmetic (.f16, .bf16 and their x2 pairs): the exact result
+// rounded once (through double and float, each rounded to odd, then to
+// nearest even); a NaN result is the canonical 0x7FFF (as an H200 gives).
 template <class H, int Lanes>
 void half_op(Thread& t, const Instruction& in) {
   using Bits = std::conditional_t<Lanes == 2, std::uint32_t, std::uint16_t>;
+  constexpr ElementType kType = std::is_same_v<H, F16> ? ElementType::fp16 : ElementType::bf16;
+  constexpr float kMinNormal = std::is_same_v<H, F16> ? 0x1p-14f : 0x1p-126f;
   const int n = static_cast<int>(in.ops.size()) - 1;
   Bits src[3] = {};
   for (int i = 0; i < n; ++i) src[i] = t.get<Bits>(in.ops[1 + i]);
   Bits out = 0;
   for (int l = 0; l < Lanes; ++l) {
-    float v[3] = {};
+    volatile float v[3] = {};
     for (int i = 0; i < n; ++i) v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
+    const auto exact = [](double x) { return round_to_odd<float>([&] { return static_cast<float>(x); }); };
     float r = 0;
     switch (in.aux) {
-      case 0: r = v[0] + v[1]; break;
-      case 1: r = v[0] - v[1]; break;
-      case 2: r = v[0] * v[1]; break;
-      case 3: r = std::fma(v[0], v[1], v[2]); break;
-      case 4: r = std::fmin(v[0], v[1]); break;
-      case 5: r = std::fmax(v[0], v[1]); break;
+      case 0: r = exact(round_to_odd<double>([&] { return double(v[0]) + double(v[1]); })); break;
+      case 1: r = exact(round_to_odd<double>([&] { return double(v[0]) - double(v[1]); })); break;
+      case 2: r = exact(double(v[0]) * double(v[1])); break;  // 11- or 8-bit significands: exact in double
+      case 3: r = exact(round_to_odd<double>([&] { return std::fma(double(v[0]), double(v[1]), double(v[2])); })); break;
+      case 4: r = min_max<float>(v[0], v[1], false); break;
+      case 5: r = min_max<float>(v[0], v[1], true); break;
       case 6: r = -v[0]; break;
       case 7: r = std::fabs(v[0]); break;
-      default: r = std::exp2(v[0]); break;
+      case 8: r = std::exp2(v[0]); break;
+      default: r = std::tanh(v[0]); break;
     }
-    if (in.flags & kRelu) r = r < 0 ? 0 : r;
-    out = static_cast<Bits>(out | (static_cast<Bits>(H::from(r).bits) << (16 * l)));
+    if ((in.flags & kNaN) && (std::isnan(v[0]) || std::isnan(v[1]))) r = std::numeric_limits<float>::quiet_NaN();
+    if ((in.flags & kFtz) && std::fabs(r) < kMinNormal) r = std::copysign(0.0f, r);
+    if ((in.flags & kRelu) && !(r > 0) && !std::isnan(r)) r = 0;  // negative results and -0 to +0
+    if (in.flags & kSat) r = std::isnan(r) ? 0 : std::fmin(std::fmax(r, 0.0f), 1.0f);
+    const std::uint16_t bits = std::isnan(r) ? std::uint16_t{0x7FFF} : static_cast<std::uint16_t>(encode(kType, r));
+    out = static_cast<Bits>(out | (static_cast<Bits>(bits) << (16 * l)));
   }
   t.set<Bits>(in.ops[0], out);
 }
@@ -562,14 +641,16 @@ bool compare(Cmp c, T a, T b) {
 // setp.cmp[.bool].type p[|q], a, b[, {!}c]; aux: Cmp, aux2: 0 none, 1 and, 2 or, 3 xor
 template <class T>
 void setp(Thread& t, const Instruction& in) {
-  const bool r = compare(static_cast<Cmp>(in.aux), t.get<T>(in.ops[1 + in.flags]), t.get<T>(in.ops[2 + in.flags]));
+  const std::uint32_t second = (in.flags & kSecondDestination) ? 1u : 0u;  // p|q: the sources move by one
+  const bool r = compare(static_cast<Cmp>(in.aux), flush(t.get<T>(in.ops[1 + second]), in.flags),
+                         flush(t.get<T>(in.ops[2 + second]), in.flags));
   auto combine = [&](bool x) {
     if (in.aux2 == 0) return x;
     const bool c = t.pred(in.ops.back());
     return in.aux2 == 1 ? (x && c) : in.aux2 == 2 ? (x || c) : (x != c);
   };
   t.set<bool>(in.ops[0], combine(r));
-  if (in.flags) t.set<bool>(in.ops[1], combine(!r));  // p|q: q gets the complement
+  if (second) t.set<bool>(in.ops[1], combine(!r));  // p|q: q gets the complement
 }
 template <class T>
 void setp_half(Thread& t, const Instruction& in) {
@@ -639,6 +720,7 @@ Kind kind(Type t) {
     case Type::bf16: case Type::bf16x2: return Kind::bf16;
     case Type::e4m3x2: return Kind::e4m3;
     case Type::e5m2x2: return Kind::e5m2;
+    case Type::tf32: return Kind::tf32;
     default: return Kind::uint;
   }
 }
@@ -675,7 +757,34 @@ double round_integral(double x, std::uint32_t flags) {
   return std::nearbyint(x);  // ties to even under the default mode
 }
 
-void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t flags) {
+// x rounded to a 16-bit format E with flags' mode: to nearest even through
+// float rounded to odd; directed modes through float rounded the same way,
+// then the nearest-even encoding stepped by one when it lies on the wrong side.
+// A NaN gives `nan`: 0x7FFF, or a signed 0x7E00 for f16 from f64 (an H200's results).
+std::uint16_t to_half(ElementType e, double x, std::uint32_t flags, std::uint16_t nan = 0x7FFF) {
+  if (std::isnan(x)) return nan;
+  if (!(flags & (kRz | kRm | kRp))) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>([&] { return static_cast<float>(x); })));
+  const float f = rounded(flags, [&] { return static_cast<float>(x); });
+  std::uint16_t bits = static_cast<std::uint16_t>(encode(e, f));
+  const float got = decode(e, bits);
+  const bool above = got > f, below = got < f;
+  const bool up = (flags & kRp) ? below : false, down = (flags & kRm) ? above : false;
+  const bool toward_zero = (flags & kRz) && std::fabs(got) > std::fabs(f);
+  // Sign-magnitude: +1 on the magnitude moves away from zero.
+  if (toward_zero || (down && f > 0) || (up && f < 0)) --bits;
+  else if ((down && f < 0) || (up && f > 0)) ++bits;
+  return bits;
+}
+
+// A float → integer conversion of NaN: 0, except the hardware's 1 << 63 for
+// 64-bit results and 0x80000000 for f64 to 32 bits (seen on an H200).
+Int128 nan_to_int(int bits, Type source) {
+  if (bits == 64) return Int128(1) << 63;
+  if (bits == 32 && source == Type::f64) return Int128(1) << 31;
+  return 0;
+}
+
+void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t flags, Type source) {
   const Kind k = kind(ty);
   if (k == Kind::sint || k == Kind::uint) {
     const int bits = 8 * size_of(ty);
@@ -686,65 +795,121 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t fl
     if (v.is_int) {
       r = v.i;
       if (flags & kSat) r = r < lo ? lo : r > hi ? hi : r;
-    } else {  // float → integer saturates; NaN → 0 (PTX #data-movement-and-conversion-instructions-cvt)
-      if (std::isnan(v.f)) r = 0;
-      else {
-        const double x = round_integral(v.f, (flags & kRi) ? flags : flags | kRz);  // no .rXi: toward zero
-        r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
-      }
+    } else if (std::isnan(v.f)) {
+      r = nan_to_int(bits, source);
+    } else {  // float → integer saturates (PTX #data-movement-and-conversion-instructions-cvt)
+      const double x = round_integral(v.f, (flags & kRi) ? flags : flags | kRz);  // no .rXi: toward zero
+      r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
     }
-    // Kept sign-extended for signed types, so that a wider read sees the same number.
-    t.set<std::uint64_t>(o, sign ? static_cast<std::uint64_t>(static_cast<std::int64_t>(r))
-                                 : static_cast<std::uint64_t>(r) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+    // Truncated to the type's width, then kept sign-extended for signed types (a wider read sees the same number).
+    std::uint64_t u = static_cast<std::uint64_t>(r) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+    if (sign && bits < 64 && (u >> (bits - 1) & 1u)) u |= ~0ull << bits;
+    t.set<std::uint64_t>(o, u);
     return;
   }
-  double x = v.is_int ? static_cast<double>(v.i) : v.f;
+  // An integer goes to a float in one rounding, in the instruction's mode.
+  const bool from_int = v.is_int;
+  const bool negative_int = from_int && v.i < 0;
+  const auto int_to = [&]<class F>() -> F {
+    return rounded(flags, [&] {
+      return negative_int ? static_cast<F>(static_cast<std::int64_t>(v.i)) : static_cast<F>(static_cast<std::uint64_t>(v.i));
+    });
+  };
+  double x = from_int ? int_to.template operator()<double>() : v.f;
   if (flags & kRi) x = round_integral(x, flags);
-  if (flags & kRelu) x = x < 0 ? 0 : x;
+  if ((flags & kRelu) && !(x > 0) && !std::isnan(x)) x = 0;  // negative values and -0 to +0
   if (flags & kSat) x = std::isnan(x) ? 0 : std::fmin(std::fmax(x, 0.0), 1.0);
   switch (k) {
     case Kind::f32: {
-      float f = rounded(flags & kRi ? 0 : flags, [&] { return static_cast<float>(x); });
-      t.set<float>(o, flush(f, flags));
+      if (source == Type::f64 && std::isnan(x)) {  // a quiet NaN with the sign (an H200's result)
+        t.set<std::uint32_t>(o, std::signbit(x) ? 0xFFC00000u : 0x7FC00000u);
+        return;
+      }
+      const float f = from_int && !(flags & kRi) ? int_to.template operator()<float>()
+                                                : rounded(flags & kRi ? 0 : flags, [&] { return static_cast<float>(x); });
+      t.set<float>(o, finish(f, flags & kFtz));  // flushed when .ftz; a NaN the canonical 0x7FFFFFFF
       return;
     }
     case Kind::f64: t.set<double>(o, x); return;
-    case Kind::f16: t.set<std::uint16_t>(o, static_cast<std::uint16_t>(encode(ElementType::fp16, static_cast<float>(x)))); return;
-    case Kind::bf16: t.set<std::uint16_t>(o, static_cast<std::uint16_t>(encode(ElementType::bf16, static_cast<float>(x)))); return;
+    case Kind::f16:
+      t.set<std::uint16_t>(o, to_half(ElementType::fp16, x, flags,
+                                      source != Type::f64 ? 0x7FFF : std::signbit(x) ? 0xFE00 : 0x7E00));
+      return;
+    case Kind::bf16: t.set<std::uint16_t>(o, to_half(ElementType::bf16, x, flags)); return;
+
     default: return;
   }
 }
 
 void cvt(Thread& t, const Instruction& in) {
-  write_value(t, in.ops[0], in.type, read_value(t, in.ops[1], in.type2), in.flags);
+  // cvt.{rn,rna}.tf32.f32: the top 19 bits, rounded to nearest, ties even (.rn) or away (.rna, the
+  // bit operation (u + 2^12) & ~(2^13 - 1)). A NaN: .rna truncates it, .rn gives 0x7FFFE000 (an H200's results).
+  if (in.type == Type::tf32 && in.type2 == Type::f32) {
+    const std::uint32_t u = t.get<std::uint32_t>(in.ops[1]);
+    const float f = std::bit_cast<float>(u);
+    t.set<std::uint32_t>(in.ops[0], (in.flags & kRna) ? (std::isnan(f) ? u : u + 0x1000u) & ~0x1FFFu
+                                    : std::isnan(f)   ? 0x7FFFE000u
+                                                      : encode(ElementType::tf32, f));
+    return;
+  }
+  // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results).
+  if (in.type2 == Type::f16 && in.type == Type::f32 && std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
+    t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
+    return;
+  }
+  if ((in.type2 == Type::f16 || in.type2 == Type::bf16) && (in.type == Type::f32 || in.type == Type::f64)) {
+    const std::uint16_t h = t.get<std::uint16_t>(in.ops[1]);
+    const bool f16 = in.type2 == Type::f16;
+    const std::uint32_t exponent = f16 ? (h >> 10) & 0x1Fu : (h >> 7) & 0xFFu, mantissa = f16 ? h & 0x3FFu : h & 0x7Fu;
+    if (exponent == (f16 ? 0x1Fu : 0xFFu) && mantissa != 0) {
+      const int width = f16 ? 10 : 7;
+      const std::uint64_t sign = h >> 15;
+      if (in.type == Type::f32)
+        t.set<std::uint32_t>(in.ops[0], static_cast<std::uint32_t>(sign << 31 | 0x7F800000u | mantissa << (23 - width)));
+      else
+        t.set<std::uint64_t>(in.ops[0], sign << 63 | 0x7FF0000000000000ull | std::uint64_t{mantissa} << (52 - width));
+      return;
+    }
+  }
+  Value v = read_value(t, in.ops[1], in.type2);
+  if ((in.flags & kFtz) && in.type2 == Type::f32 && !v.is_int) v.f = flush(static_cast<float>(v.f), in.flags);
+  write_value(t, in.ops[0], in.type, v, in.flags, in.type2);
 }
+
+// .relu: negative values and -0 to +0; NaN stays.
+float relu(float x, std::uint32_t flags) { return (flags & kRelu) && !(x > 0) && !std::isnan(x) ? 0.0f : x; }
 
 // cvt.rn.{bf16x2,f16x2}.f32 d, a, b: a to the upper half, b to the lower.
 template <ElementType E>
 void cvt_pack_f32(Thread& t, const Instruction& in) {
-  auto one = [&](const Operand& o) {
-    float x = t.get<float>(o);
-    if (in.flags & kRelu) x = x < 0 ? 0 : x;
-    return encode(E, x);
-  };
+  auto one = [&](const Operand& o) { return std::uint32_t{to_half(E, relu(t.get<float>(o), in.flags), in.flags)}; };
   t.set<std::uint32_t>(in.ops[0], one(in.ops[1]) << 16 | one(in.ops[2]));
 }
-// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b: a to the upper byte.
-template <ElementType E>
+// cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32, f16x2}: d, a, b (a to the upper byte) or d, a
+// (a's upper half to the upper byte). A NaN gives 0x7F, of either sign (an H200's result).
+template <ElementType E, bool FromHalves>
 void cvt_pack_fp8(Thread& t, const Instruction& in) {
-  auto one = [&](const Operand& o) {
-    float x = t.get<float>(o);
-    if (in.flags & kRelu) x = x < 0 ? 0 : x;
-    return encode(E, x) & 0xFFu;
+  auto one = [&](float x) {
+    x = relu(x, in.flags);
+    return std::isnan(x) ? 0x7Fu : encode(E, x) & 0xFFu;
   };
-  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(one(in.ops[1]) << 8 | one(in.ops[2])));
+  float hi, lo;
+  if constexpr (FromHalves) {
+    const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]);
+    hi = decode(ElementType::fp16, a >> 16);
+    lo = decode(ElementType::fp16, a & 0xFFFFu);
+  } else {
+    hi = t.get<float>(in.ops[1]);
+    lo = t.get<float>(in.ops[2]);
+  }
+  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(one(hi) << 8 | one(lo)));
 }
 // cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a: each byte of a to f16, the low byte to the low half.
 template <ElementType E>
 void cvt_unpack_fp8(Thread& t, const Instruction& in) {
   const std::uint16_t a = t.get<std::uint16_t>(in.ops[1]);
-  const std::uint32_t lo = encode(ElementType::fp16, decode(E, a & 0xFFu)),
-                      hi = encode(ElementType::fp16, decode(E, a >> 8u));
+  const auto widen = [](float x) { return std::isnan(x) ? 0x7FFFu : encode(ElementType::fp16, x); };  // an H200's NaN
+  const std::uint32_t lo = widen(decode(E, a & 0xFFu)), hi = widen(decode(E, a >> 8u));
   t.set<std::uint32_t>(in.ops[0], hi << 16 | lo);
 }
 
@@ -850,9 +1015,9 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     in.aux = b == "add" ? 0 : b == "sub" ? 1 : b == "mul" ? 2 : 3;
     h = b == "fma" ? &f32x2<3> : &f32x2<2>;
   } else if (is_half(ty) && (b == "add" || b == "sub" || b == "mul" || b == "fma" || b == "min" || b == "max" ||
-                             b == "neg" || b == "abs" || b == "ex2")) {
-    static constexpr std::string_view names[] = {"add", "sub", "mul", "fma", "min", "max", "neg", "abs", "ex2"};
-    for (int i = 0; i < 9; ++i)
+                             b == "neg" || b == "abs" || b == "ex2" || b == "tanh")) {
+    static constexpr std::string_view names[] = {"add", "sub", "mul", "fma", "min", "max", "neg", "abs", "ex2", "tanh"};
+    for (int i = 0; i < 10; ++i)
       if (b == names[i]) h = half_as(i);
   } else if (b == "add") {
     h = arith_binary<Add>(ty);
@@ -881,7 +1046,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     else
       h = by_int(ty, []<class T>() -> Handler { return &mad_lo<T>; });
   } else if (b == "div") {
-    h = arith_binary<Div>(ty);
+    h = (in.flags & kApprox) && ty == Type::f32 ? &div_approx<float> : arith_binary<Div>(ty);
   } else if (b == "rem") {
     h = int_binary<Rem>(ty);
   } else if (b == "min") {
@@ -889,7 +1054,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
   } else if (b == "max") {
     h = arith_binary<Max>(ty);
   } else if (b == "copysign") {
-    h = by_float(ty, []<class T>() -> Handler { return &binary<T, CopySign>; });
+    h = by_float(ty, []<class T>() -> Handler { return &copysign<T>; });
   } else if (b == "neg") {
     h = any_unary<Neg>(ty);
   } else if (b == "abs") {
@@ -956,9 +1121,9 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     }
     in.aux = static_cast<std::int32_t>(c);
     in.aux2 = op.has("and") ? 1 : op.has("or") ? 2 : op.has("xor") ? 3 : 0;
-    // p|q: two destinations; flags counts them beyond the first (operand offset).
+    // p|q: two destinations.
     const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
-    in.flags = in.ops.size() > 1 + sources ? 1u : 0u;
+    if (in.ops.size() > 1 + sources) in.flags |= kSecondDestination;
     if (ty == Type::f16 || ty == Type::bf16)
       h = ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>;
     else
@@ -992,8 +1157,10 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     in.type2 = ts[1];
     if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
     else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;
-    else if (in.type == Type::e4m3x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e4m3>;
-    else if (in.type == Type::e5m2x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e5m2>;
+    else if (in.type == Type::e4m3x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e4m3, false>;
+    else if (in.type == Type::e5m2x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e5m2, false>;
+    else if (in.type == Type::e4m3x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e4m3, true>;
+    else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
     else if (!is_half(in.type) || in.type == Type::f16 || in.type == Type::bf16) {

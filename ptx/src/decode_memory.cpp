@@ -4,6 +4,8 @@
 // instructions-atom, -red). Every access goes through Thread::load/store:
 // shared memory to the model, global memory checked against what the
 // kernel was given, local and param memory the thread's own.
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -99,15 +101,25 @@ T apply(AtomOp op, T old, T b, T c) {
   return old;
 }
 
+// atom.global.add.f32 flushes subnormal operands and results to zero (seen on an H200; atom.shared does not).
+template <class T>
+T flush_global(T x, Space space) {
+  if constexpr (std::is_same_v<T, float>)
+    if (space == Space::global && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(0.0f, x);
+  return x;
+}
+
 template <class T, bool Returns>
 void atom(Thread& t, const Instruction& in) {
   const std::size_t a = Returns ? 1 : 0;
   const std::uint64_t addr = t.address(in.ops[a]);
   T old;
   t.load(in.space, addr, &old, sizeof(T), in);
-  const T b = t.get<T>(in.ops[a + 1]);
+  const T b = flush_global(t.get<T>(in.ops[a + 1]), in.space);
   const T c = in.ops.size() > a + 2 ? t.get<T>(in.ops[a + 2]) : T{};
-  const T next = apply(static_cast<AtomOp>(in.aux), old, b, c);
+  T next = flush_global(apply(static_cast<AtomOp>(in.aux), flush_global(old, in.space), b, c), in.space);
+  if constexpr (std::is_same_v<T, float>)
+    if (std::isnan(next)) next = std::bit_cast<float>(0x7FFFFFFFu);  // the canonical f32 NaN, as f32 arithmetic gives
   t.store(in.space, addr, &next, sizeof(T), in);
   if constexpr (Returns) t.set<T>(in.ops[0], old);
 }

@@ -61,9 +61,9 @@ void vote(Thread& t, const Instruction& in) {
   switch (in.aux) {
     case 0: t.set<bool>(in.ops[0], t.arch().all_sync(mask, p)); break;
     case 1: t.set<bool>(in.ops[0], t.arch().any_sync(mask, p)); break;
-    case 2: {
-      const std::uint32_t ballot = t.arch().ballot_sync(mask, p);
-      t.set<bool>(in.ops[0], ballot == 0 || ballot == (mask & t.runtime().live_lanes(t.warp())));
+    case 2: {  // uni: all or none of the lanes that take part (two meetings, the same lanes at both)
+      const bool all = t.arch().all_sync(mask, p);
+      t.set<bool>(in.ops[0], !t.arch().any_sync(mask, p) || all);
       break;
     }
     default: t.set<std::uint32_t>(in.ops[0], t.arch().ballot_sync(mask, p)); break;
@@ -78,9 +78,10 @@ void elect(Thread& t, const Instruction& in) {
   t.set<bool>(in.ops[1], elected);
 }
 
-// activemask.b32 d: on the host, the warp's lanes that have not exited.
+// activemask.b32 d: the lanes that have not exited, and those that exited after
+// meeting this one at its last collective (CtaRuntime::active_lanes).
 void activemask(Thread& t, const Instruction& in) {
-  t.set<std::uint32_t>(in.ops[0], t.runtime().live_lanes(t.warp()));
+  t.set<std::uint32_t>(in.ops[0], t.runtime().active_lanes(t.linear()));
 }
 
 // ---- mbarrier: the address operand is ops[addr]; shared::cluster in a cluster of one is the CTA's.

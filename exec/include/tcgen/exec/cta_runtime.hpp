@@ -56,8 +56,10 @@ class CtaRuntime {
   // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads);
   // wait false: bar.arrive, which counts the thread without waiting.
   void barrier(int thread, unsigned id, unsigned count, bool wait = true);
-  // The lanes of `warp` that have not exited (activemask's answer on the host).
+  // The lanes of `warp` that have not exited.
   std::uint32_t live_lanes(int warp) const;
+  // activemask's answer for `thread` (WarpCollectives::converged_with).
+  std::uint32_t active_lanes(int thread) const { return warps_[thread / 32].converged_with(thread % 32); }
   // barrier.cluster.arrive / .wait in a cluster of this one CTA: a split
   // barrier of all its threads (PTX #parallel-synchronization-and-communication-
   // instructions-barrier-cluster). wait blocks until every thread has

@@ -60,6 +60,10 @@ class WarpCollectives {
   std::uint32_t exit(int lane);
   // The collective `lane` waits at and who is there, for a deadlock report.
   std::string describe(int lane) const;
+  // The lanes that count as converged with `lane` (activemask's answer):
+  // those that have not exited, and those that exited having met at as many
+  // collectives as `lane` has, which a GPU would still run together with it.
+  std::uint32_t converged_with(int lane) const;
 
  private:
   struct Pending {
@@ -75,6 +79,7 @@ class WarpCollectives {
 
   int warp_;
   std::uint32_t exited_ = 0;
+  std::array<std::uint64_t, 32> met_{};  // collectives each lane has completed
   std::vector<Pending> pending_;
 };
 

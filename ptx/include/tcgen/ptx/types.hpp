@@ -12,7 +12,7 @@ enum class Type : std::uint8_t {
   b8, b16, b32, b64, b128,
   u8, u16, u32, u64,
   s8, s16, s32, s64,
-  f16, f16x2, bf16, bf16x2, f32, f64, f32x2,
+  f16, f16x2, bf16, bf16x2, tf32, f32, f64, f32x2,
   e4m3x2, e5m2x2,
 };
 
