@@ -12,5 +12,5 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 nvcc --version | tail -n 1
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTCGEN_BUILD_TOOLS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target device_element_type_sm90 device_wgmma_sm90 device_tma_sm90 \
-  device_fmha_smem_sm90 device_hang_sm90
+  device_fmha_smem_sm90 device_hang_sm90 device_ptx_semantics_sm90
 ctest --test-dir "$build" -L sm90 -V
