@@ -119,7 +119,15 @@ void CtaRuntime::cluster_arrive(int thread) {
          "one arrival per phase: the thread arrived in this phase already without barrier.cluster.wait "
          "(PTX #parallel-synchronization-and-communication-instructions-barrier-cluster)");
   cluster_.arrival[thread] = static_cast<std::int64_t>(cluster_.phase);
-  if (++cluster_.arrived < threads_) return;
+  ++cluster_.arrived;
+  complete_cluster_phase();
+}
+
+// The phase completes when every thread that has not exited has arrived.
+void CtaRuntime::complete_cluster_phase() {
+  int live = 0;
+  for (int t = 0; t < threads_; ++t) live += !exited_[t];
+  if (cluster_.arrived == 0 || cluster_.arrived < live) return;
   cluster_.arrived = 0;
   ++cluster_.phase;
   cta_.bar_sync();  // release on arrive, acquire on wait: the ordering of a CTA-wide barrier
@@ -195,6 +203,8 @@ void CtaRuntime::arrive(int thread, const CollectiveOp& op, std::uint32_t mask, 
 
 void CtaRuntime::exit(int thread) {
   exited_[thread] = true;
+  if (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase)) --cluster_.arrived;  // arrived, then left
+  complete_cluster_phase();
   wake_lanes(thread / 32, warps_[thread / 32].exit(thread % 32));
 }
 

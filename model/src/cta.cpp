@@ -14,7 +14,7 @@ Cta::Cta(const CtaConfig& config) : config_(config), smem_(config.smem_base, con
 }
 
 void Cta::letter(const ModelError& e) {
-  if (config_.letters_as_errors) throw e;
+  if (config_.letters_as_errors || severity(e.rule()) != Severity::letter) throw e;
   Warning& w = warnings_[e.rule()];
   if (w.count++ == 0) w.first = e.what();
 }

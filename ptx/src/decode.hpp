@@ -49,5 +49,7 @@ void relax_polling_branches(Function& f);
 
 // The handler that stops a run at an instruction the interpreter cannot run.
 void run_unsupported(Thread& t, const Instruction& in);
+// The handler of an instruction with no effect on what a kernel computes (hints, fences the fibers keep).
+void run_nothing(Thread& t, const Instruction& in);
 
 }  // namespace tcgen::ptx

@@ -99,8 +99,8 @@ using Wide = std::conditional_t<
 
 // Modifier bits in Instruction::flags.
 enum Flag : std::uint32_t {
-  kFtz = 1, kSat = 2, kHi = 4, kWide = 8, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
-  kRelu = 256, kSatFinite = 512, kCc = 1024, kApprox = 2048, kNaN = 4096, kRna = 8192,
+  kFtz = 1, kSat = 2, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
+  kRelu = 256, kApprox = 2048, kNaN = 4096, kRna = 8192,
   kSecondDestination = 1u << 31,  // setp p|q
 };
 
@@ -113,7 +113,6 @@ std::uint32_t rounding_flags(const Opcode& op) {
   if (op.has("rp") || op.has("rpi")) f |= kRp;
   if (op.has("rni") || op.has("rzi") || op.has("rmi") || op.has("rpi")) f |= kRi;
   if (op.has("relu")) f |= kRelu;
-  if (op.has("satfinite")) f |= kSatFinite;
   if (op.has("approx")) f |= kApprox;
   if (op.has("NaN")) f |= kNaN;
   if (op.has("rna")) f |= kRna;
@@ -369,12 +368,10 @@ void logic_pred(Thread& t, const Instruction& in) {
   t.set<bool>(in.ops[0], r);
 }
 
-template <class T, bool Hi>
+template <class T>
 void mul_wide(Thread& t, const Instruction& in) {
   using W = Wide<T>;
-  const W p = static_cast<W>(t.get<T>(in.ops[1])) * static_cast<W>(t.get<T>(in.ops[2]));
-  (void)Hi;
-  t.set<W>(in.ops[0], p);
+  t.set<W>(in.ops[0], static_cast<W>(static_cast<W>(t.get<T>(in.ops[1])) * static_cast<W>(t.get<T>(in.ops[2]))));
 }
 
 // mad.lo/.hi/.wide, fma.rn, mad.rn (float)
@@ -946,7 +943,7 @@ void isspacep(Thread& t, const Instruction& in) {
   t.set<bool>(in.ops[0], r);
 }
 
-Cmp parse_cmp(std::string_view s, bool is_unsigned) {
+Cmp parse_cmp(std::string_view s) {
   if (s == "eq") return Cmp::eq;
   if (s == "ne") return Cmp::ne;
   if (s == "lt" || s == "lo") return Cmp::lt;
@@ -961,7 +958,6 @@ Cmp parse_cmp(std::string_view s, bool is_unsigned) {
   if (s == "geu") return Cmp::geu;
   if (s == "num") return Cmp::num;
   if (s == "nan") return Cmp::nan;
-  (void)is_unsigned;
   return static_cast<Cmp>(-1);
 }
 
@@ -1027,7 +1023,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     if (op.has("wide"))
       h = by_int(ty, []<class T>() -> Handler {
         if constexpr (sizeof(T) >= 8) return nullptr;
-        else return &mul_wide<T, false>;
+        else return &mul_wide<T>;
       });
     else if (op.has("hi"))
       h = by_int(ty, []<class T>() -> Handler { return &binary<T, MulHi>; });
@@ -1114,7 +1110,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     if (op.has("clamp")) in.flags |= kSat;
     h = &shf;
   } else if (b == "setp") {
-    const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "", false);
+    const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
     if (static_cast<int>(c) < 0) {
       why = "comparison " + std::string(op.parts[1]);
       return false;
@@ -1124,6 +1120,10 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     // p|q: two destinations.
     const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
     if (in.ops.size() > 1 + sources) in.flags |= kSecondDestination;
+    if (ty == Type::f16x2 || ty == Type::bf16x2 || ((ty == Type::f16 || ty == Type::bf16) && (in.aux2 || in.ops.size() > 3))) {
+      why = "setp on .f16x2/.bf16x2, or on .f16/.bf16 with a second destination or .and/.or/.xor";
+      return false;
+    }
     if (ty == Type::f16 || ty == Type::bf16)
       h = ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>;
     else
@@ -1136,8 +1136,14 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
   } else if (b == "mov") {
     const bool regs128 = in.ops.size() == 2 && (in.ops[0].kind == Operand::Kind::reg || in.ops[0].count == 2) &&
                          (in.ops[1].kind == Operand::Kind::reg || in.ops[1].count == 2);
+    const Operand& vec = in.ops[in.ops[1].kind == Operand::Kind::vector ? 1 : 0];
+    const bool packs = vec.kind == Operand::Kind::vector && (vec.count == 0 || (8 * size_of(ty)) % vec.count != 0 ||
+                                                              8 * size_of(ty) / static_cast<int>(std::max(vec.count, 1u)) > 64);
     if (ty == Type::b128 && regs128) {
       h = &mov128;
+    } else if (packs) {
+      why = "a mov vector whose elements split the type evenly into parts of at most 64 bits";
+      return false;
     } else if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
       in.aux = size_of(ty);
       h = &mov_pack;

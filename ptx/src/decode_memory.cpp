@@ -77,7 +77,9 @@ enum class AtomOp { add, inc, dec, exch, cas, min, max, and_, or_, xor_ };
 template <class T>
 T apply(AtomOp op, T old, T b, T c) {
   switch (op) {
-    case AtomOp::add: return static_cast<T>(old + b);
+    case AtomOp::add:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(old) + static_cast<std::make_unsigned_t<T>>(b));
+      else return old + b;
     case AtomOp::inc:
       if constexpr (std::is_integral_v<T>) return old >= b ? T(0) : static_cast<T>(old + 1);
       else return old;
@@ -145,10 +147,12 @@ Handler atom_handler(Type ty) {
 void matrix(Thread& t, const Instruction& in) {
   const bool store = in.flags != 0;
   const Operand& regs = in.ops[store ? 1 : 0];
+  // Lanes 8N and up give no address (PTX ignores theirs): translated only where used.
+  const bool addressed = t.lane() < 8 * in.aux;
   struct Frame {
     std::uint32_t addr;
     std::uint32_t r[4];
-  } frame{t.shared_address(t.address(in.ops[store ? 0 : 1]), in), {}};
+  } frame{addressed ? t.shared_address(t.address(in.ops[store ? 0 : 1]), in) : 0u, {}};
   if (store)
     for (std::uint32_t i = 0; i < regs.count; ++i) frame.r[i] = t.get<std::uint32_t>(in.elements[regs.first + i]);
   exec::HostArch& arch = t.arch();
@@ -175,7 +179,6 @@ void matrix(Thread& t, const Instruction& in) {
     for (std::uint32_t i = 0; i < regs.count; ++i) t.set<std::uint32_t>(in.elements[regs.first + i], frame.r[i]);
 }
 
-void nothing(Thread&, const Instruction&) {}
 
 // createpolicy: an opaque L2 policy; the model has no cache, any value serves.
 void createpolicy(Thread& t, const Instruction& in) { t.set<std::uint64_t>(in.ops[0], 0); }
@@ -208,6 +211,10 @@ bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
     in.aux = size_of(in.type);
     in.aux2 = vec;
     in.flags = is_signed(in.type) ? 1 : 0;
+    if (in.aux == 16 && data.kind != Operand::Kind::reg) {
+      why = ".b128 data in a register";
+      return false;
+    }
     if (in.aux == 0 || in.aux * vec > 256) {
       why = "a load/store type";
       return false;
@@ -220,8 +227,8 @@ bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
     int found = -1;
     for (int i = 0; i < 10; ++i)
       if (op.has(ops[i])) found = i;
-    if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") ) {
-      why = "this atomic operation";
+    if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
+      why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
       return false;
     }
     in.aux = found;
@@ -244,7 +251,7 @@ bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (b == "prefetch" || b == "prefetchu" || b == "applypriority" || b == "discard") {
-    in.run = &nothing;  // cache hints: no effect on what a kernel computes
+    in.run = &run_nothing;  // cache hints: no effect on what a kernel computes
     return true;
   }
   if (b == "createpolicy") {

@@ -125,7 +125,6 @@ void mbarrier_inval(Thread& t, const Instruction& in) {
 }
 
 void fence_proxy_async(Thread& t, const Instruction&) { t.arch().fence_proxy_async(); }
-void nothing(Thread&, const Instruction&) {}
 
 // setmaxnreg.{inc,dec}.sync.aligned.u32 n (PTX #miscellaneous-instructions-setmaxnreg)
 void setmaxnreg(Thread& t, const Instruction& in) {
@@ -235,11 +234,11 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
   if (b == "fence" || b == "membar") {
     // fence.proxy.async orders the generic proxy's shared-memory writes before the async proxy's reads: the
     // model checks it. The others order memory between threads, which fibers running one at a time always are.
-    in.run = op.has("proxy") && op.has("async") ? &fence_proxy_async : &nothing;
+    in.run = op.has("proxy") && op.has("async") ? &fence_proxy_async : &run_nothing;
     return true;
   }
   if (b == "griddepcontrol") {
-    in.run = &nothing;  // programmatic dependent launch: one grid at a time here
+    in.run = &run_nothing;  // programmatic dependent launch: one grid at a time here
     return true;
   }
   if (b == "setmaxnreg") {

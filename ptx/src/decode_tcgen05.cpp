@@ -2,6 +2,8 @@
 // the waits and fences, each carried to the model through HostArch's
 // run-time forms with the PTX line as its code site, so that a warp's lanes
 // meet at one instruction.
+#include <cstdlib>
+
 #include "decode.hpp"
 #include "tcgen/model/cp_shape.hpp"
 #include "tcgen/model/ld_st_access.hpp"
@@ -157,7 +159,7 @@ bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why) {
     }
     model::LdStAccess a;
     a.shape = *shape;
-    a.num = std::stoi(std::string(num.substr(1)));
+    a.num = static_cast<int>(std::strtol(std::string(num.substr(1)).c_str(), nullptr, 10));
     a.pack = op.has("pack::16b") || op.has("unpack::16b");
     const Operand& regs = in.ops[what == "ld" ? 0 : in.ops.size() - 1];
     if (!model::problem(a).empty() || regs.kind != Operand::Kind::vector ||

@@ -51,14 +51,17 @@ void tma_store(Thread& t, const Instruction& in) {
   t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count));
 }
 
-void nothing(Thread&, const Instruction&) {}
 
 }  // namespace
 
 bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] != "bulk") return false;
+  if (op.has("prefetch")) {  // cp.async.bulk.prefetch[.tensor]: an L2 hint
+    in.run = &run_nothing;
+    return true;
+  }
   if (op.has("commit_group") || op.has("wait_group")) {
-    in.run = &nothing;  // a TMA store is complete when issued here: its bulk group has nothing to wait for
+    in.run = &run_nothing;  // a TMA store is complete when issued here: its bulk group has nothing to wait for
     return true;
   }
   if (!op.has("tensor")) {

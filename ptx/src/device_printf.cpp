@@ -22,7 +22,7 @@ std::string format_printf(const std::string& format, const std::function<std::ui
     if (j >= format.size()) break;
     const char conv = format[j];
     const std::string spec = format.substr(i, j - i - length.size());  // without the length modifier
-    char buf[512];
+    char buf[4200];  // %s strings are at most 4096 characters (c_string), numbers far fewer
     const bool wide = length == "l" || length == "ll" || length == "j" || length == "z" || length == "t";
     switch (conv) {
       case '%': out += '%'; break;

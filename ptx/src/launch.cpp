@@ -62,16 +62,16 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
                         std::to_string(config.cluster.z),
          "1x1x1: the host model runs clusters of one CTA (cta_group::2, multicast and distributed shared memory "
          "are not modelled)");
-  const std::uint32_t smem = module.dynamic_shared_base() - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
+  const std::uint32_t smem = entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
   if (smem > model::SharedMemory::kMaxBytes)
-    fail("shared memory", std::to_string(module.static_shared_bytes()) + " static + " +
+    fail("shared memory", std::to_string(entry.static_shared_bytes) + " static + " +
                               std::to_string(config.dynamic_smem) + " dynamic bytes",
          "at most 232448 bytes (227 KB) per CTA on sm_100");
 
   Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}, {}};
   grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});
   for (const Module::Storage& s : module.storage())
-    grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, true});
+    grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
 
   LaunchStats stats;
   std::uint64_t index = 0;

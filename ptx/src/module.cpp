@@ -67,7 +67,7 @@ const Function& Module::entry(std::string_view name) const {
 
 const Function& Module::entry_instance(std::string_view function_template, const std::type_info& argument) const {
   const std::string wanted =
-      without_template_spaces(std::string(function_template) + "<" + demangle(argument.name()) + ">");
+      without_template_spaces(std::string(function_template) + "<" + demangle_type(argument) + ">");
   for (const Function& f : functions_)
     if (f.entry && without_template_spaces(short_name(f.demangled)) == wanted) return f;
   fail("kernel", wanted, "a kernel of " + name_ + " (built from the same sources?): " + kernel_list(functions_));
@@ -90,7 +90,8 @@ std::string Module::source_text(const Function& f, std::uint32_t loc) const {
 std::vector<Module::Storage> Module::storage() const {
   std::vector<Storage> out;
   for (const Variable& v : variables_)
-    if (v.space == Space::global || v.space == Space::const_) out.push_back({v.address, v.address + v.bytes, &v.name});
+    if (v.space == Space::global || v.space == Space::const_)
+      out.push_back({v.address, v.address + v.bytes, &v.name, v.space == Space::global});
   return out;
 }
 

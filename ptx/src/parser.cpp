@@ -20,13 +20,24 @@
 
 namespace tcgen::ptx {
 
-std::string demangle(const std::string& name) {
+namespace {
+
+std::string demangled_or(const char* mangled, const std::string& fallback) {
   int status = 0;
-  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || !out) return name;
+  char* out = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  if (status != 0 || !out) return fallback;
   std::string s(out);
   std::free(out);
   return s;
+}
+
+}  // namespace
+
+std::string demangle_type(const std::type_info& type) { return demangled_or(type.name(), type.name()); }
+
+std::string demangle(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;  // extern "C" names: "b" would demangle to "bool"
+  return demangled_or(name.c_str(), name);
 }
 
 namespace {
@@ -160,7 +171,7 @@ class Parser {
     while (!at_end()) {
       const Token& t = next();
       if (t.text == "{") ++depth;
-      if (t.text == "}" && --depth <= 0 && depth == 0) return;
+      if (t.text == "}" && --depth <= 0) return;
       if (t.text == ";" && depth == 0) return;
     }
   }
@@ -319,35 +330,44 @@ class Parser {
       scopes_[current_].symbols[v.name] = v;
       return;
     }
-    // Shared variables, the module's and the functions', are laid out together (finish_variables).
-    if (f) scopes_[current_].shared[v.name] = m_.variables_.size();
+    // Shared variables are laid out per kernel once all are known (finish_variables).
+    if (f) {
+      scopes_[current_].shared[v.name] = m_.variables_.size();
+      v.owner = static_cast<int>(m_.functions_.size());  // the index the function will have
+    }
     m_.variables_.push_back(v);
   }
 
-  // Shared variables get addresses from the reserved KiB up, in order; the
-  // dynamic shared memory follows them.
+  // Each kernel's shared memory from the reserved KiB up: the module's
+  // .shared variables (the same addresses in every kernel), then its own;
+  // its dynamic shared memory follows them.
   void finish_variables() {
     std::uint32_t at = exec::CtaRuntime::kSmemBase;
     std::uint32_t dyn_align = 16;
+    const auto place = [](Variable& v, std::uint32_t& next) {
+      next = align_up(next, v.align);
+      v.address = next;
+      next += v.bytes;
+    };
     for (Variable& v : m_.variables_) {
       if (v.space != Space::shared) continue;
-      if (v.external) {
-        dyn_align = std::max(dyn_align, v.align);
-        continue;
-      }
-      at = align_up(at, v.align);
-      v.address = at;
-      at += v.bytes;
+      if (v.external) dyn_align = std::max(dyn_align, v.align);
+      else if (v.owner < 0) place(v, at);
     }
-    m_.static_shared_bytes_ = at - exec::CtaRuntime::kSmemBase;
-    m_.dynamic_shared_base_ = align_up(at, dyn_align);
-    for (Variable& v : m_.variables_)
-      if (v.space == Space::shared && v.external) v.address = m_.dynamic_shared_base_;
+    for (std::size_t fi = 0; fi < m_.functions_.size(); ++fi) {
+      Function& f = m_.functions_[fi];
+      std::uint32_t own = at;
+      for (Variable& v : m_.variables_)
+        if (v.space == Space::shared && !v.external && v.owner == static_cast<int>(fi)) place(v, own);
+      f.static_shared_bytes = own - exec::CtaRuntime::kSmemBase;
+      f.dynamic_shared_base = align_up(own, dyn_align);
+    }
     // Operands naming a shared variable were parsed before its address was known.
     for (const SharedFixup& x : shared_fixups_) {
       Instruction& in = m_.functions_[x.function].code[x.instr];
       Operand& o = x.op >= 1000 ? in.elements[x.op - 1000] : in.ops[x.op];
-      o.ival += static_cast<std::int64_t>(m_.variables_[x.variable].address);
+      const Variable& v = m_.variables_[x.variable];
+      o.ival += static_cast<std::int64_t>(v.external ? m_.functions_[x.function].dynamic_shared_base : v.address);
       o.f = static_cast<float>(o.ival);
       o.d = static_cast<double>(o.ival);
     }
@@ -581,7 +601,7 @@ class Parser {
         base = 8;
       }
       const std::uint64_t v = std::strtoull(p, nullptr, base);
-      o.ival = neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+      o.ival = static_cast<std::int64_t>(neg ? ~v + 1 : v);  // two's complement, also for 2^63
       o.f = static_cast<float>(o.ival);
       o.d = static_cast<double>(o.ival);
     }

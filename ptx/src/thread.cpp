@@ -113,7 +113,7 @@ std::uint64_t Thread::special(Special s) const {
     case Special::cluster_nctaid_z: return 1;
     case Special::is_explicit_cluster: return 0;
     case Special::dynamic_smem_size: return grid_.config.dynamic_smem;
-    case Special::total_smem_size: return grid_.module.static_shared_bytes() + grid_.config.dynamic_smem;
+    case Special::total_smem_size: return grid_.function.static_shared_bytes + grid_.config.dynamic_smem;
   }
   return 0;
 }

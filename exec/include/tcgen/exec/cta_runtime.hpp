@@ -108,6 +108,7 @@ class CtaRuntime {
   void block(int thread, Waiting waiting);
   void wake_lanes(int warp, std::uint32_t lanes);
   void exit(int thread);
+  void complete_cluster_phase();
   // bar.sync of part of the CTA: the model's bar_sync() is CTA-wide, so the
   // participating warps pass their tcgen05 ordering through an mbarrier of
   // the reserved KiB instead, which carries it the same way.

@@ -64,6 +64,10 @@ struct Function {
   std::vector<Location> locations;      // [0]: none
   std::vector<Unsupported> unsupported;
   std::uint32_t line = 0;               // where its .entry/.func stands
+  // Its static shared memory (the module's .shared variables, then its own),
+  // from the first byte above the reserved KiB, and where the dynamic shared
+  // memory (.extern .shared) starts.
+  std::uint32_t static_shared_bytes = 0, dynamic_shared_base = 0;
 };
 
 struct Variable {
@@ -72,6 +76,7 @@ struct Variable {
   std::uint32_t bytes = 0, align = 1;
   bool external = false;   // .extern .shared ...[]: the dynamic shared memory
   std::uint64_t address = 0;  // shared address, or host address of the module's storage
+  int owner = -1;             // a function's own .shared: its index in Module::functions()
 };
 
 class Module {
@@ -94,17 +99,13 @@ class Module {
   // e.g. entry_instance("tcgen::gemm::gemm_kernel", typeid(G)).
   const Function& entry_instance(std::string_view function_template, const std::type_info& argument) const;
 
-  // Static shared memory from the first byte above the reserved KiB, and
-  // where the dynamic shared memory (.extern .shared) starts.
-  std::uint32_t static_shared_bytes() const { return static_shared_bytes_; }
-  std::uint32_t dynamic_shared_base() const { return dynamic_shared_base_; }
-
   // "kernel.hpp:150 in Gemm::mma, inlined at kernel.hpp:120 in Gemm::run, ..." for f.locations[loc].
   std::string source_text(const Function& f, std::uint32_t loc) const;
   // The module's .global/.const storage: [begin, end) of each variable.
   struct Storage {
     std::uint64_t begin, end;
     const std::string* name;
+    bool writable;  // .global; .const is read-only
   };
   std::vector<Storage> storage() const;
 
@@ -115,10 +116,11 @@ class Module {
   std::vector<Variable> variables_;
   std::vector<std::string> files_;
   std::vector<std::unique_ptr<std::uint8_t[]>> storage_;  // .global/.const bytes: addresses stay put when moved
-  std::uint32_t static_shared_bytes_ = 0, dynamic_shared_base_ = 0;
 };
 
-// The C++ name of a mangled one; the name itself when it does not demangle.
+// The C++ name of a mangled one (_Z…); the name itself when it is not one.
 std::string demangle(const std::string& name);
+// The C++ name of a type.
+std::string demangle_type(const std::type_info& type);
 
 }  // namespace tcgen::ptx
