@@ -155,68 +155,54 @@ const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool
         "an address inside memory the kernel was given (out of bounds" + near + ")");
 }
 
-void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
+// A generic address to the space whose window holds it (global outside the windows), the
+// alignment checked; then the bytes of a local, param or global access (shared goes to the model).
+std::uint64_t Thread::resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const {
   if (addr % n != 0 && n <= 16)
     fault("address", hex(addr) + " (" + in.opcode + ")",
           "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
-  if (space == Space::generic) {
-    if (in_shared_window(addr)) return load(Space::shared, addr - kSharedWindow, out, n, in);
-    if (in_local_window(addr)) return load(Space::local, addr - kLocalWindow, out, n, in);
-    space = Space::global;
-  }
+  if (space != Space::generic) return addr;
+  if (in_shared_window(addr)) return space = Space::shared, addr - kSharedWindow;
+  if (in_local_window(addr)) return space = Space::local, addr - kLocalWindow;
+  space = Space::global;
+  return addr;
+}
+
+std::uint8_t* Thread::bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in) {
   switch (space) {
-    case Space::shared:
-      arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
-      return;
     case Space::local:
       if (addr + n > local_.size())
         fault("local address", hex(addr) + " (" + in.opcode + ")",
               "inside the thread's " + std::to_string(local_.size()) + " bytes of local memory");
-      std::memcpy(out, local_.data() + addr, n);
-      return;
+      return local_.data() + addr;
     case Space::param:
-      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size()) {
-        std::memcpy(out, call_params_.data() + (addr - kCallParams), n);
-        return;
-      }
+      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size())
+        return call_params_.data() + (addr - kCallParams);  // a call's argument or return value
+      if (write)
+        fault("param address", hex(addr) + " (" + in.opcode + ")",
+              "a call's argument or return value: kernel parameters are read-only");
       if (addr + n > grid_.params.size())
         fault("param address", hex(addr) + " (" + in.opcode + ")",
               "inside the kernel's " + std::to_string(grid_.params.size()) + " bytes of parameters");
-      std::memcpy(out, grid_.params.data() + addr, n);
-      return;
-    default: std::memcpy(out, host_bytes(addr, n, false, in), n);
+      return grid_.params.data() + addr;
+    default: return const_cast<std::uint8_t*>(host_bytes(addr, n, write, in));
   }
 }
 
+void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
+  addr = resolve(space, addr, n, in);
+  if (space == Space::shared)
+    arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
+  else
+    std::memcpy(out, bytes(space, addr, n, false, in), n);
+}
+
 void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
-  if (addr % n != 0 && n <= 16)
-    fault("address", hex(addr) + " (" + in.opcode + ")",
-          "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
-  if (space == Space::generic) {
-    if (in_shared_window(addr)) return store(Space::shared, addr - kSharedWindow, data, n, in);
-    if (in_local_window(addr)) return store(Space::local, addr - kLocalWindow, data, n, in);
-    space = Space::global;
-  }
-  switch (space) {
-    case Space::shared:
-      arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n},
-                       in.opcode.c_str());
-      return;
-    case Space::local:
-      if (addr + n > local_.size())
-        fault("local address", hex(addr) + " (" + in.opcode + ")",
-              "inside the thread's " + std::to_string(local_.size()) + " bytes of local memory");
-      std::memcpy(local_.data() + addr, data, n);
-      return;
-    case Space::param:
-      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size()) {
-        std::memcpy(call_params_.data() + (addr - kCallParams), data, n);
-        return;
-      }
-      fault("param address", hex(addr) + " (" + in.opcode + ")",
-            "a call's argument or return value: kernel parameters are read-only");
-    default: std::memcpy(const_cast<std::uint8_t*>(host_bytes(addr, n, true, in)), data, n);
-  }
+  addr = resolve(space, addr, n, in);
+  if (space == Space::shared)
+    arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
+  else
+    std::memcpy(bytes(space, addr, n, true, in), data, n);
 }
 
 // ---- bra.uni
