@@ -37,6 +37,8 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
 void tma_load(Thread& t, const Instruction& in) {
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
+  if (!t.cta().bulk_reads.empty())
+    t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes()), in);
   const std::uint32_t mbar = static_cast<std::uint32_t>(t.address(in.ops[3]));
   t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count));
 }
@@ -49,7 +51,14 @@ void tma_store(Thread& t, const Instruction& in) {
   const std::span<std::uint8_t> global(const_cast<std::uint8_t*>(map.global.data()), map.global.size());
   const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[2]));
   t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count));
+  std::uint64_t rows = 1;
+  for (std::uint32_t i = 1; i < map.spec.rank; ++i) rows *= map.spec.box_extent(i);
+  t.bulk_read(src, src + static_cast<std::uint32_t>(map.spec.smem_row_bytes() * rows), in);
 }
+
+void commit_group(Thread& t, const Instruction&) { t.commit_bulk_group(); }
+// cp.async.bulk.wait_group[.read] n: the groups older than the newest n are done (here at once).
+void wait_group(Thread& t, const Instruction& in) { t.wait_bulk_groups(t.get<std::uint64_t>(in.ops[0])); }
 
 
 }  // namespace
@@ -61,7 +70,8 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (op.has("commit_group") || op.has("wait_group")) {
-    in.run = &run_nothing;  // a TMA store is complete when issued here: its bulk group has nothing to wait for
+    if (op.has("wait_group") && in.ops.empty()) return false;
+    in.run = op.has("commit_group") ? &commit_group : &wait_group;
     return true;
   }
   if (!op.has("tensor")) {

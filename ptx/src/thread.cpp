@@ -189,6 +189,26 @@ std::uint8_t* Thread::bytes(Space space, std::uint64_t addr, std::uint32_t n, bo
   }
 }
 
+void Thread::bulk_read(std::uint32_t begin, std::uint32_t end, const Instruction& in) {
+  cta_.bulk_reads.push_back({linear_, bulk_groups_, begin, end, in.line});
+}
+
+void Thread::wait_bulk_groups(std::uint64_t pending) {
+  std::erase_if(cta_.bulk_reads, [&](const CtaState::BulkRead& r) {
+    return r.thread == linear_ && r.group + pending < bulk_groups_;
+  });
+}
+
+void Thread::check_bulk_reads(std::uint32_t addr, std::uint32_t n, const Instruction& in) const {
+  for (const CtaState::BulkRead& r : cta_.bulk_reads)
+    if (addr < r.end && addr + n > r.begin)
+      fault("shared address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+            "no write while a TMA store reads it: thread " + std::to_string(r.thread) + "'s store at " +
+                grid_.module.name() + ":" + std::to_string(r.line) + " reads [" + hex(r.begin) + ", " + hex(r.end) +
+                ") until its cp.async.bulk.wait_group.read (PTX #data-movement-and-conversion-instructions-cp-async-"
+                "bulk-wait-group)");
+}
+
 void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
   addr = resolve(space, addr, n, in);
   if (space == Space::shared)
@@ -199,6 +219,7 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
 
 void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
   addr = resolve(space, addr, n, in);
+  if (space == Space::shared && !cta_.bulk_reads.empty()) check_bulk_reads(static_cast<std::uint32_t>(addr), n, in);
   if (space == Space::shared)
     arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
   else

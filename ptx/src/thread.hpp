@@ -55,6 +55,15 @@ struct CtaState {
   std::map<std::pair<unsigned, std::uint64_t>, Reduction> reductions;
   // setmaxnreg: per warp, the counts it set (.inc positive, .dec negative), in order.
   std::vector<std::vector<std::int64_t>> register_counts;
+  // Shared memory that TMA stores still read: from their issue until the issuing thread's
+  // cp.async.bulk.wait_group.read lets their bulk group go.
+  struct BulkRead {
+    int thread;
+    std::uint64_t group;  // the thread's bulk group it belongs to (its commit count at issue)
+    std::uint32_t begin, end;
+    std::uint32_t line;   // the store's PTX line
+  };
+  std::vector<BulkRead> bulk_reads;
 };
 
 class Thread {
@@ -102,6 +111,12 @@ class Thread {
   CtaState& cta() { return cta_; }
   // bar.red on barrier `id`: which of this thread's uses this is (0, 1, ...).
   std::uint64_t next_reduction(unsigned id) { return reductions_[id]++; }
+  // TMA stores' bulk groups: cp.async.bulk.commit_group closes the open one; wait_group[.read] n
+  // lets all but the newest n committed go; a write into shared memory one still reads is a fault.
+  void bulk_read(std::uint32_t begin, std::uint32_t end, const Instruction& in);
+  void commit_bulk_group() { ++bulk_groups_; }
+  void wait_bulk_groups(std::uint64_t pending);
+  void check_bulk_reads(std::uint32_t addr, std::uint32_t n, const Instruction& in) const;
   exec::CtaRuntime& runtime() { return rt_; }
   Grid& grid() { return grid_; }
   exec::CodeSite site(const Instruction& in) const { return {grid_.module.name().c_str(), in.line}; }
@@ -179,6 +194,7 @@ class Thread {
   const Instruction* current_ = nullptr;
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id
+  std::uint64_t bulk_groups_ = 0;                          // cp.async.bulk.commit_group executed
 };
 
 // Throws tcgen::Error for a fault of the interpreter itself (an address

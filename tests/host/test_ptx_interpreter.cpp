@@ -334,8 +334,12 @@ DONE:
 }
 
 // A 32 × 1 box of u32 written by st.shared (thread t: 1000 + t), then stored by TMA at (8, 1)
-// of a 64 × 4 tensor; `fence` the fence.proxy.async line or nothing.
-std::string tma_store_kernel(const std::string& fence) {
+// of a 64 × 4 tensor; `fence` the fence.proxy.async line or nothing; `after` what thread 0 does
+// after the store (by default: commit its bulk group and wait until the store has read the box).
+std::string tma_store_kernel(const std::string& fence,
+                             const std::string& after = "\t@%p1 cp.async.bulk.commit_group;\n"
+                                                        "\t@%p1 cp.async.bulk.wait_group.read \t0;\n"
+                                                        "\t@%p1 st.shared.u32 \t[%r1], %r4;\n") {
   return R"(.version 8.7
 .target sm_100a
 .address_size 64
@@ -362,8 +366,7 @@ std::string tma_store_kernel(const std::string& fence) {
 	mov.u32 	%r5, 8;
 	mov.u32 	%r6, 1;
 	@%p1 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 	[%rd2, {%r5, %r6}], [%r1];
-	@%p1 cp.async.bulk.commit_group;
-	@%p1 cp.async.bulk.wait_group.read 	0;
+)" + after + R"(
 	ret;
 }
 )";
@@ -390,6 +393,29 @@ TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async
         CHECK(tensor[row * 64 + col] == (in_box ? std::uint32_t(1000 + col - 8) : 0u));
       }
     CHECK(stats.warnings.count("proxy_fence_missing") == (fenced ? 0u : 1u));
+  }
+  // Overwriting the box before the bulk group's wait_group.read: the store may not have read it yet.
+  for (const std::string& early : {std::string("\t@%p1 st.shared.u32 \t[%r1], %r4;\n"),
+                                   std::string("\t@%p1 cp.async.bulk.commit_group;\n\t@%p1 st.shared.u32 \t[%r1], %r4;\n")}) {
+    const ptx::Module m = ptx::Module::parse(tma_store_kernel("\tfence.proxy.async.shared::cta;", early), "t.ptx");
+    std::vector<std::uint32_t> tensor(64 * 4, 0);
+    model::TensorMapSpec spec;
+    spec.element_bytes = 4;
+    spec.rank = 2;
+    spec.global_dims = {64, 4, 1, 1, 1};
+    spec.global_strides = {256, 0, 0, 0};
+    spec.box_dims = {32, 1, 1, 1, 1};
+    const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+    const ptx::Argument args[] = {ptx::argument(map)};
+    const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
+    std::string e;
+    try {
+      ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
+    } catch (const ptx::ExecutionError& x) {
+      e = x.what();
+    }
+    CHECK(e.find("no write while a TMA store reads it: thread 0's store at t.ptx:") != std::string::npos);
+    CHECK(e.find("until its cp.async.bulk.wait_group.read") != std::string::npos);
   }
 }
 
