@@ -20,6 +20,15 @@ bool Opcode::has(std::string_view suffix) const {
   return false;
 }
 
+int Opcode::which(std::initializer_list<std::string_view> suffixes) const {
+  int found = -1, i = 0;
+  for (std::string_view s : suffixes) {
+    if (has(s)) found = i;
+    ++i;
+  }
+  return found;
+}
+
 std::string_view Opcode::starting(std::string_view prefix) const {
   for (std::size_t i = 1; i < parts.size(); ++i)
     if (parts[i].substr(0, prefix.size()) == prefix) return parts[i];

@@ -3,6 +3,7 @@
 // each family of opcodes (alu, memory, control, sync, tma, tcgen05) decodes
 // its own, with one definition per family and the variants chosen by type
 // and suffix.
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@ struct Opcode {
   explicit Opcode(std::string_view text);
   std::string_view base() const { return parts[0]; }
   bool has(std::string_view suffix) const;
+  // The index in `suffixes` of the one this opcode has (the last listed when several), or -1.
+  int which(std::initializer_list<std::string_view> suffixes) const;
   // The part that starts with prefix ("x" → "x32"), or "".
   std::string_view starting(std::string_view prefix) const;
   // The types among the suffixes, in order.

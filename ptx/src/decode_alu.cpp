@@ -1099,9 +1099,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
   } else if (b == "bfi") {
     h = by_int(ty, []<class T>() -> Handler { return &bfi<T>; });
   } else if (b == "prmt") {
-    static constexpr std::string_view modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-    for (int i = 0; i < 6; ++i)
-      if (op.has(modes[i])) in.aux = i + 1;
+    in.aux = op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1;  // 0: the default mode
     h = &prmt;
   } else if (b == "lop3") {
     h = &lop3;

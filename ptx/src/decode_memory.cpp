@@ -223,10 +223,7 @@ bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (b == "atom" || b == "red") {
-    static constexpr std::string_view ops[] = {"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"};
-    int found = -1;
-    for (int i = 0; i < 10; ++i)
-      if (op.has(ops[i])) found = i;
+    const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
     if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
       why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
       return false;

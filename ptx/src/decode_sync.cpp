@@ -187,19 +187,13 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (b == "shfl") {
-    static constexpr std::string_view modes[] = {"up", "down", "bfly", "idx"};
-    in.aux = -1;
-    for (int i = 0; i < 4; ++i)
-      if (op.has(modes[i])) in.aux = i;
+    in.aux = op.which({"up", "down", "bfly", "idx"});
     if (in.aux < 0 || !op.has("sync")) return false;
     in.run = &shfl;
     return true;
   }
   if (b == "vote") {
-    static constexpr std::string_view modes[] = {"all", "any", "uni", "ballot"};
-    in.aux = -1;
-    for (int i = 0; i < 4; ++i)
-      if (op.has(modes[i])) in.aux = i;
+    in.aux = op.which({"all", "any", "uni", "ballot"});
     if (in.aux < 0 || !op.has("sync")) return false;
     in.run = &vote;
     return true;

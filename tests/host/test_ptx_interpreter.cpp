@@ -372,21 +372,28 @@ std::string tma_store_kernel(const std::string& fence,
 )";
 }
 
+// tma_store_kernel's text launched over a zeroed 64 × 4 u32 tensor, which `tensor` receives.
+ptx::LaunchStats launch_tma_store(const std::string& text, std::vector<std::uint32_t>& tensor) {
+  const ptx::Module m = ptx::Module::parse(text, "t.ptx");
+  tensor.assign(64 * 4, 0);
+  model::TensorMapSpec spec;
+  spec.element_bytes = 4;
+  spec.rank = 2;
+  spec.global_dims = {64, 4, 1, 1, 1};
+  spec.global_strides = {256, 0, 0, 0};
+  spec.box_dims = {32, 1, 1, 1, 1};
+  const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+  const ptx::Argument args[] = {ptx::argument(map)};
+  const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
+  return ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
+}
+
 TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async, a counted PTX letter") {
+  std::vector<std::uint32_t> tensor;
   for (const bool fenced : {true, false}) {
     CAPTURE(fenced);
-    const ptx::Module m = ptx::Module::parse(tma_store_kernel(fenced ? "\tfence.proxy.async.shared::cta;" : ""), "t.ptx");
-    std::vector<std::uint32_t> tensor(64 * 4, 0);
-    model::TensorMapSpec spec;
-    spec.element_bytes = 4;
-    spec.rank = 2;
-    spec.global_dims = {64, 4, 1, 1, 1};
-    spec.global_strides = {256, 0, 0, 0};
-    spec.box_dims = {32, 1, 1, 1, 1};
-    const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
-    const ptx::Argument args[] = {ptx::argument(map)};
-    const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
-    const ptx::LaunchStats stats = ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
+    const ptx::LaunchStats stats =
+        launch_tma_store(tma_store_kernel(fenced ? "\tfence.proxy.async.shared::cta;" : ""), tensor);
     for (int row = 0; row < 4; ++row)
       for (int col = 0; col < 64; ++col) {
         const bool in_box = row == 1 && col >= 8 && col < 40;
@@ -397,20 +404,9 @@ TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async
   // Overwriting the box before the bulk group's wait_group.read: the store may not have read it yet.
   for (const std::string& early : {std::string("\t@%p1 st.shared.u32 \t[%r1], %r4;\n"),
                                    std::string("\t@%p1 cp.async.bulk.commit_group;\n\t@%p1 st.shared.u32 \t[%r1], %r4;\n")}) {
-    const ptx::Module m = ptx::Module::parse(tma_store_kernel("\tfence.proxy.async.shared::cta;", early), "t.ptx");
-    std::vector<std::uint32_t> tensor(64 * 4, 0);
-    model::TensorMapSpec spec;
-    spec.element_bytes = 4;
-    spec.rank = 2;
-    spec.global_dims = {64, 4, 1, 1, 1};
-    spec.global_strides = {256, 0, 0, 0};
-    spec.box_dims = {32, 1, 1, 1, 1};
-    const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
-    const ptx::Argument args[] = {ptx::argument(map)};
-    const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
     std::string e;
     try {
-      ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
+      launch_tma_store(tma_store_kernel("\tfence.proxy.async.shared::cta;", early), tensor);
     } catch (const ptx::ExecutionError& x) {
       e = x.what();
     }
