@@ -38,9 +38,11 @@ model::MmaKind model_kind(mma::MmaKind kind) {
     case mma::MmaKind::tf32: return model::MmaKind::tf32;
     case mma::MmaKind::f8f6f4: return model::MmaKind::f8f6f4;
     case mma::MmaKind::i8: return model::MmaKind::i8;
-    default: break;
+    case mma::MmaKind::mxf8f6f4: return model::MmaKind::mxf8f6f4;
+    case mma::MmaKind::mxf4: return model::MmaKind::mxf4;
+    case mma::MmaKind::mxf4nvf4: return model::MmaKind::mxf4nvf4;
   }
-  fail("kind", mma::name(kind), "a kind without block scaling: the host model runs f16, tf32, f8f6f4 and i8");
+  fail("kind", std::to_string(static_cast<int>(kind)), "one of the seven tcgen05.mma kinds");
 }
 
 model::CtaGroup model_group(int cta_group) { return cta_group == 2 ? model::CtaGroup::two : model::CtaGroup::one; }
@@ -283,13 +285,14 @@ void HostArch::dealloc(std::uint32_t taddr, std::uint32_t ncols, int cta_group, 
 }
 
 void HostArch::mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
-                   std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate) {
+                   std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate,
+                   const model::MmaVariant& variant) {
   if (!rt_.enter()) return;
   const model::CtaGroup group = model_group(cta_group);
   if (a_tmem)
-    rt_.cta().mma_ts(me(), kind, d_tmem, *a_tmem, b_desc, idesc, accumulate, group);
+    rt_.cta().mma_ts(me(), kind, d_tmem, *a_tmem, b_desc, idesc, accumulate, group, variant);
   else
-    rt_.cta().mma_ss(me(), kind, d_tmem, a_desc, b_desc, idesc, accumulate, group);
+    rt_.cta().mma_ss(me(), kind, d_tmem, a_desc, b_desc, idesc, accumulate, group, variant);
 }
 
 void HostArch::commit(std::uint32_t mbar, int cta_group) {

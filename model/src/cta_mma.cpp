@@ -1,10 +1,13 @@
-// tcgen05.mma, SS and TS forms, cta_group::1, dense (PTX
-// #tcgen05-mma-instructions-mma). Operands come from the arithmetic half
-// (descriptor and idesc decoding, operand fetch, exact products); this file
-// places them: A from Tensor Memory for TS, D by Layout D or F, and the rules.
+// tcgen05.mma, SS and TS forms, cta_group::1, dense, with and without .ws
+// and block scaling (PTX #tcgen05-mma-instructions-mma). Operands come from
+// the arithmetic half (descriptor and idesc decoding, operand fetch, exact
+// products); this file places them: A from Tensor Memory for TS, the scale
+// factors (cta_mma_scale.cpp), D by Layout D, E, F or G, and the rules.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
+#include <utility>
 
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/model/cta.hpp"
@@ -18,13 +21,13 @@
 namespace tcgen::model {
 
 void Cta::mma_ss(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
-                 std::uint32_t idesc, bool enable_input_d, CtaGroup group) {
-  mma(t, kind, d_tmem, std::nullopt, a_desc, b_desc, idesc, enable_input_d, group);
+                 std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant) {
+  mma(t, kind, d_tmem, std::nullopt, a_desc, b_desc, idesc, enable_input_d, group, variant);
 }
 
 void Cta::mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
-                 std::uint32_t idesc, bool enable_input_d, CtaGroup group) {
-  mma(t, kind, d_tmem, a_tmem, 0, b_desc, idesc, enable_input_d, group);
+                 std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant) {
+  mma(t, kind, d_tmem, a_tmem, 0, b_desc, idesc, enable_input_d, group, variant);
 }
 
 void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
@@ -83,31 +86,34 @@ void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const 
 
 namespace {
 
-// "tcgen05.mma.cta_group::1.kind::f16 [d-tmem], a-desc, b-desc", built once per form.
-const std::string& mma_instruction(CtaGroup group, MmaKind kind, bool ts) {
-  static const auto names = [] {
-    std::array<std::string, 2 * 4 * 2> n;
-    for (int g = 1; g <= 2; ++g)
-      for (int k = 0; k < 4; ++k)
-        for (int t = 0; t < 2; ++t)
-          n[((g - 1) * 4 + k) * 2 + t] = "tcgen05.mma.cta_group::" + std::to_string(g) + ".kind::" +
-                                         name(static_cast<MmaKind>(k)) +
-                                         (t ? " [d-tmem], [a-tmem], b-desc" : " [d-tmem], a-desc, b-desc");
-    return n;
-  }();
-  const int g = group == CtaGroup::two ? 2 : 1;
-  return names[((g - 1) * 4 + static_cast<int>(kind)) * 2 + (ts ? 1 : 0)];
+// "tcgen05.mma.ws.cta_group::1.kind::f16 [d-tmem], a-desc, b-desc", as spelled.
+std::string mma_instruction(CtaGroup group, MmaKind kind, bool ts, const MmaVariant& v) {
+  std::string s = v.ws ? "tcgen05.mma.ws.cta_group::" : "tcgen05.mma.cta_group::";
+  s += std::to_string(static_cast<int>(group));
+  s += ".kind::";
+  s += name(kind);
+  if (v.scale_vec) s += ".block_scale.scale_vec::" + std::to_string(v.scale_vec) + "X";
+  s += ts ? " [d-tmem], [a-tmem], b-desc" : " [d-tmem], a-desc, b-desc";
+  if (v.scale_vec) s += ", [scale-A-tmem], [scale-B-tmem]";
+  return s;
+}
+
+// The scale vector sizes each block-scaled kind takes (PTX #tcgen05-mma-scale-valid-comb).
+bool legal_scale_vec(MmaKind kind, int v, bool ue8m0) {
+  switch (kind) {
+    case MmaKind::mxf8f6f4: return v == 1 && ue8m0;
+    case MmaKind::mxf4: return v == 2 && ue8m0;
+    case MmaKind::mxf4nvf4: return v == 4 || (v == 2 && ue8m0);
+    default: return v == 0;
+  }
 }
 
 }  // namespace
 
 void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
-              std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group) {
-  const Issue issue{(group == CtaGroup::one || group == CtaGroup::two) && static_cast<int>(kind) < 4
-                        ? mma_instruction(group, kind, a_tmem.has_value())
-                        : "tcgen05.mma.cta_group::" + std::to_string(static_cast<int>(group)) + ".kind::" + name(kind) +
-                              (a_tmem ? " [d-tmem], [a-tmem], b-desc" : " [d-tmem], a-desc, b-desc"),
-                    t.warp, t.lane};
+              std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group,
+              const MmaVariant& variant) {
+  const Issue issue{mma_instruction(group, kind, a_tmem.has_value(), variant), t.warp, t.lane};
   check_thread(issue, t);
   check_cta_group(issue, group);
   if (kind == MmaKind::i8)
@@ -115,20 +121,55 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
                      "kind::i8 accumulates in s32, which the model's fp32 accumulator does not reproduce.");
   InstrDescriptorFields f;
   try {
-    f = decode_instr_descriptor(idesc, kind);
+    f = decode_instr_descriptor(idesc, kind, variant.ws);
   } catch (const Error& e) {
     throw ModelError(issue, Rule::idesc_invalid, "idesc." + e.field(), e.value(),
                      "decoding idesc " + hex(idesc) + " for kind::" + name(kind) + " failed: " + e.what() + ".");
   }
   if (f.sparse) throw ModelError(issue, Rule::unsupported, "idesc.sparse", "1", "the model executes dense MMAs only.");
+  const bool scaled = block_scaled(kind);
+  if (!legal_scale_vec(kind, variant.scale_vec, f.ue8m0)) {
+    if (!scaled)
+      throw ModelError(issue, Rule::idesc_invalid, ".block_scale", std::to_string(variant.scale_vec) + "X",
+                       "only the kinds mxf8f6f4, mxf4 and mxf4nvf4 are block-scaled.");
+    const bool vec_fits = legal_scale_vec(kind, variant.scale_vec, true);  // the type is what is wrong
+    throw ModelError(issue, Rule::idesc_invalid, vec_fits ? "idesc.scale_type" : ".scale_vec",
+                     vec_fits ? "0 (UE4M3)" : std::to_string(variant.scale_vec) + "X",
+                     "kind::" + std::string(name(kind)) + " with .scale_vec::" + std::to_string(variant.scale_vec) +
+                         "X and " + (f.ue8m0 ? "UE8M0" : "UE4M3") +
+                         " factors: the legal pairs are mxf8f6f4 1X, mxf4 2X, mxf4nvf4 2X (UE8M0) or 4X (UE8M0, "
+                         "UE4M3) (PTX #tcgen05-mma-scale-valid-comb).");
+  }
+  if (scaled)
+    for (const auto& [field, id] : {std::pair{"idesc.a_sf_id", f.a_sf_id}, std::pair{"idesc.b_sf_id", f.b_sf_id}})
+      if (id % variant.scale_vec != 0)
+        throw ModelError(issue, Rule::idesc_invalid, field, std::to_string(id),
+                         "with .scale_vec::" + std::to_string(variant.scale_vec) + "X the ID picks a " +
+                             std::to_string(variant.scale_vec) + "-byte aligned sub-column of the scale word: " +
+                             (variant.scale_vec == 1 ? "0-3" : variant.scale_vec == 2 ? "0 or 2" : "0") +
+                             " (PTX #tcgen05-mma-scale-factor-a, #tcgen05-mma-scale-factor-b).");
+  if (variant.scale_input_d != 0 &&
+      (variant.scale_input_d < 0 || variant.scale_input_d > 15 || (kind != MmaKind::f16 && kind != MmaKind::tf32)))
+    throw ModelError(issue, Rule::idesc_invalid, "scale-input-d", std::to_string(variant.scale_input_d),
+                     "scale-input-d lies in [0, 15] and is for kind::f16 and tf32 only (PTX #tcgen05-mma).");
   const int M = f.m, N = f.n, K = k_per_instruction(kind);
   const int lane0 = static_cast<int>(d_tmem >> 16), col0 = static_cast<int>(d_tmem & 0xFFFF);
-  if (!(lane0 == 0 || (M == 64 && lane0 == 16)))
+  if (!(lane0 == 0 || (M == 64 && !variant.ws && lane0 == 16)))
     throw ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
-                     M == 128 ? "M = 128 uses Layout D, which starts at lane 0."
-                              : "M = 64 uses Layout F, which starts at lane 0 or 16.");
+                     variant.ws ? "tcgen05.mma.ws puts D in Layout D, E or G, which start at lane 0."
+                     : M == 128 ? "M = 128 uses Layout D, which starts at lane 0."
+                                : "M = 64 uses Layout F, which starts at lane 0 or 16.");
   if (a_tmem && f.a_mn_major)
     throw ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem]).");
+  if (a_tmem && variant.ws && M != 128)
+    throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(M),
+                     "where A lies in Tensor Memory for tcgen05.mma.ws with M = 32 or 64 is drawn only in PTX "
+                     "figures (tcgen05-facts-2.md §1.2, UNCONFIRMED).");
+
+  // D as R rows of W columns: .ws folds each row of D into S segments
+  // (datapath.hpp); row v = s·M + m is segment s of D's row m.
+  const int S = variant.ws ? ws_segments(M) : 1, W = N / S, R = M * S;
+  const auto lane_of = [&](int v) { return variant.ws ? ws_lane(M, v % M, v / M) : datapath_lane(M, v, lane0); };
 
   // The operands, decoded once per instruction into reused buffers: A as
   // M × K, B straight into K × N (the layout the loop nest wants).
@@ -138,9 +179,26 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   if (a_tmem) read_a_tmem(issue, t, *a_tmem, now, K, f.a, mma_a_.data());
   else fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
+  // Block scaling: D = (A · scale_A)(B · scale_B) + D (PTX #tcgen05-block-scaling),
+  // each scale factor applied to the K / V elements of its block. A power of
+  // two (UE8M0) or a 4-bit-significand UE4M3 times an element of at most 4
+  // significant bits is exact in fp32 while it stays in fp32's range.
+  if (scaled) {
+    const int V = variant.scale_vec, block = K / V;
+    mma_scale_a_.resize(static_cast<std::size_t>(M) * V);
+    mma_scale_b_.resize(static_cast<std::size_t>(N) * V);
+    read_scale_factors(issue, t, "scale-A-tmem", variant.scale_a_tmem, M, V, f.a_sf_id, f.ue8m0, now,
+                       mma_scale_a_.data());
+    read_scale_factors(issue, t, "scale-B-tmem", variant.scale_b_tmem, N, V, f.b_sf_id, f.ue8m0, now,
+                       mma_scale_b_.data());
+    for (int m = 0; m < M; ++m)
+      for (int k = 0; k < K; ++k) mma_a_[static_cast<std::size_t>(m) * K + k] *= mma_scale_a_[m * V + k / block];
+    for (int k = 0; k < K; ++k)
+      for (int n = 0; n < N; ++n) mma_bt_[static_cast<std::size_t>(k) * N + n] *= mma_scale_b_[n * V + k / block];
+  }
 
-  for (int n = 0; n < N; ++n)
-    if (!tmem_.live(col0 + n)) check_column(issue, col0 + n, col0, col0 + N - 1);
+  for (int n = 0; n < W; ++n)
+    if (!tmem_.live(col0 + n)) check_column(issue, col0 + n, col0, col0 + W - 1);
 
   // The rules for each D cell, a lane (row of D) at a time. Cells with the
   // same writer and reader pass the same checks, and D is usually one earlier
@@ -171,19 +229,19 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
                     ", and enable-input-d is true, so the MMA adds to it (the first MMA of a chain clears D with "
                     "enable-input-d = false)");
   };
-  for (int m = 0; m < M; ++m) {
-    const int lane = datapath_lane(M, m, lane0);
-    if (m > 0 && tmem_.same_ids(datapath_lane(M, m - 1, lane0), lane, col0, N)) continue;
-    tmem_.for_each_run(lane, col0, N, [&](int column, int count, std::uint32_t writer, std::uint32_t reader) {
+  for (int v = 0; v < R; ++v) {
+    const int lane = lane_of(v);
+    if (v > 0 && tmem_.same_ids(lane_of(v - 1), lane, col0, W)) continue;
+    tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t reader) {
       check_run(lane, column, count, writer, reader);
     });
   }
   // Strict mode: D cells that an earlier mma read as its TS A operand.
   if (config_.strict_mma_pipelining) {
     std::uint32_t passed = 0;  // the last reader checked (most D rows share one)
-    for (int m = 0; m < M; ++m) {
-      const int lane = datapath_lane(M, m, lane0);
-      for (int n = 0; n < N; ++n) {
+    for (int v = 0; v < R; ++v) {
+      const int lane = lane_of(v);
+      for (int n = 0; n < W; ++n) {
         const std::uint32_t reader = tmem_.mma_reader(lane, col0 + n);
         if (reader == 0 || reader == passed) continue;
         check_mma_reader(issue, t.warp, issuer, lane, col0 + n, reader, now);
@@ -195,33 +253,45 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   // The arithmetic (model-math.md). f32 D is accumulated in place in the
   // Tensor Memory rows; f16 D is not packed: one value in the low 16 bits of
   // a cell (PTX #tcgen05-packing-formats-mat-d), decoded to fp32, and the
-  // fp32 sum rounded back to it.
+  // fp32 sum rounded back to it. scale-input-d scales the old D by 2^-s
+  // first (exact unless it leaves fp32's normal range).
   const float sign = f.negate_a != f.negate_b ? -1.0f : 1.0f;
+  const float d_scale = std::ldexp(1.0f, -variant.scale_input_d);
   const bool in_place = f.d == ElementType::f32;
-  mma_rows_.resize(static_cast<std::size_t>(M));
-  if (!in_place) mma_d_.assign(static_cast<std::size_t>(M) * N, 0.0f);
-  for (int m = 0; m < M; ++m) {
-    const int lane = datapath_lane(M, m, lane0);
-    if (in_place) {
-      mma_rows_[m] = tmem_.value_row(lane) + col0;
-      continue;
-    }
-    mma_rows_[m] = mma_d_.data() + static_cast<std::size_t>(m) * N;
-    if (enable_input_d)
-      for (int n = 0; n < N; ++n) mma_rows_[m][n] = decode(f.d, tmem_.value(lane, col0 + n));
+  mma_rows_.resize(static_cast<std::size_t>(R));
+  if (!in_place) mma_d_.assign(static_cast<std::size_t>(R) * W, 0.0f);
+  for (int v = 0; v < R; ++v) {
+    const int lane = lane_of(v);
+    mma_rows_[v] = in_place ? tmem_.value_row(lane) + col0 : mma_d_.data() + static_cast<std::size_t>(v) * W;
+    if (!enable_input_d) continue;
+    if (!in_place)
+      for (int n = 0; n < W; ++n) mma_rows_[v][n] = decode(f.d, tmem_.value(lane, col0 + n));
+    if (variant.scale_input_d != 0)
+      for (int n = 0; n < W; ++n) mma_rows_[v][n] *= d_scale;
   }
-  detail::mma_rows(mma_a_.data(), mma_bt_.data(), M, N, K, mma_rows_.data(), enable_input_d, sign);
+  if (S == 1) {
+    detail::mma_rows(mma_a_.data(), mma_bt_.data(), M, N, K, mma_rows_.data(), enable_input_d, sign);
+  } else {
+    mma_b_segment_.resize(static_cast<std::size_t>(K) * W);
+    for (int s = 0; s < S; ++s) {
+      for (int k = 0; k < K; ++k)
+        std::copy_n(mma_bt_.data() + static_cast<std::size_t>(k) * N + s * W, W,
+                    mma_b_segment_.data() + static_cast<std::size_t>(k) * W);
+      detail::mma_rows(mma_a_.data(), mma_b_segment_.data(), M, W, K, mma_rows_.data() + s * M, enable_input_d, sign);
+    }
+  }
 
   const std::uint32_t id = issue_op(OpKind::mma, issuer, t.warp, t.lane, issue.instruction, 0, now);
   const int a_col0 = a_tmem ? static_cast<int>(*a_tmem & 0xFFFF) : 0, a_columns = K * bits(f.a) / 32;
-  for (int m = 0; m < M; ++m) {
-    const int lane = datapath_lane(M, m, lane0);
-    tmem_.set_writers(lane, col0, N, id);
+  for (int v = 0; v < R; ++v) {
+    const int lane = lane_of(v);
+    tmem_.set_writers(lane, col0, W, id);
     if (!in_place)
-      for (int n = 0; n < N; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[m][n]));
-    // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
-    if (a_tmem && config_.strict_mma_pipelining) tmem_.set_mma_readers(lane, a_col0, a_columns, id);
+      for (int n = 0; n < W; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[v][n]));
   }
+  // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
+  if (a_tmem && config_.strict_mma_pipelining)
+    for (int m = 0; m < M; ++m) tmem_.set_mma_readers(datapath_lane(M, m, lane0), a_col0, a_columns, id);
 }
 
 }  // namespace tcgen::model

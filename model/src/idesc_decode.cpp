@@ -10,7 +10,9 @@ namespace tcgen::model {
 
 namespace {
 
-// PTX #tcgen05-instruction-descriptor, Table 42 (kind::f16, tf32, f8f6f4, i8).
+// PTX #tcgen05-instruction-descriptor, Table 42 (kind::f16, tf32, f8f6f4, i8);
+// Tables 43 and 44 (the block-scaled kinds) keep bits 2 and 7-22 and use
+// the rest as the `mx` fields below.
 constexpr BitField sparse_selector{"sparse_selector", 0, 2};
 constexpr BitField sparse{"sparse", 2, 1};
 constexpr BitField saturate{"saturate", 3, 1};
@@ -26,14 +28,29 @@ constexpr BitField m_field{"m", 24, 5};  // M >> 4
 constexpr BitField ws_shift{"ws_b_reuse_shift", 30, 2};
 constexpr std::array reserved{BitField{"reserved bit 6", 6, 1}, BitField{"reserved bit 23", 23, 1},
                               BitField{"reserved bit 29", 29, 1}};
+namespace mx {
+constexpr BitField b_sf_id{"b_sf_id", 4, 2};
+constexpr BitField btype_fp4{"b", 10, 2};  // kind::mxf4 and mxf4nvf4: bit 12 reserved
+constexpr BitField scale_type{"scale_type", 23, 1};  // UE8M0 = 1, UE4M3 = 0
+constexpr BitField m_field{"m", 27, 2};  // M >> 7
+constexpr BitField a_sf_id{"a_sf_id", 29, 2};
+constexpr BitField k96{"k_dimension", 31, 1};  // kind::mxf4, mxf4nvf4: 1 = dense K 96, sm_103a only
+constexpr std::array reserved{BitField{"reserved bits 0-1", 0, 2}, BitField{"reserved bit 3", 3, 1},
+                              BitField{"reserved bit 6", 6, 1}, BitField{"reserved bits 24-26", 24, 3}};
+}  // namespace mx
 
 [[noreturn]] void refuse(const char* field, std::int64_t value, const std::string& why, const char* section) {
   fail(field, std::to_string(value), why + " (PTX " + section + ")");
 }
 constexpr const char* kTable42 = "#tcgen05-instruction-descriptor Table 42";
 constexpr const char* kTable39 = "#tcgen05-kind-shapes Table 39";
+const char* table_of(MmaKind kind) {
+  if (kind == MmaKind::mxf8f6f4) return "#tcgen05-instuction-desc-kind-mxf8f6f4 Table 43";
+  if (block_scaled(kind)) return "#tcgen05-instuction-desc-kind-mxf4-mxf4nvf4 Table 44";
+  return kTable42;
+}
 
-// atype/btype code -> element type, per kind (Table 42); false if undefined.
+// atype/btype code -> element type, per kind (Tables 42-44); false if undefined.
 bool operand_type(MmaKind kind, std::uint64_t code, ElementType& t) {
   using T = ElementType;
   switch (kind) {
@@ -45,6 +62,7 @@ bool operand_type(MmaKind kind, std::uint64_t code, ElementType& t) {
       t = T::tf32;
       return code == 2;
     case MmaKind::f8f6f4:
+    case MmaKind::mxf8f6f4:
       switch (code) {  // code 2 is undefined
         case 0: t = T::e4m3; return true;
         case 1: t = T::e5m2; return true;
@@ -57,6 +75,10 @@ bool operand_type(MmaKind kind, std::uint64_t code, ElementType& t) {
       if (code > 1) return false;
       t = code == 0 ? T::u8 : T::s8;
       return true;
+    case MmaKind::mxf4:
+    case MmaKind::mxf4nvf4:
+      t = T::e2m1;
+      return code == 1;
   }
   return false;
 }
@@ -75,8 +97,11 @@ const char* operand_types(MmaKind kind) {
   switch (kind) {
     case MmaKind::f16: return "expected 0 (f16) or 1 (bf16) for kind::f16";
     case MmaKind::tf32: return "expected 2 (tf32) for kind::tf32";
-    case MmaKind::f8f6f4: return "expected 0 (e4m3), 1 (e5m2), 3 (e2m3), 4 (e3m2) or 5 (e2m1) for kind::f8f6f4";
+    case MmaKind::f8f6f4:
+    case MmaKind::mxf8f6f4: return "expected 0 (e4m3), 1 (e5m2), 3 (e2m3), 4 (e3m2) or 5 (e2m1)";
     case MmaKind::i8: return "expected 0 (u8) or 1 (s8) for kind::i8";
+    case MmaKind::mxf4:
+    case MmaKind::mxf4nvf4: return "expected 1 (e2m1)";
   }
   return "";
 }
@@ -87,21 +112,94 @@ bool legal_n(MmaKind kind, int n) {
   return n % 8 == 0;
 }
 
+// Bits 2 and 7-22, common to all tables.
+void decode_operands(std::uint64_t w, MmaKind kind, InstrDescriptorFields& f) {
+  const auto get = [w](const BitField& b) { return b.extract(w); };
+  const char* table = table_of(kind);
+  f.kind = kind;
+  f.sparse = get(sparse) != 0;
+  const bool fp4 = kind == MmaKind::mxf4 || kind == MmaKind::mxf4nvf4;
+  const BitField& b_field = fp4 ? mx::btype_fp4 : btype;
+  if (!operand_type(kind, get(atype), f.a))
+    refuse(atype.name, static_cast<std::int64_t>(get(atype)), operand_types(kind), table);
+  if (!operand_type(kind, get(b_field), f.b))
+    refuse(b_field.name, static_cast<std::int64_t>(get(b_field)), operand_types(kind), table);
+  if (fp4 && (w >> 12 & 1)) refuse("reserved bit 12", 1, "expected 0: reserved", table);
+  f.negate_a = get(negate_a) != 0;
+  f.negate_b = get(negate_b) != 0;
+  if (kind == MmaKind::i8 && f.negate_a) refuse(negate_a.name, 1, "expected 0: kind::i8 cannot negate", table);
+  if (kind == MmaKind::i8 && f.negate_b) refuse(negate_b.name, 1, "expected 0: kind::i8 cannot negate", table);
+  f.a_mn_major = get(a_major) != 0;
+  f.b_mn_major = get(b_major) != 0;
+  // The padded 6- and 4-bit formats, and the packed 4-bit one, exist only K-major.
+  if (f.a_mn_major && bits(f.a) < 8)
+    refuse(a_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.a) + " cannot be MN-major",
+           fp4 ? table : "#tcgen05-canonical-layouts, Table 52");
+  if (f.b_mn_major && bits(f.b) < 8)
+    refuse(b_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.b) + " cannot be MN-major",
+           fp4 ? table : "#tcgen05-canonical-layouts, Table 52");
+  f.n = static_cast<int>(get(n_field) << 3);
+}
+
+InstrDescriptorFields decode_block_scaled(std::uint64_t w, MmaKind kind) {
+  const auto get = [w](const BitField& b) { return b.extract(w); };
+  const char* table = table_of(kind);
+  for (const BitField& r : mx::reserved)
+    if (get(r) != 0) refuse(r.name, static_cast<std::int64_t>(get(r)), "expected 0: reserved", table);
+  InstrDescriptorFields f;
+  decode_operands(w, kind, f);
+  f.d = ElementType::f32;  // the block-scaled kinds accumulate in f32 only (Table 39)
+  f.ue8m0 = get(mx::scale_type) != 0;
+  if (!f.ue8m0 && kind != MmaKind::mxf4nvf4)
+    refuse(mx::scale_type.name, 0,
+           std::string("expected 1 (UE8M0): UE4M3 scale factors are for kind::mxf4nvf4 only, not kind::") + name(kind),
+           table);
+  f.a_sf_id = static_cast<int>(get(mx::a_sf_id));
+  f.b_sf_id = static_cast<int>(get(mx::b_sf_id));
+  // Table 44 gives the 4-bit kinds IDs 0 or 2; UE4M3 factors come 4 to a
+  // word (.scale_vec::4X), whose ID "must be 0" (#tcgen05-mma-scale-factor-a).
+  for (const BitField* id : {&mx::a_sf_id, &mx::b_sf_id}) {
+    const auto v = static_cast<std::int64_t>(get(*id));
+    if (!f.ue8m0 && v != 0)
+      refuse(id->name, v, "expected 0: UE4M3 factors fill the whole scale word (.scale_vec::4X)",
+             "#tcgen05-mma-scale-factor-a");
+    if (kind != MmaKind::mxf8f6f4 && v % 2 != 0)
+      refuse(id->name, v, std::string("expected 0 or 2 for kind::") + name(kind), table);
+  }
+  if (kind == MmaKind::mxf8f6f4 && (w >> 31) != 0) refuse("reserved bit 31", 1, "expected 0: reserved", table);
+  if (kind != MmaKind::mxf8f6f4 && get(mx::k96) != 0)
+    refuse(mx::k96.name, 1, "expected 0 (dense K = 64): K = 96 is for sm_103a, not sm_100a",
+           "#tcgen05-matrix-shape-target-isa-note");
+  f.m = static_cast<int>(get(mx::m_field) << 7);
+  if (f.m != 128)
+    refuse(mx::m_field.name, f.m, std::string("expected M = 128 (field = M >> 7) for kind::") + name(kind) +
+                                       " with cta_group::1", kTable39);
+  if (!legal_n(kind, f.n))
+    refuse(n_field.name, f.n, "expected N a multiple of 8 in [8, 256] (field = N >> 3) for cta_group::1", kTable39);
+  if (f.b_mn_major && bits(f.b) == 8 && f.n % 16 != 0)
+    refuse(n_field.name, f.n, "expected N a multiple of 16 when an 8-bit B is MN-major (cta_group::1)",
+           "#tcgen05-kind-shapes-8b-transpose-b");
+  return f;
+}
+
 }  // namespace
 
-InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind) {
+InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws) {
   const std::uint64_t w = idesc;
+  if (block_scaled(kind)) {
+    if (ws) refuse("ws", 1, std::string("kind::") + name(kind) + " has no .ws form", kTable39);
+    return decode_block_scaled(w, kind);
+  }
   const auto get = [w](const BitField& f) { return f.extract(w); };
   for (const BitField& r : reserved)
     if (get(r) != 0) refuse(r.name, 1, "expected 0: reserved", kTable42);
-  if (get(ws_shift) != 0)
+  // Bits 30-31 bound the shift of .ws's opportunistic B reuse, which changes no value (PTX #tcgen05-mma).
+  if (get(ws_shift) != 0 && !ws)
     refuse(ws_shift.name, static_cast<std::int64_t>(get(ws_shift)),
-           "expected 0: the B-reuse shift belongs to tcgen05.mma.ws, and the model runs cta_group::1 without .ws",
-           kTable42);
+           "expected 0: the B-reuse shift belongs to tcgen05.mma.ws", kTable42);
 
   InstrDescriptorFields f;
-  f.kind = kind;
-  f.sparse = get(sparse) != 0;
+  decode_operands(w, kind, f);
   // Bits 0-1 pick the metadata sub-columns "if Sparsity is enabled", and only
   // kind::f16 and tf32 have more than one choice.
   if (get(sparse_selector) != 0 && !(f.sparse && (kind == MmaKind::f16 || kind == MmaKind::tf32)))
@@ -111,11 +209,6 @@ InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind)
            kTable42);
   if (get(saturate) != 0 && kind != MmaKind::i8)
     refuse(saturate.name, 1, "expected 0: saturate is for kind::i8 only", kTable42);
-
-  if (!operand_type(kind, get(atype), f.a))
-    refuse(atype.name, static_cast<std::int64_t>(get(atype)), operand_types(kind), kTable42);
-  if (!operand_type(kind, get(btype), f.b))
-    refuse(btype.name, static_cast<std::int64_t>(get(btype)), operand_types(kind), kTable42);
   if (kind == MmaKind::f16 && f.a != f.b)
     refuse(btype.name, static_cast<std::int64_t>(get(btype)),
            std::string("expected the type of A (") + tcgen::name(f.a) + "): kind::f16 multiplies f16 by f16 or bf16 by bf16",
@@ -130,25 +223,19 @@ InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind)
     refuse(dtype.name, static_cast<std::int64_t>(get(dtype)), "expected 1 (f32): bf16 inputs accumulate in f32 only",
            kTable39);
 
-  f.negate_a = get(negate_a) != 0;
-  f.negate_b = get(negate_b) != 0;
-  if (kind == MmaKind::i8 && f.negate_a) refuse(negate_a.name, 1, "expected 0: kind::i8 cannot negate", kTable42);
-  if (kind == MmaKind::i8 && f.negate_b) refuse(negate_b.name, 1, "expected 0: kind::i8 cannot negate", kTable42);
-
-  f.a_mn_major = get(a_major) != 0;
-  f.b_mn_major = get(b_major) != 0;
-  // The padded 6- and 4-bit formats exist only K-major.
-  if (f.a_mn_major && bits(f.a) < 8)
-    refuse(a_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.a) + " cannot be MN-major",
-           "#tcgen05-canonical-layouts, Table 52");
-  if (f.b_mn_major && bits(f.b) < 8)
-    refuse(b_major.name, 1, std::string("expected 0 (K-major): ") + tcgen::name(f.b) + " cannot be MN-major",
-           "#tcgen05-canonical-layouts, Table 52");
-
   f.m = static_cast<int>(get(m_field) << 4);
+  if (ws) {
+    if (f.m != 32 && f.m != 64 && f.m != 128)
+      refuse(m_field.name, f.m, "expected M = 32, 64 or 128 (field = M >> 4) for .ws", kTable39);
+    if (f.n != 64 && f.n != 128 && (f.n != 256 || f.sparse))
+      refuse(n_field.name, f.n,
+             f.sparse ? "expected N = 64 or 128 (field = N >> 3) for sparse .ws"
+                      : "expected N = 64, 128 or 256 (field = N >> 3) for .ws",
+             kTable39);
+    return f;
+  }
   if (f.m != 64 && f.m != 128)
     refuse(m_field.name, f.m, "expected M = 64 or 128 (field = M >> 4) for cta_group::1", kTable39);
-  f.n = static_cast<int>(get(n_field) << 3);
   if (!legal_n(kind, f.n))
     refuse(n_field.name, f.n,
            kind == MmaKind::i8 ? "expected N = 8, 16, 24, 32 or a multiple of 16 up to 256 (field = N >> 3) for "

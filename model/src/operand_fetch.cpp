@@ -16,8 +16,13 @@ namespace {
 
 // Elements per 16-byte chunk, the PTX "T" (T elements = 16 B): 128 / bits, and
 // 16 for the padded 6- and 4-bit formats, "16 elements ... followed by 4 (8)
-// bytes of padding" (PTX #tcgen05-packing-formats).
-int per_chunk(ElementType t) { return bits(t) < 8 ? 16 : 128 / bits(t); }
+// bytes of padding" (PTX #tcgen05-packing-formats). 4-bit values are padded
+// for kind::f8f6f4 and mxf8f6f4 (K = 32) and packed, 32 to a chunk, for
+// kind::mxf4 and mxf4nvf4 (K = 64), so the instruction's K tells the two apart.
+int per_chunk(ElementType t, int k) {
+  if (bits(t) == 4 && k == 64) return 32;
+  return bits(t) < 8 ? 16 : 128 / bits(t);
+}
 
 // Every value of each type of at most 16 bits, decoded once with core's exact
 // decode(): one table look-up per element afterwards, so the fetch of a tile
@@ -46,7 +51,8 @@ float tf32_value(std::uint32_t word) {
 
 // The values of one 16-byte chunk, little-endian, element i at bit i * bits,
 // written to dst[0], dst[stride], ... (the padded formats leave their tail
-// unused). Bits: 32, 16, 8, or 0 for the 6- and 4-bit padded formats (b bits each).
+// unused). Bits: 32, 16, 8, 4 (packed, element i in bits [4i, 4i + 4)), or 0
+// for the 6- and 4-bit padded formats (b bits each).
 template <int Bits>
 void decode_chunk(const std::uint8_t* p, int b, const float* table, float* dst, std::ptrdiff_t stride) {
   if constexpr (Bits == 32) {
@@ -56,6 +62,11 @@ void decode_chunk(const std::uint8_t* p, int b, const float* table, float* dst, 
     for (int i = 0; i < 8; ++i, p += 2) dst[i * stride] = table[p[0] | p[1] << 8];
   } else if constexpr (Bits == 8) {
     for (int i = 0; i < 16; ++i) dst[i * stride] = table[p[i]];
+  } else if constexpr (Bits == 4) {
+    for (int i = 0; i < 16; ++i) {
+      dst[2 * i * stride] = table[p[i] & 0xF];
+      dst[(2 * i + 1) * stride] = table[p[i] >> 4];
+    }
   } else {  // 6 or 4 bits, 16 values packed from bit 0
     for (int i = 0; i < 16; ++i) {
       const int bit = i * b;
@@ -109,7 +120,7 @@ constexpr const char* kLegal = " (PTX #tcgen05-canonical-layouts, Table 52)";
 void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major) {
   if (type == ElementType::f32 || type == ElementType::s32)  // accumulator types, never MMA operands
     fail("type", name(type), "expected an MMA operand type: bf16, fp16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8 or u8");
-  const int T = per_chunk(type);
+  const int T = per_chunk(type, k);
   if (k != 2 * T)
     fail("k", std::to_string(k),
          "expected " + std::to_string(2 * T) + " for " + name(type) +
@@ -143,7 +154,7 @@ template <int Bits>
 void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc,
           const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major, float* out,
           std::ptrdiff_t row_stride, std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read) {
-  const int T = per_chunk(type), b = bits(type);
+  const int T = per_chunk(type, k), b = bits(type);
   const std::uint32_t W = swizzle_width(f.layout_type);
   const float* table = value_table(type);
 
@@ -196,6 +207,10 @@ void fetch_operand_into(std::span<const std::uint8_t> image, std::uint32_t image
     case 32: return walk<32>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
     case 16: return walk<16>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
     case 8: return walk<8>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    case 4:
+      if (per_chunk(type, k) == 32)
+        return walk<4>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+      [[fallthrough]];
     default: return walk<0>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
   }
 }

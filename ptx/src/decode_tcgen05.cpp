@@ -24,21 +24,105 @@ void dealloc(Thread& t, const Instruction& in) {
 }
 void relinquish(Thread& t, const Instruction& in) { t.arch().relinquish_alloc_permit(in.aux, t.site(in)); }
 
-// tcgen05.mma.cta_group::N.kind::K [d], a-desc | [a-tmem], b-desc, idesc[, {disable-output-lane}],
-// enable-input-d; aux2 = MmaKind. CuTe always passes the lane mask, all zero.
+// The forms of tcgen05.mma (PTX #tcgen05-mma-instructions-mma); aux2 =
+// MmaKind, flags = kMmaWs | scale_vec << kMmaScaleVecShift | kMmaScaleInputD:
+//   tcgen05.mma.cta_group::N.kind::K [d], a-desc | [a-tmem], b-desc, idesc[, {disable-output-lane}],
+//       enable-input-d[, scale-input-d]
+//   tcgen05.mma.cta_group::N.kind::K.block_scale.scale_vec::VX [d], a, b-desc, idesc, [scale-A], [scale-B],
+//       enable-input-d
+//   tcgen05.mma.ws.cta_group::1.kind::K [d], a, b-desc, idesc, enable-input-d[, zero-column-mask-desc]
+// CuTe always passes the lane mask, all zero.
+constexpr std::uint32_t kMmaWs = 1, kMmaScaleInputD = 2, kMmaScaleVecShift = 2;
+
 void mma(Thread& t, const Instruction& in) {
-  const Operand& mask = in.ops[4];
-  if (mask.kind == Operand::Kind::vector)
+  const bool ws = in.flags & kMmaWs, scale_input_d = in.flags & kMmaScaleInputD;
+  model::MmaVariant variant{.ws = ws, .scale_vec = static_cast<int>(in.flags >> kMmaScaleVecShift)};
+  std::size_t next = 4;  // the operand after idesc
+  if (variant.scale_vec) {
+    variant.scale_a_tmem = static_cast<std::uint32_t>(t.address(in.ops[4]));
+    variant.scale_b_tmem = static_cast<std::uint32_t>(t.address(in.ops[5]));
+    next = 6;
+  } else if (const Operand& mask = in.ops[4]; mask.kind == Operand::Kind::vector) {
     for (std::uint32_t i = 0; i < mask.count; ++i)
       if (const std::uint32_t m = t.get<std::uint32_t>(in.elements[mask.first + i]); m != 0)
         fault("tcgen05.mma disable-output-lane", "word " + std::to_string(i) + " = " + std::to_string(m),
               "0 in every word: the host model writes every output lane (disabling lanes is not modelled)");
+    next = 5;
+  }
+  const bool enable_input_d = t.pred(in.ops[next]);
+  if (scale_input_d) variant.scale_input_d = static_cast<int>(t.get<std::int32_t>(in.ops[next + 1]));
+  // Bit 39 of the zero-column mask descriptor says whether it holds a mask:
+  // 0 generates an all-zero mask, every column of B taking part (PTX #tcgen05-zero-column-mask-descriptor).
+  if (ws && in.ops.size() > next + 1)
+    if (const std::uint64_t desc = t.get<std::uint64_t>(in.ops[next + 1]); desc >> 39 & 1)
+      fault("tcgen05.mma.ws zero-column-mask-desc", hex(desc),
+            "bit 39 clear (no mask): the host model multiplies every column of B (zero-column masks are not "
+            "modelled)");
   const bool ts = in.ops[1].kind == Operand::Kind::address;
   const std::optional<std::uint32_t> a_tmem =
       ts ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(t.address(in.ops[1]))) : std::nullopt;
   t.arch().mma(static_cast<model::MmaKind>(in.aux2), in.aux, static_cast<std::uint32_t>(t.address(in.ops[0])), a_tmem,
                ts ? 0 : t.get<std::uint64_t>(in.ops[1]), t.get<std::uint64_t>(in.ops[2]),
-               t.get<std::uint32_t>(in.ops[3]), t.pred(in.ops.back()));
+               t.get<std::uint32_t>(in.ops[3]), enable_input_d, variant);
+}
+
+// Decodes a tcgen05.mma's qualifiers and operand list into `in`; false with `why` for a form not run.
+bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
+  static constexpr std::pair<std::string_view, model::MmaKind> kinds[] = {
+      {"kind::f16", model::MmaKind::f16},           {"kind::tf32", model::MmaKind::tf32},
+      {"kind::f8f6f4", model::MmaKind::f8f6f4},     {"kind::i8", model::MmaKind::i8},
+      {"kind::mxf8f6f4", model::MmaKind::mxf8f6f4}, {"kind::mxf4", model::MmaKind::mxf4},
+      {"kind::mxf4nvf4", model::MmaKind::mxf4nvf4}};
+  in.aux2 = -1;
+  for (const auto& [text, kind] : kinds)
+    if (op.has(text)) in.aux2 = static_cast<std::int32_t>(kind);
+  if (in.aux2 < 0 || op.has("sp") || op.has("ashift")) {
+    why = "sparse tcgen05.mma (.sp) and .ashift";
+    return false;
+  }
+  for (const std::string_view part : op.parts)
+    if (part.starts_with("collector::") && !part.ends_with("::discard")) {
+      why = "tcgen05.mma with a collector buffer's fill, use or lastuse";
+      return false;
+    }
+  const auto kind = static_cast<model::MmaKind>(in.aux2);
+  const bool ws = op.has("ws");
+  int scale_vec = 0;
+  if (model::block_scaled(kind)) {
+    // .block32 is 1X for mxf8f6f4 (K = 32) and 2X for the 4-bit kinds (K = 64); .block16 is 4X.
+    if (op.has("scale_vec::1X")) scale_vec = 1;
+    else if (op.has("scale_vec::2X")) scale_vec = 2;
+    else if (op.has("scale_vec::4X") || op.has("block16")) scale_vec = 4;
+    else if (op.has("block32") || kind != model::MmaKind::mxf4nvf4) scale_vec = kind == model::MmaKind::mxf8f6f4 ? 1 : 2;
+    if (!scale_vec || !op.has("block_scale")) {
+      why = "a block-scaled tcgen05.mma with .block_scale and (for kind::mxf4nvf4) a scale vector size";
+      return false;
+    }
+  }
+  const std::size_t n = in.ops.size();
+  const bool mask = n > 4 && in.ops[4].kind == Operand::Kind::vector;
+  bool scale_input_d = false;
+  if (scale_vec) {
+    if (n != 7 || in.ops[4].kind != Operand::Kind::address || in.ops[5].kind != Operand::Kind::address) {
+      why = "block-scaled tcgen05.mma operands [d], a, b, idesc, [scale-A], [scale-B], enable-input-d";
+      return false;
+    }
+  } else if (ws) {
+    if (n != 5 && n != 6) {
+      why = "tcgen05.mma.ws operands [d], a, b, idesc, enable-input-d[, zero-column-mask-desc]";
+      return false;
+    }
+  } else {
+    if (n != (mask ? 6u : 5u) && n != (mask ? 7u : 6u)) {
+      why = "tcgen05.mma operands [d], a, b, idesc[, {disable-output-lane}], enable-input-d[, scale-input-d]";
+      return false;
+    }
+    scale_input_d = n == (mask ? 7u : 6u);
+  }
+  in.flags = (ws ? kMmaWs : 0) | (scale_input_d ? kMmaScaleInputD : 0) |
+             static_cast<std::uint32_t>(scale_vec) << kMmaScaleVecShift;
+  in.run = &mma;
+  return true;
 }
 
 // tcgen05.commit.cta_group::N.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64 [mbar][, ctaMask]
@@ -134,22 +218,7 @@ bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why) {
   else if (what == "fence::after_thread_sync") in.run = &fence_after;
   else if (what == "commit") in.run = &commit;
   else if (what == "mma") {
-    static constexpr std::pair<std::string_view, model::MmaKind> kinds[] = {
-        {"kind::f16", model::MmaKind::f16}, {"kind::tf32", model::MmaKind::tf32},
-        {"kind::f8f6f4", model::MmaKind::f8f6f4}, {"kind::i8", model::MmaKind::i8}};
-    in.aux2 = -1;
-    for (const auto& [text, kind] : kinds)
-      if (op.has(text)) in.aux2 = static_cast<std::int32_t>(kind);
-    if (in.aux2 < 0 || op.has("ws") || op.has("block_scale") || op.has("sp")) {
-      why = ".ws, sparse and block-scaled tcgen05.mma (the model runs kinds f16, tf32, f8f6f4 and i8)";
-      return false;
-    }
-    const bool lane_mask = in.ops.size() == 6 && in.ops[4].kind == Operand::Kind::vector;
-    if (!(in.ops.size() == 5 && in.ops[4].kind != Operand::Kind::vector) && !lane_mask) {
-      why = "tcgen05.mma with scale-input-d";
-      return false;
-    }
-    in.run = &mma;
+    if (!decode_mma(op, in, why)) return false;
   } else if (what == "ld" || what == "st") {
     const auto shape = ld_st_shape(op);
     const std::string_view num = op.starting("x");

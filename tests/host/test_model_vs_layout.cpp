@@ -272,3 +272,86 @@ TEST_CASE("the two instruction descriptor decoders agree on cta_group::1") {
   }
   CHECK(both > 2000);  // 3670 with this seed
 }
+
+TEST_CASE("the two instruction descriptor decoders agree on the block-scaled kinds and on .ws") {
+  using T = ElementType;
+  const struct {
+    model::MmaKind model;
+    mma::MmaKind mma;
+  } kinds[] = {{model::MmaKind::f16, mma::MmaKind::f16},           {model::MmaKind::tf32, mma::MmaKind::tf32},
+               {model::MmaKind::f8f6f4, mma::MmaKind::f8f6f4},     {model::MmaKind::i8, mma::MmaKind::i8},
+               {model::MmaKind::mxf8f6f4, mma::MmaKind::mxf8f6f4}, {model::MmaKind::mxf4, mma::MmaKind::mxf4},
+               {model::MmaKind::mxf4nvf4, mma::MmaKind::mxf4nvf4}};
+  int built = 0;
+  for (const auto& kind : kinds)
+    for (bool ws : {false, true})
+      for (T a : all_element_types)
+        for (T b : all_element_types)
+          for (int m : {32, 64, 128})
+            for (int n : {8, 24, 64, 128, 200, 256})
+              for (int flags = 0; flags < 64; ++flags) {
+                mma::InstrDescriptorSpec s;
+                s.kind = kind.mma;
+                s.a = a;
+                s.b = b;
+                s.d = T::f32;
+                s.m = m;
+                s.n = n;
+                s.ws = ws;
+                s.a_major = flags & 1 ? Major::MN : Major::K;
+                s.negate_b = flags & 2;
+                const bool scaled = model::block_scaled(kind.model);
+                if (scaled) {
+                  s.scale_type = flags & 4 ? mma::ScaleType::ue4m3 : mma::ScaleType::ue8m0;
+                  s.a_sf_id = flags >> 3 & 3;
+                  s.b_sf_id = flags >> 5 & 1 ? 2 : 0;
+                } else if (ws) {
+                  s.ws_b_reuse_shift = flags & 4 ? 16 : 0;
+                } else if (flags >= 4) {
+                  continue;
+                }
+                if (mma::check(s) != mma::InstrDescriptorRule::ok) continue;
+                const std::uint32_t word = mma::make_instr_descriptor(s);
+                CAPTURE(word);
+                const model::InstrDescriptorFields f = model::decode_instr_descriptor(word, kind.model, ws);
+                CHECK(f.a == a);
+                CHECK(f.b == b);
+                CHECK(f.m == m);
+                CHECK(f.n == n);
+                CHECK(f.a_mn_major == (s.a_major == Major::MN));
+                CHECK(f.negate_b == s.negate_b);
+                if (scaled) {
+                  CHECK(f.ue8m0 == (s.scale_type == mma::ScaleType::ue8m0));
+                  CHECK(f.a_sf_id == s.a_sf_id);
+                  CHECK(f.b_sf_id == s.b_sf_id);
+                }
+                ++built;
+              }
+  CHECK(built > 5000);
+
+  std::mt19937 rng(6);
+  int both = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const auto& kind = kinds[rng() % 7];
+    const bool ws = rng() % 2 && !model::block_scaled(kind.model);
+    const std::uint32_t m_field[] = {2, 4, 8, static_cast<std::uint32_t>(rng() % 32)};
+    const std::uint32_t n_field[] = {8, 16, 32, static_cast<std::uint32_t>(rng() % 34)};
+    std::uint32_t w = (rng() % 4) << 4 | (rng() % 6) << 7 | (rng() % 6) << 10 | (rng() % 16) << 13 |
+                      n_field[rng() % 4] << 17 | (rng() % 2) << 23;
+    w |= model::block_scaled(kind.model) ? (1u << 27 | (rng() % 4) << 29) : m_field[rng() % 4] << 24 | (rng() % 4) << 30;
+    if (rng() % 8 == 0) w ^= 1u << (rng() % 32);
+    CAPTURE(w);
+    const std::string kind_name = model::name(kind.model);
+    CAPTURE(kind_name);
+    CAPTURE(ws);
+    std::string model_error, mma_error;
+    bool model_ok = true, mma_ok = true;
+    try { model::decode_instr_descriptor(w, kind.model, ws); } catch (const Error& e) { model_ok = false, model_error = e.what(); }
+    try { mma::decode(w, kind.mma, 1, ws); } catch (const Error& e) { mma_ok = false, mma_error = e.what(); }
+    CAPTURE(model_error);
+    CAPTURE(mma_error);
+    CHECK(model_ok == mma_ok);
+    both += model_ok && mma_ok;
+  }
+  CHECK(both > 2000);
+}

@@ -215,6 +215,11 @@ struct DeviceArch {
   __device__ __forceinline__ void mma(Atom, D d, A a, B b, int kstep, bool accumulate) {
     Atom::issue(d, a, b, kstep, accumulate);
   }
+  template <class Atom, class D, class A, class B>
+  __device__ __forceinline__ void mma(Atom, D d, A a, B b, int kstep, bool accumulate, tmem::TmemAddress scale_a,
+                                      tmem::TmemAddress scale_b) {
+    Atom::issue(d, a, b, kstep, accumulate, scale_a, scale_b);
+  }
   template <class Atom>
   __device__ __forceinline__ void commit(Atom, std::uint32_t mbar) {
     Atom::commit(mbar);

@@ -54,7 +54,7 @@ namespace tcgen::exec {
 
 // The model's names for what the layout and mma libraries describe.
 model::LdStAccess model_access(const layout::TmemAccess& access);
-model::MmaKind model_kind(mma::MmaKind kind);  // the kinds without block scaling
+model::MmaKind model_kind(mma::MmaKind kind);
 model::CtaGroup model_group(int cta_group);
 
 class HostArch {
@@ -146,12 +146,16 @@ class HostArch {
   // ---- tcgen05.mma of atom Atom (mma::Mma<Spec>): D (+)= A·B for K step kstep; one thread
   template <class Atom, class D, class A, class B>
   void mma(Atom, D d, A a, B b, int kstep, bool accumulate);
+  // Block-scaled atoms: D (+)= (A·scale_A)(B·scale_B), the scale factors at scale_a and scale_b.
+  template <class Atom, class D, class A, class B>
+  void mma(Atom, D d, A a, B b, int kstep, bool accumulate, tmem::TmemAddress scale_a, tmem::TmemAddress scale_b);
   // tcgen05.commit of the atom's cta_group to mbar; one thread
   template <class Atom>
   void commit(Atom, std::uint32_t mbar);
   // A from shared memory (a_tmem empty: a_desc) or from Tensor Memory (a_tmem).
   void mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem,
-           std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate);
+           std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate,
+           const model::MmaVariant& variant = {});
   void commit(std::uint32_t mbar, int cta_group);
   // tcgen05.cp shared memory → Tensor Memory; one thread
   void cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group);
@@ -180,6 +184,11 @@ class HostArch {
   Vote vote(const char* instruction, std::uint32_t mask, bool predicate);
   // Below smem_base() lies what the kernel did not ask for.
   void check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const;
+  // The A operand of an atom's K step: a TMEM address (TS) or a descriptor (SS).
+  template <class A>
+  static std::optional<std::uint32_t> a_tmem_operand(A a, int kstep);
+  template <class A>
+  static std::uint64_t a_desc_operand(A a, int kstep);
 
   CtaRuntime& rt_;
   int thread_;
@@ -252,18 +261,33 @@ void HostArch::dealloc(Plan, tmem::TmemAddress base, Site site) {
 
 template <class Atom, class D, class A, class B>
 void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate) {
+  static_assert(!Atom::scaled, "a block-scaled atom takes its scale factors' Tensor Memory addresses");
   static_assert(Atom::template accepts<D, A, B>());
-  static_assert(!Atom::scaled && !Atom::spec.ws,
-                "the host model runs tcgen05.mma without .ws and block scaling (docs/model.md, Not modelled)");
-  const model::MmaKind kind = model_kind(Atom::spec.kind);
-  if constexpr (requires { a.kstep(0); }) {
-    mma(kind, Atom::spec.cta_group, d.address.raw(), std::nullopt, a.kstep(kstep), b.kstep(kstep), Atom::idesc,
-        accumulate);
-  } else {
-    // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2), as Mma::issue steps.
-    const std::uint32_t a_tmem = a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
-    mma(kind, Atom::spec.cta_group, d.address.raw(), a_tmem, 0, b.kstep(kstep), Atom::idesc, accumulate);
-  }
+  mma(model_kind(Atom::spec.kind), Atom::spec.cta_group, d.address.raw(), a_tmem_operand(a, kstep),
+      a_desc_operand(a, kstep), b.kstep(kstep), Atom::idesc, accumulate, model::MmaVariant{.ws = Atom::spec.ws});
+}
+
+template <class Atom, class D, class A, class B>
+void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate, tmem::TmemAddress scale_a,
+                   tmem::TmemAddress scale_b) {
+  static_assert(Atom::scaled, "only a block-scaled atom takes scale factors");
+  static_assert(Atom::template accepts<D, A, B>());
+  mma(model_kind(Atom::spec.kind), Atom::spec.cta_group, d.address.raw(), a_tmem_operand(a, kstep),
+      a_desc_operand(a, kstep), b.kstep(kstep), Atom::idesc, accumulate,
+      model::MmaVariant{.scale_vec = Atom::scale_vec, .scale_a_tmem = scale_a.raw(), .scale_b_tmem = scale_b.raw()});
+}
+
+template <class A>
+std::optional<std::uint32_t> HostArch::a_tmem_operand(A a, int kstep) {
+  if constexpr (requires { a.kstep(0); }) return std::nullopt;
+  // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2), as Mma::issue steps.
+  else return a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
+}
+
+template <class A>
+std::uint64_t HostArch::a_desc_operand(A a, int kstep) {
+  if constexpr (requires { a.kstep(0); }) return a.kstep(kstep);
+  else return 0;
 }
 
 template <class Atom>

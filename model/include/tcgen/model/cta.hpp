@@ -98,11 +98,12 @@ class Cta {
   void dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup group = CtaGroup::one);
   void relinquish_alloc_permit(int warp, CtaGroup group = CtaGroup::one);
 
-  // ---- tcgen05.mma (PTX #tcgen05-mma-instructions-mma), single thread
+  // ---- tcgen05.mma (PTX #tcgen05-mma-instructions-mma), single thread;
+  // `variant` for .ws, block scaling and scale-input-d
   void mma_ss(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
-              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one);
+              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one, const MmaVariant& variant = {});
   void mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
-              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one);
+              std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one, const MmaVariant& variant = {});
   // ---- tcgen05.cp shared memory → Tensor Memory, single thread
   void cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, CtaGroup group = CtaGroup::one);
   // ---- tcgen05.commit.mbarrier::arrive::one: the thread's prior mma/cp → one arrival on mbar
@@ -210,13 +211,17 @@ class Cta {
   std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered,
                          const MmaShape& shape = {});
   void mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc,
-           std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group);
+           std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant);
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
   // A of TS-MMA, rows × k row-major into out.
   void read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const MmaShape& now, int k, ElementType type,
                    float* out);
+  // The `vec` scale factors of each of `rows` rows of A (or columns of B)
+  // at [tmem], bytes id .. id + vec - 1 of their words, into out[row * vec + j].
+  void read_scale_factors(const Issue& issue, Thread t, const char* which, std::uint32_t tmem, int rows, int vec,
+                          int id, bool ue8m0, const MmaShape& now, float* out);
 
   CtaConfig config_;
   SharedMemory smem_;
@@ -233,8 +238,9 @@ class Cta {
   int last_alloc_columns_ = 0;
   // The MMA's working storage, reused from one instruction to the next: A
   // (M × K), B transposed (K × N), D rows (in Tensor Memory for f32 D, in
-  // mma_d_ for f16 D), the chunks an operand fetch read.
-  std::vector<float> mma_a_, mma_bt_, mma_d_;
+  // mma_d_ for f16 D), one .ws segment's columns of B, the scale factors,
+  // the chunks an operand fetch read.
+  std::vector<float> mma_a_, mma_bt_, mma_d_, mma_b_segment_, mma_scale_a_, mma_scale_b_;
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;
   std::map<Rule, Warning> warnings_;

@@ -1,8 +1,8 @@
 #pragma once
-// Where the MMA's Tensor Memory operands live, for cta_group::1 without .ws:
-// rows of D (and of A for TS-MMA) → lanes, elements of A → cells.
+// Where the MMA's Tensor Memory operands live, for cta_group::1: rows of D
+// (and of A for TS-MMA) → lanes, elements of A → cells.
 //
-// Written for the model from tcgen05-facts.md §4 (Layouts D and F, PTX
+// Written for the model from tcgen05-facts.md §4 (Layouts D, E, F and G, PTX
 // #tcgen05-data-path-layout-organization) and tcgen05-facts-2.md §1.2 (A in
 // TMEM), without the layout library, so the two can be compared.
 namespace tcgen::model {
@@ -13,6 +13,13 @@ namespace tcgen::model {
 constexpr int datapath_lane(int rows, int m, int lane0) {
   return rows == 128 ? lane0 + m : lane0 + 32 * (m / 16) + m % 16;
 }
+
+// The .ws layouts fold D's columns into 128 / M segments of N·M/128 columns
+// each: segment s of row m, D[m][s·W .. s·W + W) with W = N·M/128, lies in
+// lane m + M·s, columns from d-tmem's on. Layout E (M = 64) has two
+// segments, Layout G (M = 32) four; M = 128 is Layout D, one segment.
+constexpr int ws_segments(int rows) { return 128 / rows; }
+constexpr int ws_lane(int rows, int m, int segment) { return m + rows * segment; }
 
 // A[m][k] of TS-MMA: K-major along the columns, packed little-endian. A cell
 // holds 32/bits elements; element k sits in column k/(32/bits), bits

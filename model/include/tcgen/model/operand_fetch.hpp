@@ -15,10 +15,12 @@ namespace tcgen::model {
 
 // Reads one operand of one MMA: A (rows = M) or B (rows = N), k = the kind's
 // K per instruction (256 bits: 16 fp16/bf16, 8 tf32, 32 8-bit or padded
-// 6/4-bit values), from an image whose first byte is at shared address
-// image_base. Elements are decoded exactly (core's decode()): bf16, fp16,
-// tf32 (the top 19 bits of its 32), e4m3, e5m2, s8, u8, and e2m3/e3m2/e2m1
-// in the padded 16-values-per-16-bytes formats (K-major only).
+// 6/4-bit values, 64 packed 4-bit values), from an image whose first byte is
+// at shared address image_base. Elements are decoded exactly (core's
+// decode()): bf16, fp16, tf32 (the top 19 bits of its 32), e4m3, e5m2, s8,
+// u8, e2m3/e3m2/e2m1 in the padded 16-values-per-16-bytes formats (k = 32),
+// and e2m1 packed 32 values per 16 bytes, low nibble first (k = 64); the
+// 6- and 4-bit formats K-major only.
 // Every 16-byte chunk read is appended to *chunks_read (its physical shared
 // address) if non-null. Throws tcgen::Error naming the field for a bad
 // descriptor, type, k, rows or swizzle/major combination, and "address" when

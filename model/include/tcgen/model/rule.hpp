@@ -63,6 +63,10 @@ namespace tcgen::model {
     "d-tmem's lane must be 0 for Layout D (M = 128) and 0 or 16 for Layout F (M = 64); [a-tmem] must use the same "  \
     "lane as d-tmem")                                                                                                \
   X(ts_a_major, "tcgen05-matrices-majorness", "A in Tensor Memory is K-major: idesc transpose-A must be 0")          \
+  X(scale_factors, "tcgen05-block-scaling",                                                                          \
+    "the scale factors of a block-scaled tcgen05.mma start at lane 0 of [scale-A-tmem] and [scale-B-tmem], are "    \
+    "duplicated to all four 32-lane partitions of Tensor Memory, and are UE8M0 values or (kind::mxf4nvf4) UE4M3 "   \
+    "values, which have no sign bit")                                                                               \
   X(mbarrier_address, "parallel-synchronization-and-communication-instructions-mbarrier-size-alignment",             \
     "an mbarrier is an 8-byte-aligned 64-bit object in the CTA's shared memory")                                     \
   X(mbarrier_uninitialized, "parallel-synchronization-and-communication-instructions-mbarrier-init",                 \
