@@ -1,7 +1,8 @@
 // The model's Tensor Memory maps held against the layout and tmem libraries,
 // written separately from the same sources (tcgen05-facts.md §4, §5;
 // tcgen05-facts-2.md §1.2): the tcgen05.ld/st thread maps for every shape ×
-// .num × pack, Layouts D and F for every N and lane offset, and how many A
+// .num × pack, Layouts D and F for every N and lane offset, the .ws layouts
+// D, E and G, and how many A
 // elements a TS-MMA packs into one cell. A mistake on either side shows here.
 #include <doctest/doctest.h>
 
@@ -72,6 +73,22 @@ TEST_CASE("Layouts D and F: the model's lanes and the layout library's accumulat
             wrong += cell.lane + lane0 != model::datapath_lane(m, r, lane0) || cell.column != c;
           }
       }
+      CHECK_MESSAGE(wrong == 0, "M = " << m << ", N = " << n);
+    }
+}
+
+TEST_CASE(".ws Layouts D, E and G: the model's segments and the layout library's accumulator layout agree") {
+  for (int m : {32, 64, 128})
+    for (int n : {64, 128, 256}) {
+      const layout::Layout l = layout::make_accumulator_layout({m, n, 1, true, false});
+      const int segments = model::ws_segments(m), width = n / segments;
+      CHECK(layout::accumulator_columns({m, n, 1, true, false}) == width);
+      int wrong = 0;
+      for (int r = 0; r < m; ++r)
+        for (int c = 0; c < n; ++c) {
+          const layout::TmemCell cell = layout::tmem_cell(l(r, c));
+          wrong += cell.lane != model::ws_lane(m, r, c / width) || cell.column != c % width;
+        }
       CHECK_MESSAGE(wrong == 0, "M = " << m << ", N = " << n);
     }
 }

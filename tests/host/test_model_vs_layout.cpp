@@ -32,6 +32,7 @@ namespace {
 
 struct Tile {
   ElementType type;
+  bool packed;  // 4-bit values 32 to a 16-byte chunk (kind::mxf4), not padded to 16 (kind::f8f6f4)
   Major major;
   SmemSwizzle swizzle;
   Int rows, cols;
@@ -39,14 +40,14 @@ struct Tile {
   SwizzleAnchor anchor;
 
   std::string describe() const {
-    return std::string(name(type)) + " " + layout::name(major) + "-major " + layout::name(swizzle) + " " +
+    return std::string(name(type)) + (packed ? " packed " : " ") + layout::name(major) + "-major " + layout::name(swizzle) + " " +
            std::to_string(rows) + "x" + std::to_string(cols) + " at " + std::to_string(tile_base) +
            (anchor == SwizzleAnchor::tile ? " (tile-anchored)" : "");
   }
 };
 
-layout::SmemElement element(ElementType t) {
-  return bits(t) < 8 ? layout::padded_element(bits(t)) : layout::dense_element(bits(t));
+layout::SmemElement element(ElementType t, bool packed) {
+  return bits(t) < 8 && !packed ? layout::padded_element(bits(t)) : layout::dense_element(bits(t));
 }
 
 // An image of shared memory [image_base, image_base + size), noise everywhere,
@@ -102,11 +103,14 @@ int mismatches(const Tile& t, const Placed& p, std::uint64_t desc, Int k, Int ks
 std::vector<Tile> tiles() {
   using T = ElementType;
   std::vector<Tile> out;
-  for (T type : {T::bf16, T::fp16, T::tf32, T::e4m3, T::e5m2, T::e2m1, T::e2m3})
+  const std::pair<T, bool> types[] = {{T::bf16, false}, {T::fp16, false}, {T::tf32, false}, {T::e4m3, false},
+                                       {T::e5m2, false},  {T::e2m1, false}, {T::e2m3, false}, {T::e2m1, true}};
+  for (const auto& [type, packed] : types)
     for (Major major : {Major::K, Major::MN})
       for (SmemSwizzle sw : {SmemSwizzle::none, SmemSwizzle::b32, SmemSwizzle::b64, SmemSwizzle::b128,
                              SmemSwizzle::b128_base32b}) {
-        layout::SmemOperandSpec spec{element(type), major, sw, 0, 0};
+        if (packed && major == Major::MN) continue;  // the packed 4-bit format exists K-major only (Table 44)
+        layout::SmemOperandSpec spec{element(type, packed), major, sw, 0, 0};
         const auto atom = layout::atom_extent(spec);
         const Int kstep = layout::kstep_elements(spec.element);
         const Int k_unit = std::max(atom[1], kstep);  // both are powers of two
@@ -115,10 +119,11 @@ std::vector<Tile> tiles() {
             spec.rows = rows;
             spec.cols = cols;
             if (layout::check(spec) != layout::SmemRule::ok) continue;
-            for (Int base : {Int{0x400}, Int{0x400 + 3 * 128}}) out.push_back({type, major, sw, rows, cols, base, SwizzleAnchor::absolute});
+            for (Int base : {Int{0x400}, Int{0x400 + 3 * 128}})
+              out.push_back({type, packed, major, sw, rows, cols, base, SwizzleAnchor::absolute});
             if (sw != SmemSwizzle::none)
               for (Int base : {Int{0x400 + 3 * 128}, Int{0x400 + 128}})
-                out.push_back({type, major, sw, rows, cols, base, SwizzleAnchor::tile});
+                out.push_back({type, packed, major, sw, rows, cols, base, SwizzleAnchor::tile});
           }
       }
   return out;
@@ -133,7 +138,7 @@ TEST_CASE("model fetch == layout library placement, every legal mode, every K st
   std::vector<std::string> seen;  // type x major x swizzle
   for (const Tile& t : all) {
     CAPTURE(t.describe());
-    const layout::SmemOperand op = layout::make_smem_operand({element(t.type), t.major, t.swizzle, t.rows, t.cols});
+    const layout::SmemOperand op = layout::make_smem_operand({element(t.type, t.packed), t.major, t.swizzle, t.rows, t.cols});
     const Placed p = place(t, op, rng);
     const mma::KStepDescriptors steps(op, t.tile_base, mma::DescriptorArch::sm100, t.anchor);
     const Int kstep = layout::kstep_elements(op.spec().element);
@@ -142,12 +147,13 @@ TEST_CASE("model fetch == layout library placement, every legal mode, every K st
       CHECK(mismatches(t, p, steps[k], k, kstep) == 0);
     }
     ++configurations;
-    const std::string mode = std::string(name(t.type)) + layout::name(t.major) + layout::name(t.swizzle);
+    const std::string mode =
+        std::string(name(t.type)) + (t.packed ? "packed" : "") + layout::name(t.major) + layout::name(t.swizzle);
     if (std::find(seen.begin(), seen.end(), mode) == seen.end()) seen.push_back(mode);
   }
   // bf16/fp16/e4m3/e5m2: K-major 4 swizzles + MN-major 4; tf32: K-major 4 + MN-major 128B_base32B;
-  // e2m1/e2m3: K-major 4.
-  CHECK(seen.size() == 4 * 8 + 5 + 2 * 4);
+  // e2m1/e2m3 padded and e2m1 packed: K-major 4.
+  CHECK(seen.size() == 4 * 8 + 5 + 3 * 4);
   CHECK(configurations > 150);
 }
 
@@ -158,16 +164,16 @@ TEST_CASE("negative: a descriptor with SBO doubled reads other values") {
   std::mt19937 rng(7);
   using T = ElementType;
   const Tile cases[] = {
-      {T::bf16, Major::K, SmemSwizzle::b128, 64, 64, 0x400, SwizzleAnchor::absolute},
-      {T::bf16, Major::K, SmemSwizzle::none, 64, 32, 0x400, SwizzleAnchor::absolute},
-      {T::fp16, Major::MN, SmemSwizzle::none, 64, 32, 0x400, SwizzleAnchor::absolute},
-      {T::bf16, Major::MN, SmemSwizzle::b64, 64, 16, 0x400, SwizzleAnchor::absolute},
-      {T::tf32, Major::MN, SmemSwizzle::b128_base32b, 64, 8, 0x400, SwizzleAnchor::absolute},
-      {T::e4m3, Major::K, SmemSwizzle::b32, 32, 32, 0x580, SwizzleAnchor::tile},
+      {T::bf16, false, Major::K, SmemSwizzle::b128, 64, 64, 0x400, SwizzleAnchor::absolute},
+      {T::bf16, false, Major::K, SmemSwizzle::none, 64, 32, 0x400, SwizzleAnchor::absolute},
+      {T::fp16, false, Major::MN, SmemSwizzle::none, 64, 32, 0x400, SwizzleAnchor::absolute},
+      {T::bf16, false, Major::MN, SmemSwizzle::b64, 64, 16, 0x400, SwizzleAnchor::absolute},
+      {T::tf32, false, Major::MN, SmemSwizzle::b128_base32b, 64, 8, 0x400, SwizzleAnchor::absolute},
+      {T::e4m3, false, Major::K, SmemSwizzle::b32, 32, 32, 0x580, SwizzleAnchor::tile},
   };
   for (const Tile& t : cases) {
     CAPTURE(t.describe());
-    const layout::SmemOperand op = layout::make_smem_operand({element(t.type), t.major, t.swizzle, t.rows, t.cols});
+    const layout::SmemOperand op = layout::make_smem_operand({element(t.type, t.packed), t.major, t.swizzle, t.rows, t.cols});
     const Placed p = place(t, op, rng);
     const Int kstep = layout::kstep_elements(op.spec().element);
     mma::SmemDescriptorFields f = mma::descriptor_fields(op, t.tile_base, 0, t.anchor);
