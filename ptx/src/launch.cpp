@@ -1,5 +1,6 @@
 #include "tcgen/ptx/launch.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #include "tcgen/core/error.hpp"
@@ -46,6 +47,25 @@ void check_register_counts(const CtaState& state) {
   }
 }
 
+// .maxntid bounds the CTA's threads, .reqntid fixes each dimension (PTX
+// #performance-tuning-directives-maxntid, -reqntid): a launch against them
+// fails on the device, so it fails here.
+void check_thread_directives(const Function& entry, const exec::Dim3& block) {
+  for (const std::string& d : entry.directives) {
+    const bool max = d.starts_with(".maxntid "), req = d.starts_with(".reqntid ");
+    if (!max && !req) continue;
+    unsigned dims[3] = {1, 1, 1};
+    std::sscanf(d.c_str() + 9, "%u , %u , %u", &dims[0], &dims[1], &dims[2]);
+    const std::string shape = std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z);
+    if (max && block.count() > dims[0] * dims[1] * dims[2])
+      fail("block", shape, "at most " + std::to_string(dims[0] * dims[1] * dims[2]) + " threads: the kernel says " + d);
+    if (req && (block.x != dims[0] || block.y != dims[1] || block.z != dims[2]))
+      fail("block", shape,
+           std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]) +
+               ": the kernel says " + d);
+  }
+}
+
 }  // namespace
 
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
@@ -56,6 +76,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
     fail("block", std::to_string(config.block.x) + "x" + std::to_string(config.block.y) + "x" +
                       std::to_string(config.block.z),
          "a multiple of 32 threads, at most 1024: the host runs whole warps");
+  check_thread_directives(entry, config.block);
   if (config.grid.count() == 0) fail("grid", 0, "at least one CTA in each dimension");
   if (config.cluster.count() != 1)
     fail("cluster", std::to_string(config.cluster.x) + "x" + std::to_string(config.cluster.y) + "x" +

@@ -691,3 +691,20 @@ TEST_CASE("kernel arguments are checked against the .param list") {
   CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {.cluster = {2, 1, 1}}, one, {}),
                        doctest::Contains("cluster = 2x1x1 is invalid: 1x1x1"), Error);
 }
+
+TEST_CASE(".maxntid and .reqntid bound the launch's block as on the device (PTX #performance-tuning-directives-maxntid)") {
+  std::string text = kernel("");
+  const auto with = [&](const std::string& directive) {
+    std::string t = text;
+    t.insert(t.find(")\n{") + 2, directive + "\n");
+    return ptx::Module::parse(t, "test.ptx");
+  };
+  std::uint32_t* none = nullptr;
+  const ptx::Argument one[] = {ptx::argument(none)};
+  const ptx::Module max = with(".maxntid 64, 1, 1"), req = with(".reqntid 32, 2, 1");
+  CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.block = {96, 1, 1}}, one, {}),
+                       doctest::Contains("block = 96x1x1 is invalid: at most 64 threads: the kernel says .maxntid 64, 1, 1"),
+                       Error);
+  CHECK_THROWS_WITH_AS(ptx::launch(req, req.entry("k"), {.block = {64, 1, 1}}, one, {}),
+                       doctest::Contains("block = 64x1x1 is invalid: 32x2x1: the kernel says .reqntid 32, 2, 1"), Error);
+}
