@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TCGEN_BUILD_DIR:-$root/build}"
 
-packages=(cmake g++ doctest-dev libspdlog-dev)
+packages=(cmake g++ doctest-dev libspdlog-dev libzstd-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

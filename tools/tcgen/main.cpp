@@ -34,6 +34,9 @@ verbs:
                   tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
   ptx           what the host model's PTX interpreter makes of a PTX file: kernels, parameters, what it cannot run:
                   tcgen ptx kernel.ptx
+  run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
+                on the host model, every kernel's PTX with every rule checked:
+                  tcgen run [--strict] -- ./app args
 
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.
@@ -47,7 +50,7 @@ constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha or ptx; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx or run; see tcgen --help");
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
@@ -61,6 +64,11 @@ int run(const std::vector<std::string>& args) {
   if (verb == "gemm") return gemm(rest);
   if (verb == "fmha") return fmha(rest);
   if (verb == "ptx") return ptx_module(rest);
+#if defined(TCGEN_RUN)
+  if (verb == "run") return run_program(rest);
+#else
+  if (verb == "run") tcgen::fail("verb", verb, "a build with nvcc: tcgen run needs the CUDA toolkit's headers");
+#endif
   if (verb == "layout") {
     if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");
     const std::span<const std::string> tail = rest.subspan(1);
@@ -72,7 +80,7 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha or ptx; see tcgen --help");
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx or run; see tcgen --help");
 }
 
 }  // namespace

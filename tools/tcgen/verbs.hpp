@@ -14,5 +14,6 @@ int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
 int gemm(std::span<const std::string> args);         // tcgen gemm
 int fmha(std::span<const std::string> args);         // tcgen fmha
 int ptx_module(std::span<const std::string> args);   // tcgen ptx
+int run_program(std::span<const std::string> args);  // tcgen run
 
 }  // namespace tcgen::cli

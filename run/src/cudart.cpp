@@ -1,0 +1,277 @@
+// The CUDA runtime API as programs built by nvcc call it (libcudart.so.13),
+// over the host model: registration of the embedded device code, launches,
+// memory, errors, streams and events, the device's properties (a B200). A
+// function this library does not define is missing from it, so the dynamic
+// loader stops the program at its first call, naming it.
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <deque>
+
+#include "device.hpp"
+
+using tcgen::run::Device;
+
+namespace {
+
+struct CallConfiguration {
+  dim3 grid, block;
+  std::size_t smem;
+  void* stream;
+};
+thread_local std::deque<CallConfiguration> configurations;  // <<<...>>> pushes, the stub pops
+
+std::lock_guard<std::mutex> lock() { return std::lock_guard<std::mutex>(Device::get().mutex); }
+
+cudaError_t launch(const void* function, dim3 grid, dim3 block, void** args, std::size_t smem, dim3 cluster = {1, 1, 1}) {
+  const auto guard = lock();
+  return Device::get().launch({function, grid, block, cluster, smem, args});
+}
+
+// Events hold the host time they were recorded at.
+struct Event {
+  double ms = 0;
+  bool recorded = false;
+};
+
+}  // namespace
+
+extern "C" {
+
+// ---- registration (nvcc's crt/host_runtime.h)
+void** __cudaRegisterFatBinary(void* fat_cubin) {
+  const auto guard = lock();
+  return Device::get().register_binary(fat_cubin);
+}
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {}
+void __cudaRegisterFunction(void** handle, const char* host_function, char*, const char* device_name, int, uint3*,
+                            uint3*, dim3*, dim3*, int*) {
+  const auto guard = lock();
+  Device::get().register_function(handle, host_function, device_name);
+}
+char __cudaInitModule(void**) { return 1; }
+
+// ---- launches
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t smem, void* stream) {
+  configurations.push_back({grid, block, smem, stream});
+  return 0;
+}
+cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, std::size_t* smem, void* stream) {
+  if (configurations.empty()) return cudaErrorMissingConfiguration;
+  const CallConfiguration c = configurations.back();
+  configurations.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *smem = c.smem;
+  *static_cast<void**>(stream) = c.stream;
+  return cudaSuccess;
+}
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* function) {
+  *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(function));
+  return cudaSuccess;
+}
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, std::size_t smem, cudaStream_t) {
+  return launch(kernel, grid, block, args, smem);
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, std::size_t smem,
+                                    cudaStream_t) {
+  return launch(kernel, grid, block, args, smem);
+}
+cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, std::size_t smem, cudaStream_t) {
+  return launch(function, grid, block, args, smem);
+}
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* function, void** args) {
+  dim3 cluster{1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == cudaLaunchAttributeClusterDimension)
+      cluster = {config->attrs[i].val.clusterDim.x, config->attrs[i].val.clusterDim.y, config->attrs[i].val.clusterDim.z};
+  return launch(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cluster);
+}
+cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return Device::get().sticky(); }
+
+// ---- memory
+cudaError_t cudaMalloc(void** p, std::size_t bytes) {
+  const auto guard = lock();
+  Device& d = Device::get();
+  if (d.sticky() != cudaSuccess) return d.result(d.sticky());
+  *p = d.allocate(bytes, false);
+  return *p ? cudaSuccess : d.result(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
+  const auto guard = lock();
+  *p = Device::get().allocate(bytes, true);
+  return *p ? cudaSuccess : Device::get().result(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
+cudaError_t cudaFree(void* p) {
+  const auto guard = lock();
+  return Device::get().release(p, false, "cudaFree");
+}
+cudaError_t cudaFreeHost(void* p) {
+  const auto guard = lock();
+  return Device::get().release(p, true, "cudaFreeHost");
+}
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  const auto guard = lock();
+  return Device::get().copy(dst, src, bytes, kind, "cudaMemcpy");
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+  const auto guard = lock();
+  return Device::get().copy(dst, src, bytes, kind, "cudaMemcpyAsync");
+}
+cudaError_t cudaMemset(void* p, int value, std::size_t bytes) {
+  const auto guard = lock();
+  Device& d = Device::get();
+  if (d.sticky() != cudaSuccess) return d.result(d.sticky());
+  if (!d.find(p, bytes, "cudaMemset", "destination")) return d.result(cudaErrorInvalidValue);
+  std::memset(p, value, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* p, int value, std::size_t bytes, cudaStream_t) { return cudaMemset(p, value, bytes); }
+
+// ---- the device: one B200 (sm_100, 148 SMs, 232,448 bytes of opt-in shared memory per block)
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : Device::get().result(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (device != 0) return Device::get().result(cudaErrorInvalidDevice);
+  std::memset(p, 0, sizeof *p);
+  std::strcpy(p->name, "NVIDIA B200 (tcgen host model)");
+  p->major = 10;
+  p->minor = 0;
+  p->multiProcessorCount = 148;
+  p->totalGlobalMem = std::size_t{180} << 30;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->sharedMemPerBlockOptin = 232448;
+  p->sharedMemPerMultiprocessor = 233472;
+  p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+  p->warpSize = 32;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 0x7FFFFFFF;
+  p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+  p->l2CacheSize = 126 * 1024 * 1024;
+  p->memoryBusWidth = 8192;
+  p->totalConstMem = 65536;
+  p->unifiedAddressing = 1;
+  p->concurrentKernels = 1;
+  p->clusterLaunch = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  cudaDeviceProp p;
+  if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+  switch (attr) {
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return cudaSuccess;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return cudaSuccess;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return cudaSuccess;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return cudaSuccess;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return cudaSuccess;
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return cudaSuccess;
+    case cudaDevAttrWarpSize: *value = p.warpSize; return cudaSuccess;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return cudaSuccess;
+    case cudaDevAttrClusterLaunch: *value = 1; return cudaSuccess;
+    default: break;
+  }
+  Device::get().report("cudaDeviceGetAttribute: attribute " + std::to_string(static_cast<int>(attr)) +
+                       " is not emulated (cudaErrorInvalidValue)");
+  return Device::get().result(cudaErrorInvalidValue);
+}
+cudaError_t cudaDeviceSynchronize() { return Device::get().sticky(); }
+cudaError_t cudaRuntimeGetVersion(int* v) {
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+// ---- errors
+cudaError_t cudaGetLastError() {
+  const auto guard = lock();
+  return Device::get().take_last_error();
+}
+cudaError_t cudaPeekAtLastError() {
+  const auto guard = lock();
+  const Device& d = Device::get();
+  return d.sticky() != cudaSuccess ? d.sticky() : d.peek_last_error();
+}
+const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorMissingConfiguration: return "cudaErrorMissingConfiguration";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    default: return "cudaErrorUnknown";
+  }
+}
+const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotReady: return "device not ready";
+    default: return "unknown error";
+  }
+}
+
+// ---- streams and events: the work is already done when a call returns
+cudaError_t cudaStreamCreate(cudaStream_t* s) {
+  *s = reinterpret_cast<cudaStream_t>(new char);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  delete reinterpret_cast<char*>(s);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return Device::get().sticky(); }
+cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  *e = reinterpret_cast<cudaEvent_t>(new Event);
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete reinterpret_cast<Event*>(e);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  auto* ev = reinterpret_cast<Event*>(e);
+  ev->ms = Device::get().elapsed_ms();
+  ev->recorded = true;
+  return Device::get().sticky();
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return Device::get().sticky(); }
+cudaError_t cudaEventQuery(cudaEvent_t) { return Device::get().sticky(); }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  const auto *a = reinterpret_cast<Event*>(start), *b = reinterpret_cast<Event*>(end);
+  if (!a->recorded || !b->recorded) return Device::get().result(cudaErrorInvalidResourceHandle);
+  *ms = static_cast<float>(b->ms - a->ms);
+  return cudaSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,100 @@
+#include "tcgen/run/fatbin.hpp"
+
+#include <zstd.h>
+
+#include <cstring>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::run {
+
+namespace {
+
+constexpr std::uint32_t kWrapperMagic = 0x466243B1, kFatbinMagic = 0xBA55ED50;
+constexpr std::uint64_t kCompressed = 0x8000, kArchSpecific = 0x100000;
+
+template <class T>
+T read(const std::uint8_t* p, std::size_t offset) {
+  T v;
+  std::memcpy(&v, p + offset, sizeof v);
+  return v;
+}
+
+std::string hex(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+}  // namespace
+
+std::string FatbinEntry::target() const {
+  return (kind == Kind::ptx ? "compute_" : "sm_") + std::to_string(arch) + (arch_specific ? "a" : "");
+}
+
+const std::uint8_t* unwrap_fatbin(const void* wrapper) {
+  const auto* w = static_cast<const std::uint8_t*>(wrapper);
+  if (const auto magic = read<std::uint32_t>(w, 0); magic != kWrapperMagic)
+    fail("fatbin wrapper magic", hex(magic), hex(kWrapperMagic) + " (nvcc's __fatDeviceText)");
+  return reinterpret_cast<const std::uint8_t*>(read<std::uint64_t>(w, 8));
+}
+
+std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
+  if (const auto magic = read<std::uint32_t>(fatbin, 0); magic != kFatbinMagic)
+    fail("fatbin magic", hex(magic), hex(kFatbinMagic));
+  const auto header = read<std::uint16_t>(fatbin, 6);
+  const auto bytes = read<std::uint64_t>(fatbin, 8);
+  std::vector<FatbinEntry> out;
+  for (std::uint64_t at = header; at < header + bytes;) {
+    const std::uint8_t* e = fatbin + at;
+    const auto entry_header = read<std::uint32_t>(e, 4);
+    const auto payload = read<std::uint64_t>(e, 8);
+    if (entry_header < 80 || entry_header > 4096)
+      fail("fatbin entry header bytes", std::to_string(entry_header), "80 to 4096 (at offset " + std::to_string(at) + ")");
+    FatbinEntry f;
+    const auto kind = read<std::uint16_t>(e, 0);
+    f.kind = kind == 1 ? FatbinEntry::Kind::ptx : kind == 2 ? FatbinEntry::Kind::elf : FatbinEntry::Kind::other;
+    const auto compressed_bytes = read<std::uint32_t>(e, 16);
+    f.ptx_minor = read<std::uint16_t>(e, 24);
+    f.ptx_major = read<std::uint16_t>(e, 26);
+    f.arch = static_cast<int>(read<std::uint32_t>(e, 28));
+    const auto flags = read<std::uint64_t>(e, 40);
+    f.compressed = flags & kCompressed;
+    f.arch_specific = flags & kArchSpecific;
+    f.uncompressed_bytes = read<std::uint64_t>(e, 56);
+    f.payload = {e + entry_header, f.compressed ? compressed_bytes : payload};
+    out.push_back(f);
+    at += entry_header + payload;
+  }
+  return out;
+}
+
+std::string ptx_text(const FatbinEntry& entry) {
+  if (entry.kind != FatbinEntry::Kind::ptx) fail("fatbin entry", entry.target(), "a PTX entry");
+  std::string text;
+  if (!entry.compressed) {
+    text.assign(reinterpret_cast<const char*>(entry.payload.data()), entry.payload.size());
+  } else {
+    text.resize(entry.uncompressed_bytes);
+    const std::size_t n = ZSTD_decompress(text.data(), text.size(), entry.payload.data(), entry.payload.size());
+    if (ZSTD_isError(n))
+      fail(("fatbin PTX entry " + entry.target()).c_str(), ZSTD_getErrorName(n), "a ZSTD frame that decompresses");
+    text.resize(n);
+  }
+  // PTX text ends at its first NUL (the entry is padded).
+  if (const auto nul = text.find('\0'); nul != std::string::npos) text.resize(nul);
+  return text;
+}
+
+const FatbinEntry& sm100a_ptx(std::span<const FatbinEntry> entries) {
+  std::string found;
+  for (const FatbinEntry& e : entries) {
+    if (e.kind == FatbinEntry::Kind::ptx && e.arch == 100 && e.arch_specific) return e;
+    found += (found.empty() ? "" : ", ") + e.target();
+  }
+  fail("the program's device code", found.empty() ? "none" : found,
+       "compute_100a PTX: build with -gencode arch=compute_100a,code=[sm_100a,compute_100a] (the host model runs "
+       "PTX; tcgen05 needs the arch-specific target, which plain compute_100 PTX cannot hold)");
+}
+
+}  // namespace tcgen::run

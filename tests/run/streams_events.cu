@@ -1,0 +1,73 @@
+// A CUDA program of the ordinary kind, run under `tcgen run`: the device's
+// properties, pinned host memory, a stream with async copies and a kernel,
+// events timing it, the last-error protocol. Prints PASSED and exits 0 when
+// every result is right.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    const cudaError_t e = (call);                                                            \
+    if (e != cudaSuccess) {                                                                  \
+      std::printf("FAILED: %s = %s at line %d\n", #call, cudaGetErrorString(e), __LINE__);  \
+      return 1;                                                                              \
+    }                                                                                        \
+  } while (0)
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, sm_%d%d, %d SMs, %zu bytes of opt-in shared memory per block\n", prop.name, prop.major,
+              prop.minor, prop.multiProcessorCount, prop.sharedMemPerBlockOptin);
+  if (prop.major != 10 || prop.multiProcessorCount != 148 || prop.sharedMemPerBlockOptin != 232448) {
+    std::printf("FAILED: not a B200\n");
+    return 1;
+  }
+  const int n = 1000;
+  float *x, *y, *hx, *hy;
+  CHECK(cudaMallocHost(&hx, n * sizeof(float)));
+  CHECK(cudaMallocHost(&hy, n * sizeof(float)));
+  for (int i = 0; i < n; ++i) hx[i] = float(i), hy[i] = float(2 * i);
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  cudaStream_t s;
+  cudaEvent_t start, stop;
+  CHECK(cudaStreamCreate(&s));
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK(cudaMemcpyAsync(x, hx, n * sizeof(float), cudaMemcpyHostToDevice, s));
+  CHECK(cudaMemcpyAsync(y, hy, n * sizeof(float), cudaMemcpyHostToDevice, s));
+  CHECK(cudaEventRecord(start, s));
+  saxpy<<<(n + 127) / 128, 128, 0, s>>>(n, 3.0f, x, y);
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventRecord(stop, s));
+  CHECK(cudaMemcpyAsync(hy, y, n * sizeof(float), cudaMemcpyDeviceToHost, s));
+  CHECK(cudaStreamSynchronize(s));
+  float ms = -1;
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  int bad = 0;
+  for (int i = 0; i < n; ++i) bad += hy[i] != 5.0f * i;
+  // A launch with too many threads is refused, and the error is not sticky.
+  saxpy<<<1, 2048>>>(n, 1.0f, x, y);
+  const cudaError_t refused = cudaGetLastError();
+  const cudaError_t after = cudaMemset(y, 0, n * sizeof(float));
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  CHECK(cudaStreamDestroy(s));
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(y));
+  CHECK(cudaFreeHost(hx));
+  CHECK(cudaFreeHost(hy));
+  std::printf("kernel time %.3f ms (host model), %d wrong, oversized launch: %s, then: %s\n", ms, bad,
+              cudaGetErrorName(refused), cudaGetErrorName(after));
+  const bool ok = bad == 0 && ms >= 0 && refused != cudaSuccess && after == cudaSuccess;
+  std::printf("%s\n", ok ? "PASSED" : "FAILED");
+  return ok ? 0 : 1;
+}
