@@ -8,7 +8,9 @@
 #include <cstring>
 #include <deque>
 
+#include "b200.hpp"
 #include "device.hpp"
+#include "driver.hpp"
 
 using tcgen::run::Device;
 
@@ -130,7 +132,7 @@ cudaError_t cudaMemset(void* p, int value, std::size_t bytes) {
 }
 cudaError_t cudaMemsetAsync(void* p, int value, std::size_t bytes, cudaStream_t) { return cudaMemset(p, value, bytes); }
 
-// ---- the device: one B200 (sm_100, 148 SMs, 232,448 bytes of opt-in shared memory per block)
+// ---- the device: one B200 (b200.cpp)
 cudaError_t cudaGetDeviceCount(int* count) {
   *count = 1;
   return cudaSuccess;
@@ -142,51 +144,24 @@ cudaError_t cudaGetDevice(int* device) {
 cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : Device::get().result(cudaErrorInvalidDevice); }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (device != 0) return Device::get().result(cudaErrorInvalidDevice);
-  std::memset(p, 0, sizeof *p);
-  std::strcpy(p->name, "NVIDIA B200 (tcgen host model)");
-  p->major = 10;
-  p->minor = 0;
-  p->multiProcessorCount = 148;
-  p->totalGlobalMem = std::size_t{180} << 30;
-  p->sharedMemPerBlock = 48 * 1024;
-  p->sharedMemPerBlockOptin = 232448;
-  p->sharedMemPerMultiprocessor = 233472;
-  p->regsPerBlock = p->regsPerMultiprocessor = 65536;
-  p->warpSize = 32;
-  p->maxThreadsPerBlock = 1024;
-  p->maxThreadsPerMultiProcessor = 2048;
-  p->maxBlocksPerMultiProcessor = 32;
-  p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-  p->maxThreadsDim[2] = 64;
-  p->maxGridSize[0] = 0x7FFFFFFF;
-  p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-  p->l2CacheSize = 126 * 1024 * 1024;
-  p->memoryBusWidth = 8192;
-  p->totalConstMem = 65536;
-  p->unifiedAddressing = 1;
-  p->concurrentKernels = 1;
-  p->clusterLaunch = 1;
+  tcgen::run::b200_properties(p);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  cudaDeviceProp p;
-  if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
-  switch (attr) {
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return cudaSuccess;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return cudaSuccess;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return cudaSuccess;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return cudaSuccess;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return cudaSuccess;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return cudaSuccess;
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return cudaSuccess;
-    case cudaDevAttrWarpSize: *value = p.warpSize; return cudaSuccess;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return cudaSuccess;
-    case cudaDevAttrClusterLaunch: *value = 1; return cudaSuccess;
-    default: break;
-  }
-  Device::get().report("cudaDeviceGetAttribute: attribute " + std::to_string(static_cast<int>(attr)) +
-                       " is not emulated (cudaErrorInvalidValue)");
-  return Device::get().result(cudaErrorInvalidValue);
+  return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? cudaSuccess
+                                                                               : Device::get().result(cudaErrorInvalidValue);
+}
+// The driver's functions for programs that do not link libcuda (CUTLASS and
+// DeepGEMM get cuTensorMapEncodeTiled so).
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** function, unsigned, unsigned long long,
+                                             cudaDriverEntryPointQueryResult* status) {
+  *function = tcgen::run::driver_function(symbol);
+  if (status) *status = *function ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+  return *function ? cudaSuccess : Device::get().result(cudaErrorSymbolNotFound);
+}
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** function, unsigned long long flags,
+                                    cudaDriverEntryPointQueryResult* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, function, CUDART_VERSION, flags, status);
 }
 cudaError_t cudaDeviceSynchronize() { return Device::get().sticky(); }
 cudaError_t cudaRuntimeGetVersion(int* v) {
@@ -220,6 +195,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
     default: return "cudaErrorUnknown";
   }
 }
@@ -235,6 +211,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotReady: return "device not ready";
+    case cudaErrorSymbolNotFound: return "named symbol not found";
     default: return "unknown error";
   }
 }

@@ -1,0 +1,59 @@
+#include "b200.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace tcgen::run {
+
+// sm_100, 148 SMs, 232,448 bytes of opt-in shared memory per block (CUDA
+// Programming Guide, compute capability 10.0), 1024 threads per block.
+void b200_properties(cudaDeviceProp* p) {
+  std::memset(p, 0, sizeof *p);
+  std::strcpy(p->name, "NVIDIA B200 (tcgen host model)");
+  p->major = 10;
+  p->minor = 0;
+  p->multiProcessorCount = 148;
+  p->totalGlobalMem = std::size_t{180} << 30;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->sharedMemPerBlockOptin = 232448;
+  p->sharedMemPerMultiprocessor = 233472;
+  p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+  p->warpSize = 32;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 0x7FFFFFFF;
+  p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+  p->l2CacheSize = 126 * 1024 * 1024;
+  p->memoryBusWidth = 8192;
+  p->totalConstMem = 65536;
+  p->unifiedAddressing = 1;
+  p->concurrentKernels = 1;
+  p->clusterLaunch = 1;
+}
+
+bool device_attribute(int* value, int attribute, int device) {
+  if (device != 0) return false;
+  cudaDeviceProp p;
+  b200_properties(&p);
+  switch (static_cast<cudaDeviceAttr>(attribute)) {
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return true;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return true;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return true;
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return true;
+    case cudaDevAttrWarpSize: *value = p.warpSize; return true;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
+    case cudaDevAttrClusterLaunch: *value = 1; return true;
+    case cudaDevAttrUnifiedAddressing: *value = 1; return true;
+    default: break;
+  }
+  std::fprintf(stderr, "tcgen run: device attribute %d is not emulated (invalid value)\n", attribute);
+  return false;
+}
+
+}  // namespace tcgen::run

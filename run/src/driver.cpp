@@ -1,0 +1,178 @@
+// The CUDA driver API subset that tcgen05 programs call (libcuda.so.1, and
+// through cudaGetDriverEntryPoint): initialisation, the one device and its
+// attributes, error strings, cuGetProcAddress, and cuTensorMapEncodeTiled,
+// which validates the map as the driver does (model::TensorMapSpec::validate:
+// DRV's rules, the field named) and encodes it in tcgen's own CUtensorMap
+// layout (ptx/tensor_map.hpp), which the interpreter's TMA reads back.
+#include "driver.hpp"
+
+#include "b200.hpp"
+
+#include <cuda.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/ptx/tensor_map.hpp"
+
+namespace {
+
+// A program that uses the driver alone never loads the runtime, whose exit
+// line tells tcgen run that its libraries were used: then this one says so.
+struct ExitLine {
+  ~ExitLine() {
+    if (dlsym(RTLD_DEFAULT, "__cudaRegisterFatBinary")) return;
+    const char* fd = std::getenv("TCGEN_RUN_FD");
+    if (!fd || !*fd) return;
+    const char line[] = "tcgen run: the driver API only (no kernel launched through the runtime)\n";
+    if (write(std::atoi(fd), line, sizeof line - 1) < 0) std::fputs(line, stderr);
+  }
+};
+
+void report(const std::string& text) { std::fprintf(stderr, "tcgen run: %s\n", text.c_str()); }
+
+// Bytes per element of a CUtensorMapDataType the model's TMA moves (1, 2 or 4); 0 otherwise.
+std::uint32_t element_bytes(CUtensorMapDataType t) {
+  switch (t) {
+    case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+    case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT32:
+    case CU_TENSOR_MAP_DATA_TYPE_INT32:
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
+    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
+    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned) {
+  static ExitLine at_exit;  // constructed by the first cuInit, destroyed at exit
+  return CUDA_SUCCESS;
+}
+CUresult cuDriverGetVersion(int* v) {
+  *v = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int* n) {
+  *n = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice* d, int ordinal) {
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *d = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice device) {
+  // The runtime's attributes share the driver's numbering.
+  return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult cuGetErrorName(CUresult e, const char** s) {
+  switch (e) {
+    case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
+    case CUDA_ERROR_INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *s = "CUDA_ERROR_INVALID_DEVICE"; break;
+    case CUDA_ERROR_NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; break;
+    case CUDA_ERROR_NOT_SUPPORTED: *s = "CUDA_ERROR_NOT_SUPPORTED"; break;
+    default: *s = "CUDA_ERROR_UNKNOWN"; return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult e, const char** s) {
+  switch (e) {
+    case CUDA_SUCCESS: *s = "no error"; break;
+    case CUDA_ERROR_INVALID_VALUE: *s = "invalid argument"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *s = "invalid device ordinal"; break;
+    case CUDA_ERROR_NOT_FOUND: *s = "named symbol not found"; break;
+    case CUDA_ERROR_NOT_SUPPORTED: *s = "operation not supported"; break;
+    default: *s = "unknown error"; return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
+                                const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                                const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
+                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
+  const auto refuse = [](const std::string& why) {
+    report("cuTensorMapEncodeTiled: " + why + " (CUDA_ERROR_INVALID_VALUE)");
+    return CUDA_ERROR_INVALID_VALUE;
+  };
+  if (!map) return refuse("tensorMap is null");
+  tcgen::model::TensorMapSpec s;
+  s.element_bytes = element_bytes(type);
+  if (s.element_bytes == 0)
+    return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
+                  " is not modelled: the host model's TMA moves 1-, 2- and 4-byte elements");
+  if (rank < 1 || rank > 5) return refuse("tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5");
+  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return refuse("interleave is not modelled: expected INTERLEAVE_NONE");
+  switch (swizzle) {
+    case CU_TENSOR_MAP_SWIZZLE_NONE: s.swizzle = tcgen::model::TmaSwizzle::none; break;
+    case CU_TENSOR_MAP_SWIZZLE_32B: s.swizzle = tcgen::model::TmaSwizzle::b32; break;
+    case CU_TENSOR_MAP_SWIZZLE_64B: s.swizzle = tcgen::model::TmaSwizzle::b64; break;
+    case CU_TENSOR_MAP_SWIZZLE_128B: s.swizzle = tcgen::model::TmaSwizzle::b128; break;
+    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::model::TmaSwizzle::b128_atom32b; break;
+    default: return refuse("swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled");
+  }
+  s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::model::TmaOobFill::zero
+                                                       : tcgen::model::TmaOobFill::nan_request_zero_fma;
+  s.rank = rank;
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    s.global_dims[i] = dims[i];
+    s.box_dims[i] = box[i];
+    s.element_strides[i] = element_strides[i];
+    if (i + 1 < rank) s.global_strides[i] = strides[i];
+  }
+  try {
+    const tcgen::ptx::TensorMap m = tcgen::ptx::encode_tensor_map(s, global);
+    static_assert(sizeof(CUtensorMap) == sizeof m.bytes);
+    std::memcpy(map, m.bytes, sizeof m.bytes);
+  } catch (const tcgen::Error& e) {
+    return refuse(e.what());
+  }
+  return CUDA_SUCCESS;
+}
+
+// cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form.
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int, cuuint64_t, CUdriverProcAddressQueryResult* status) {
+  *pfn = tcgen::run::driver_function(symbol);
+  if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+#undef cuGetProcAddress
+CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, cuuint64_t flags) {
+  return cuGetProcAddress_v2(symbol, pfn, version, flags, nullptr);
+}
+
+}  // extern "C"
+
+namespace tcgen::run {
+
+void* driver_function(const char* symbol) {
+  const std::string s = symbol ? symbol : "";
+  if (s == "cuTensorMapEncodeTiled") return reinterpret_cast<void*>(&cuTensorMapEncodeTiled);
+  if (s == "cuInit") return reinterpret_cast<void*>(&cuInit);
+  if (s == "cuDriverGetVersion") return reinterpret_cast<void*>(&cuDriverGetVersion);
+  if (s == "cuDeviceGet") return reinterpret_cast<void*>(&cuDeviceGet);
+  if (s == "cuDeviceGetCount") return reinterpret_cast<void*>(&cuDeviceGetCount);
+  if (s == "cuDeviceGetAttribute") return reinterpret_cast<void*>(&cuDeviceGetAttribute);
+  if (s == "cuGetErrorName") return reinterpret_cast<void*>(&cuGetErrorName);
+  if (s == "cuGetErrorString") return reinterpret_cast<void*>(&cuGetErrorString);
+  if (s == "cuGetProcAddress") return reinterpret_cast<void*>(&cuGetProcAddress_v2);
+  report("the driver function " + s + " is not emulated; the program gets a null pointer for it");
+  return nullptr;
+}
+
+}  // namespace tcgen::run

@@ -1,0 +1,28 @@
+// A host program (g++, no nvcc) linked with -lcuda, run under `tcgen run`:
+// it loads no CUDA runtime, and the dynamic loader
+// finds tcgen's libcuda.so.1 by its soname. Initialisation, the device and
+// two attributes, cuGetProcAddress, error strings. Exit 0 and PASSED when
+// the driver describes a B200 and hands out cuTensorMapEncodeTiled.
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstring>
+
+int main() {
+  CUdevice dev;
+  int major = 0, sms = 0;
+  void* encode = nullptr;
+  CUdriverProcAddressQueryResult status;
+  const char* text = nullptr;
+  const bool ok = cuInit(0) == CUDA_SUCCESS && cuDeviceGet(&dev, 0) == CUDA_SUCCESS &&
+                  cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+                  cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS &&
+                  cuGetProcAddress("cuTensorMapEncodeTiled", &encode, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status) ==
+                      CUDA_SUCCESS &&
+                  encode && cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text) == CUDA_SUCCESS;
+  std::printf("sm_%d0, %d SMs, cuTensorMapEncodeTiled %s, CUDA_ERROR_INVALID_VALUE: %s\n", major, sms,
+              encode ? "found" : "missing", text ? text : "?");
+  const bool b200 = ok && major == 10 && sms == 148 && std::strcmp(text, "invalid argument") == 0;
+  std::printf("%s\n", b200 ? "PASSED" : "FAILED");
+  return b200 ? 0 : 1;
+}
