@@ -18,14 +18,15 @@ function(tcgen_add_library name)
 endfunction()
 
 # tcgen_device_flags(TARGET ARCH...) : compile a CUDA target for the given
-# arch-specific targets, e.g. 100a 90a (each as compute_X/sm_X). The layout
-# algebra's constexpr host code is used on the device too, as in CUTLASS,
-# hence --expt-relaxed-constexpr.
+# arch-specific targets, e.g. 100a 90a: the sm_X cubin and the compute_X PTX,
+# which `tcgen run` runs on the host model. The layout algebra's constexpr
+# host code is used on the device too, as in CUTLASS, hence
+# --expt-relaxed-constexpr.
 function(tcgen_device_flags target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
   foreach(arch ${ARGN})
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_${arch},code=sm_${arch}>)
+      "$<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_${arch},code=[sm_${arch},compute_${arch}]>")
   endforeach()
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
 endfunction()

@@ -910,6 +910,26 @@ void cvt_unpack_fp8(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], hi << 16 | lo);
 }
 
+// cvt.rn.satfinite{.relu}.{e2m1x2, e2m3x2, e3m2x2}.f32 d, a, b: a to the upper
+// nibble of a .b8 d (e2m1x2) or the upper byte of a .b16 d (6-bit values in
+// 8-bit containers). These formats have no NaN or infinity: satfinite
+// clamps, and a NaN takes core's encode() (UNCONFIRMED on silicon).
+template <ElementType E>
+void cvt_pack_narrow(Thread& t, const Instruction& in) {
+  const auto one = [&](const Operand& o) { return encode(E, relu(t.get<float>(o), in.flags)); };
+  const std::uint32_t hi = one(in.ops[1]), lo = one(in.ops[2]);
+  if constexpr (bits(E) == 4) t.set<std::uint8_t>(in.ops[0], static_cast<std::uint8_t>(hi << 4 | lo));
+  else t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(hi << 8 | lo));
+}
+// cvt.rn{.relu}.f16x2.{e2m1x2, e2m3x2, e3m2x2} d, a: the upper value of a to the upper half.
+template <ElementType E>
+void cvt_unpack_narrow(Thread& t, const Instruction& in) {
+  constexpr int width = bits(E) == 4 ? 4 : 8;
+  const std::uint32_t a = t.get<std::uint16_t>(in.ops[1]), mask = (1u << bits(E)) - 1;
+  const auto widen = [&](std::uint32_t code) { return encode(ElementType::fp16, relu(decode(E, code & mask), in.flags)); };
+  t.set<std::uint32_t>(in.ops[0], widen(a >> width) << 16 | widen(a));
+}
+
 // ---- cvta: between a space's address and its window in the generic space
 
 void cvta(Thread& t, const Instruction& in) {
@@ -1167,6 +1187,12 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
+    else if (in.type == Type::e2m1x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m1>;
+    else if (in.type == Type::e2m3x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m3>;
+    else if (in.type == Type::e3m2x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e3m2>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::e2m1x2) h = &cvt_unpack_narrow<ElementType::e2m1>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::e2m3x2) h = &cvt_unpack_narrow<ElementType::e2m3>;
+    else if (in.type == Type::f16x2 && in.type2 == Type::e3m2x2) h = &cvt_unpack_narrow<ElementType::e3m2>;
     else if (!is_half(in.type) || in.type == Type::f16 || in.type == Type::bf16) {
       if (in.type == Type::f16x2 || in.type == Type::bf16x2 || in.type2 == Type::f16x2 || in.type2 == Type::bf16x2) {
         why = "this packed cvt";

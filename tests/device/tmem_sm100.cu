@@ -146,6 +146,18 @@ __global__ void __launch_bounds__(128) copy_round_trip(Outcome* out) {
   {
     tmem::ScopedAllocation<Plan> allocation(&slot);
     const auto tile = allocation.template tile<"cells">();
+    // Each warp reads whole 32-lane columns below, also lanes the shape does
+    // not write: zeros first, so that no read finds a cell nothing wrote
+    // (the host model's initcheck), ordered before the copy by the barrier.
+    const int q = static_cast<int>(tmem::warp_index() % 4), lane = 32 * q + static_cast<int>(threadIdx.x % 32);
+    for (int w = 0; w < kWords; ++w) {
+      const std::uint32_t zero[1] = {0};
+      Cell::store(tile.address.lane_offset(32 * q).col_offset(w), zero);
+    }
+    tmem::wait_st();
+    tmem::fence_before_thread_sync();
+    __syncthreads();
+    tmem::fence_after_thread_sync();
     if (threadIdx.x == 0) {
       tmem::copy<S, 1>(tile.address, descriptor(source, kLbo, 128));
       asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(bar) : "memory");
@@ -155,7 +167,6 @@ __global__ void __launch_bounds__(128) copy_round_trip(Outcome* out) {
                    : "=r"(done) : "r"(bar) : "memory");
     tmem::fence_after_thread_sync();
     // Each warp reads its quarter; each thread checks the source rows copy_lanes sends to its lane.
-    const int q = static_cast<int>(tmem::warp_index() % 4), lane = 32 * q + static_cast<int>(threadIdx.x % 32);
     for (int w = 0; w < kWords; ++w) {
       std::uint32_t cell[1];
       Cell::load(tile.address.lane_offset(32 * q).col_offset(w), cell);

@@ -162,6 +162,28 @@ TEST_CASE("conversions: cvt.rn.bf16x2.f32 puts its first source in the upper hal
   CHECK(o[7] == 0xFFFFFFFFu);
 }
 
+TEST_CASE("FP4 and FP6 conversions: cvt.rn.satfinite.{e2m1x2,e2m3x2,e3m2x2}.f32 put a in the upper half, and back to f16x2") {
+  const std::vector<std::uint32_t> o = run(R"(
+	{
+	.reg .b8 	%c<2>;
+	mov.f32 	%f1, 0f3FC00000;        // 1.5
+	mov.f32 	%f2, 0fC1000000;        // -8.0: past e2m1's -6 and e2m3's -7.5 (saturates), e3m2 holds it
+	cvt.rn.satfinite.e2m1x2.f32 	%c1, %f1, %f2;
+	cvt.u32.u8 	%r1, %c1;
+	cvt.rn.satfinite.e2m3x2.f32 	%rs1, %f1, %f2;
+	cvt.u32.u16 	%r2, %rs1;
+	cvt.rn.satfinite.e3m2x2.f32 	%rs2, %f1, %f2;
+	cvt.u32.u16 	%r3, %rs2;
+	cvt.rn.f16x2.e2m1x2 	%r4, %c1;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	}
+)", 32);
+  CHECK(o[0] == 0x3Fu);          // e2m1: 1.5 = 0b0011, -6 = 0b1111
+  CHECK(o[1] == 0x0C3Fu);        // e2m3 (bias 1): 1.5 = 0b0_01_100, -7.5 = 0b1_11_111
+  CHECK(o[2] == 0x0E38u);        // e3m2 (bias 3, max 28): 1.5 = 0b0_011_10, -8 = -2^3 = 0b1_110_00
+  CHECK(o[3] == 0x3E00C600u);    // f16(1.5) = 0x3E00 in the upper half, f16(-6) = 0xC600
+}
+
 TEST_CASE("floating point: fma rounds once, ex2, rcp, f32x2 lanes, setp with unordered compares (PTX #floating-point-instructions)") {
   const std::vector<std::uint32_t> o = run(R"(
 	mov.f32 	%f1, 0f3F800001;        // 1 + 2^-23
