@@ -5,7 +5,10 @@
 //           a GPU after a fault, so does every later call (the error sticks)
 //   memcpy  cudaMemcpy from an address no cudaMalloc returned: refused
 //   tmem    tcgen05.ld of Tensor Memory nothing wrote: the report names the cell
-// Exit 3 when the program saw the error it expected, 1 otherwise.
+//   letter  a tcgen05.ld destination read before tcgen05.wait::ld: a PTX
+//           letter, counted in the summary; under --strict a fault
+// Exit 3 when the program saw the error it expected (letter: exit 0 when
+// the kernel ran, 3 when it faulted), 1 otherwise.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -27,6 +30,27 @@ __global__ void read_unwritten_tmem(std::uint32_t* out) {
   std::uint32_t r;
   asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];" : "=r"(r) : "r"(tmem));
   asm volatile("tcgen05.wait::ld.sync.aligned;");
+  out[threadIdx.x] = r;
+  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" ::"r"(tmem));
+}
+
+// Stores 7 to its cell, then reads it back and adds 1 before the wait that makes the value defined.
+__global__ void read_before_wait(std::uint32_t* out) {
+  __shared__ std::uint32_t slot;
+  asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" ::"r"(
+      static_cast<std::uint32_t>(__cvta_generic_to_shared(&slot))));
+  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  __syncwarp();
+  const std::uint32_t tmem = slot;
+  std::uint32_t r;
+  asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem), "r"(7u));
+  asm volatile("tcgen05.wait::st.sync.aligned;");
+  asm volatile(
+      "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];\n\t"
+      "add.u32 %0, %0, 1;\n\t"
+      "tcgen05.wait::ld.sync.aligned;"
+      : "=r"(r)
+      : "r"(tmem));
   out[threadIdx.x] = r;
   asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" ::"r"(tmem));
 }
@@ -57,6 +81,14 @@ int main(int argc, char** argv) {
     std::printf("launch: %s\n", cudaGetErrorName(e));
     return e == cudaErrorLaunchFailure ? 3 : 1;
   }
-  std::printf("usage: faults oob|memcpy|tmem\n");
+  if (std::strcmp(mode, "letter") == 0) {
+    std::uint32_t* out = nullptr;
+    cudaMalloc(&out, 32 * sizeof(std::uint32_t));
+    read_before_wait<<<1, 32>>>(out);
+    const cudaError_t e = cudaDeviceSynchronize();
+    std::printf("launch: %s\n", cudaGetErrorName(e));
+    return e == cudaSuccess ? 0 : e == cudaErrorLaunchFailure ? 3 : 1;
+  }
+  std::printf("usage: faults oob|memcpy|tmem|letter\n");
   return 1;
 }
