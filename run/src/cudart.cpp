@@ -52,6 +52,11 @@ void __cudaRegisterFunction(void** handle, const char* host_function, char*, con
   const auto guard = lock();
   Device::get().register_function(handle, host_function, device_name);
 }
+void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* device_name, int, std::size_t bytes, int,
+                       int) {
+  const auto guard = lock();
+  Device::get().register_variable(handle, host_variable, device_name, bytes);
+}
 char __cudaInitModule(void**) { return 1; }
 
 // ---- launches
@@ -91,6 +96,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   return launch(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cluster);
 }
 cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return Device::get().sticky(); }
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* function) {
+  const auto guard = lock();
+  return Device::get().function_attributes(function, a);
+}
 
 // ---- memory
 cudaError_t cudaMalloc(void** p, std::size_t bytes) {
@@ -122,6 +131,52 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   const auto guard = lock();
   return Device::get().copy(dst, src, bytes, kind, "cudaMemcpyAsync");
 }
+// ---- __device__ and __constant__ variables, in their module's storage
+cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+  const auto guard = lock();
+  std::uint64_t bytes = 0;
+  *p = Device::get().symbol(symbol, &bytes, "cudaGetSymbolAddress");
+  return *p ? cudaSuccess : Device::get().result(cudaErrorInvalidSymbol);
+}
+cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol) {
+  const auto guard = lock();
+  std::uint64_t bytes = 0;
+  if (!Device::get().symbol(symbol, &bytes, "cudaGetSymbolSize")) return Device::get().result(cudaErrorInvalidSymbol);
+  *size = bytes;
+  return cudaSuccess;
+}
+static cudaError_t copy_symbol(void* host, const void* symbol, std::size_t count, std::size_t offset, bool to_symbol,
+                               const char* call) {
+  const auto guard = lock();
+  Device& d = Device::get();
+  if (d.sticky() != cudaSuccess) return d.result(d.sticky());
+  std::uint64_t bytes = 0;
+  std::uint8_t* at = d.symbol(symbol, &bytes, call);
+  if (!at) return d.result(cudaErrorInvalidSymbol);
+  if (offset + count > bytes) {
+    d.report(std::string(call) + ": " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+             " leave the " + std::to_string(bytes) + "-byte variable (cudaErrorInvalidValue)");
+    return d.result(cudaErrorInvalidValue);
+  }
+  if (to_symbol) std::memcpy(at + offset, host, count);
+  else std::memcpy(host, at + offset, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, std::size_t count, std::size_t offset, cudaMemcpyKind) {
+  return copy_symbol(const_cast<void*>(src), symbol, count, offset, true, "cudaMemcpyToSymbol");
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, std::size_t count, std::size_t offset,
+                                    cudaMemcpyKind, cudaStream_t) {
+  return copy_symbol(const_cast<void*>(src), symbol, count, offset, true, "cudaMemcpyToSymbolAsync");
+}
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, std::size_t count, std::size_t offset, cudaMemcpyKind) {
+  return copy_symbol(dst, symbol, count, offset, false, "cudaMemcpyFromSymbol");
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t count, std::size_t offset,
+                                      cudaMemcpyKind, cudaStream_t) {
+  return copy_symbol(dst, symbol, count, offset, false, "cudaMemcpyFromSymbolAsync");
+}
+
 cudaError_t cudaMemset(void* p, int value, std::size_t bytes) {
   const auto guard = lock();
   Device& d = Device::get();
@@ -196,6 +251,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
     default: return "cudaErrorUnknown";
   }
 }
@@ -212,6 +268,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorSymbolNotFound: return "named symbol not found";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
     default: return "unknown error";
   }
 }

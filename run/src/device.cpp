@@ -1,5 +1,6 @@
 #include "device.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,16 @@ std::string hex(const void* p) {
   char b[24];
   std::snprintf(b, sizeof b, "%p", p);
   return b;
+}
+
+// "gemm_device<…>": the kernel's C++ name without its template arguments and parameters.
+std::string short_name(const std::string& mangled) {
+  std::string s = ptx::demangle(mangled);
+  if (const auto p = s.find('('); p != std::string::npos) s.resize(p);
+  if (const auto t = s.find('<'); t != std::string::npos) s = s.substr(0, t) + "<…>";
+  if (const auto space = s.rfind(' '); space != std::string::npos && s.find('<') == std::string::npos)
+    s = s.substr(space + 1);  // a return type before the name
+  return s;
 }
 
 std::string dims(const dim3& d) {
@@ -75,6 +86,39 @@ void Device::register_function(void** handle, const void* host_function, const c
   kernels_[host_function] = {reinterpret_cast<Binary*>(handle), device_name};
 }
 
+void Device::register_variable(void** handle, const void* host_variable, const char* device_name,
+                               std::uint64_t bytes) {
+  symbols_[host_variable] = {reinterpret_cast<Binary*>(handle), device_name, bytes};
+}
+
+const ptx::Module& Device::module(Binary& b) {
+  if (!b.module) {
+    const std::vector<FatbinEntry> entries = parse_fatbin(b.fatbin);
+    const FatbinEntry& ptx = sm100a_ptx(entries);
+    b.module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
+  }
+  return *b.module;
+}
+
+std::uint8_t* Device::symbol(const void* host_variable, std::uint64_t* bytes, const char* call) {
+  const auto s = symbols_.find(host_variable);
+  if (s == symbols_.end()) {
+    report(std::string(call) + ": " + hex(host_variable) + " is no registered __device__ or __constant__ variable");
+    return nullptr;
+  }
+  try {
+    for (const ptx::Module::Storage& st : module(*s->second.binary).storage())
+      if (*st.name == s->second.name) {
+        *bytes = st.end - st.begin;
+        return reinterpret_cast<std::uint8_t*>(st.begin);
+      }
+    report(std::string(call) + ": the module has no variable " + s->second.name);
+  } catch (const Error& e) {
+    report(std::string(call) + ": " + e.what());
+  }
+  return nullptr;
+}
+
 cudaError_t Device::result(cudaError_t e) {
   if (e != cudaSuccess) last_ = e;
   return e;
@@ -95,12 +139,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   }
   const Kernel& kernel = k->second;
   try {
-    if (!kernel.binary->module) {
-      const std::vector<FatbinEntry> entries = parse_fatbin(kernel.binary->fatbin);
-      const FatbinEntry& ptx = sm100a_ptx(entries);
-      kernel.binary->module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
-    }
-    const ptx::Module& module = *kernel.binary->module;
+    const ptx::Module& module = this->module(*kernel.binary);
     const ptx::Function& entry = module.entry(kernel.name);
     std::vector<ptx::Argument> args;
     for (std::size_t i = 0; i < entry.params.size(); ++i)
@@ -125,9 +164,42 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     sticky_ = cudaErrorLaunchFailure;
     return result(sticky_);
   } catch (const Error& e) {
-    report("the launch of " + kernel.name + " <<<" + dims(r.grid) + ", " + dims(r.block) + ", " +
-           std::to_string(r.dynamic_smem) + ">>> is refused (cudaErrorInvalidValue): " + e.what());
-    return result(cudaErrorInvalidValue);
+    // A shape the device cannot launch is an invalid configuration, as CUDA reports it; the rest invalid values.
+    const bool shape = e.field() == "block" || e.field() == "grid" || e.field() == "cluster";
+    const cudaError_t code = shape ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue;
+    report("the launch of " + short_name(kernel.name) + " <<<" + dims(r.grid) + ", " + dims(r.block) + ", " +
+           std::to_string(r.dynamic_smem) + ">>> is refused (" + cudaGetErrorName(code) + "): " + e.what());
+    return result(code);
+  }
+}
+
+cudaError_t Device::function_attributes(const void* function, cudaFuncAttributes* a) {
+  const auto k = kernels_.find(function);
+  if (k == kernels_.end()) {
+    report("cudaFuncGetAttributes of " + hex(function) + ", which is no registered kernel");
+    return result(cudaErrorInvalidDeviceFunction);
+  }
+  try {
+    const ptx::Module& m = module(*k->second.binary);
+    const ptx::Function& f = m.entry(k->second.name);
+    std::memset(a, 0, sizeof *a);
+    a->sharedSizeBytes = f.static_shared_bytes;
+    a->localSizeBytes = f.local_bytes;
+    a->maxThreadsPerBlock = 1024;
+    for (const std::string& d : f.directives) {
+      unsigned x = 1, y = 1, z = 1;
+      if ((d.starts_with(".maxntid ") || d.starts_with(".reqntid ")) && std::sscanf(d.c_str() + 9, "%u , %u , %u", &x, &y, &z) >= 1)
+        a->maxThreadsPerBlock = static_cast<int>(x * y * z);
+    }
+    // PTX registers are virtual: what ptxas allocates is unknown here; at most 255 per thread.
+    a->numRegs = static_cast<int>(std::min<std::uint32_t>(f.registers, 255));
+    a->ptxVersion = 90;
+    a->binaryVersion = 100;
+    a->maxDynamicSharedSizeBytes = static_cast<int>(232448 - f.static_shared_bytes);
+    return cudaSuccess;
+  } catch (const Error& e) {
+    report(std::string("cudaFuncGetAttributes: ") + e.what());
+    return result(cudaErrorInvalidDeviceFunction);
   }
 }
 

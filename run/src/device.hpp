@@ -29,6 +29,13 @@ struct Kernel {
   std::string name;  // the PTX entry (mangled)
 };
 
+// A __device__ or __constant__ variable: its module and PTX name.
+struct Symbol {
+  Binary* binary = nullptr;
+  std::string name;
+  std::uint64_t bytes = 0;
+};
+
 struct Block {
   std::uint64_t bytes = 0;
   bool pinned = false;  // cudaMallocHost: host memory the device also reaches
@@ -53,7 +60,13 @@ class Device {
 
   void** register_binary(const void* wrapper);
   void register_function(void** handle, const void* host_function, const char* device_name);
+  void register_variable(void** handle, const void* host_variable, const char* device_name, std::uint64_t bytes);
   cudaError_t launch(const LaunchRequest& r);
+  // cudaFuncGetAttributes of a registered kernel, from its PTX entry.
+  cudaError_t function_attributes(const void* function, cudaFuncAttributes* a);
+  // The device variable registered for host_variable, in its module's storage
+  // (the module loaded if need be); null with a report naming `call`.
+  std::uint8_t* symbol(const void* host_variable, std::uint64_t* bytes, const char* call);
 
   void* allocate(std::uint64_t bytes, bool pinned);
   cudaError_t release(void* p, bool pinned, const char* call);
@@ -77,7 +90,10 @@ class Device {
  private:
   Device();
   std::vector<std::unique_ptr<Binary>> binaries_;
+  // The module of b, parsed from its compute_100a PTX at the first use. Throws tcgen::Error.
+  const ptx::Module& module(Binary& b);
   std::map<const void*, Kernel> kernels_;
+  std::map<const void*, Symbol> symbols_;
   std::map<std::uintptr_t, Block> blocks_;  // by start address
   int next_serial_ = 1;
   cudaError_t sticky_ = cudaSuccess, last_ = cudaSuccess;

@@ -1,6 +1,7 @@
 // A CUDA program of the ordinary kind, run under `tcgen run`: the device's
 // properties, pinned host memory, a stream with async copies and a kernel,
-// events timing it, the last-error protocol. Prints PASSED and exits 0 when
+// events timing it, __constant__ and __device__ variables, the kernel's
+// attributes, the last-error protocol. Prints PASSED and exits 0 when
 // every result is right.
 #include <cuda_runtime.h>
 
@@ -16,9 +17,13 @@
     }                                                                                        \
   } while (0)
 
+__constant__ float offset;  // set with cudaMemcpyToSymbol
+__device__ int calls;       // counted by the kernel, read with cudaMemcpyFromSymbol
+
 __global__ void saxpy(int n, float a, const float* x, float* y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
+  if (i < n) y[i] = a * x[i] + y[i] + offset;
+  if (i == 0) atomicAdd(&calls, 1);
 }
 
 int main() {
@@ -42,6 +47,10 @@ int main() {
   CHECK(cudaStreamCreate(&s));
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
+  const float half = 0.5f;
+  CHECK(cudaMemcpyToSymbol(offset, &half, sizeof half));
+  cudaFuncAttributes attributes;
+  CHECK(cudaFuncGetAttributes(&attributes, saxpy));
   CHECK(cudaMemcpyAsync(x, hx, n * sizeof(float), cudaMemcpyHostToDevice, s));
   CHECK(cudaMemcpyAsync(y, hy, n * sizeof(float), cudaMemcpyHostToDevice, s));
   CHECK(cudaEventRecord(start, s));
@@ -52,8 +61,9 @@ int main() {
   CHECK(cudaStreamSynchronize(s));
   float ms = -1;
   CHECK(cudaEventElapsedTime(&ms, start, stop));
-  int bad = 0;
-  for (int i = 0; i < n; ++i) bad += hy[i] != 5.0f * i;
+  int bad = 0, counted = 0;
+  for (int i = 0; i < n; ++i) bad += hy[i] != 5.0f * i + 0.5f;
+  CHECK(cudaMemcpyFromSymbol(&counted, calls, sizeof counted));
   // A launch with too many threads is refused, and the error is not sticky.
   saxpy<<<1, 2048>>>(n, 1.0f, x, y);
   const cudaError_t refused = cudaGetLastError();
@@ -65,9 +75,11 @@ int main() {
   CHECK(cudaFree(y));
   CHECK(cudaFreeHost(hx));
   CHECK(cudaFreeHost(hy));
-  std::printf("kernel time %.3f ms (host model), %d wrong, oversized launch: %s, then: %s\n", ms, bad,
-              cudaGetErrorName(refused), cudaGetErrorName(after));
-  const bool ok = bad == 0 && ms >= 0 && refused != cudaSuccess && after == cudaSuccess;
+  std::printf("kernel time %.3f ms (host model), %d wrong, %d call counted, at most %d threads per block, "
+              "oversized launch: %s, then: %s\n",
+              ms, bad, counted, attributes.maxThreadsPerBlock, cudaGetErrorName(refused), cudaGetErrorName(after));
+  const bool ok = bad == 0 && counted == 1 && attributes.maxThreadsPerBlock == 1024 && ms >= 0 &&
+                  refused != cudaSuccess && after == cudaSuccess;
   std::printf("%s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
 }

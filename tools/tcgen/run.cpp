@@ -105,6 +105,11 @@ int run_program(std::span<const std::string> args) {
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (WIFSIGNALED(status)) std::cerr << "tcgen run: " << args[i] << " was killed by signal " << WTERMSIG(status) << " ("
                                      << strsignal(WTERMSIG(status)) << ")\n";
+  if (summary.empty() && code == 127) {
+    std::cerr << "tcgen run: the dynamic loader stopped " << args[i]
+              << " (exit 127): it calls a function tcgen's CUDA runtime does not emulate, named above (docs/run.md)\n";
+    return code;
+  }
   if (summary.empty() && code != 2) {
     std::cerr << "tcgen run: " << args[i]
               << " never loaded tcgen's CUDA runtime: build it with -cudart shared (it was linked with the static "
