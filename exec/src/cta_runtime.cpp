@@ -44,6 +44,7 @@ CtaRuntime::CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_by
     : block_(block),
       grid_(grid),
       threads_(threads),
+      active_threads_(threads),
       scheduler_(options),
       cta_(config(threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
@@ -99,7 +100,8 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
              ": every thread of one barrier instance names the same count");
   b.count = count;
   b.arrived.push_back(thread);
-  if (b.arrived.size() < count) {
+  const unsigned needed = count == static_cast<unsigned>(threads_) ? static_cast<unsigned>(active_threads_) : count;
+  if (b.arrived.size() < needed) {
     if (wait) block(thread, {Waiting::On::barrier, id, 0});
     return;
   }
@@ -199,6 +201,14 @@ void CtaRuntime::arrive(int thread, const CollectiveOp& op, std::uint32_t mask, 
     wake_lanes(warp, *woken);
   else
     block(thread, {Waiting::On::collective, 0, 0});
+}
+
+void CtaRuntime::set_active_threads(int active) {
+  if (active < threads_ - 31 || active > threads_)
+    fail("active threads", active, "the CTA's threads less at most 31 of padding in its last warp");
+  active_threads_ = active;
+  for (int t = active; t < threads_; ++t) exited_[t] = true;
+  if (active < threads_) warps_.back().remove_lanes(~0u << (active % 32));
 }
 
 void CtaRuntime::exit(int thread) {

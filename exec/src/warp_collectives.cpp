@@ -117,7 +117,12 @@ std::uint32_t WarpCollectives::converged_with(int lane) const {
   for (int l = 0; l < 32; ++l)
     if (!(exited_ >> l & 1u) || met_[static_cast<std::size_t>(l)] >= met_[static_cast<std::size_t>(lane)])
       lanes |= 1u << l;
-  return lanes;
+  return lanes & ~absent_;
+}
+
+void WarpCollectives::remove_lanes(std::uint32_t lanes) {
+  absent_ |= lanes;
+  exited_ |= lanes;
 }
 
 std::string WarpCollectives::describe(int lane) const {

@@ -71,11 +71,12 @@ void check_thread_directives(const Function& entry, const exec::Dim3& block) {
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
                    std::span<const Argument> args, std::span<const Allocation> memory) {
   if (!entry.entry) fail("kernel", entry.demangled, "an .entry: a .func cannot be launched");
-  const unsigned threads = config.block.count();
-  if (threads == 0 || threads > 1024 || threads % 32 != 0)
+  // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
+  const unsigned active = config.block.count(), threads = (active + 31) / 32 * 32;
+  if (active == 0 || active > 1024)
     fail("block", std::to_string(config.block.x) + "x" + std::to_string(config.block.y) + "x" +
                       std::to_string(config.block.z),
-         "a multiple of 32 threads, at most 1024: the host runs whole warps");
+         "1 to 1024 threads");
   check_thread_directives(entry, config.block);
   if (config.grid.count() == 0) fail("grid", 0, "at least one CTA in each dimension");
   if (config.cluster.count() != 1)
@@ -103,10 +104,12 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
         exec::CtaRuntime cta({x, y, z}, config.grid, static_cast<int>(threads), smem, options);
+        cta.set_active_threads(static_cast<int>(active));
         CtaState state;
         state.uniform.resize(threads / 32);
         state.register_counts.resize(threads / 32);
         cta.run([&](exec::HostArch& arch) {
+          if (arch.thread_index() >= active) return;  // padding of a partial last warp
           Thread t(grid, state, cta, arch, static_cast<int>(arch.thread_index()));
           t.run();
         });

@@ -24,6 +24,7 @@ std::string hex(const void* p) {
 // "gemm_device<…>": the kernel's C++ name without its template arguments and parameters.
 std::string short_name(const std::string& mangled) {
   std::string s = ptx::demangle(mangled);
+  for (std::size_t a; (a = s.find("(anonymous namespace)::")) != std::string::npos;) s.erase(a, 23);
   if (const auto p = s.find('('); p != std::string::npos) s.resize(p);
   if (const auto t = s.find('<'); t != std::string::npos) s = s.substr(0, t) + "<…>";
   if (const auto space = s.rfind(' '); space != std::string::npos && s.find('<') == std::string::npos)

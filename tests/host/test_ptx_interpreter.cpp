@@ -730,3 +730,21 @@ TEST_CASE(".maxntid and .reqntid bound the launch's block as on the device (PTX 
   CHECK_THROWS_WITH_AS(ptx::launch(req, req.entry("k"), {.block = {64, 1, 1}}, one, {}),
                        doctest::Contains("block = 64x1x1 is invalid: 32x2x1: the kernel says .reqntid 32, 2, 1"), Error);
 }
+
+TEST_CASE("a block of any size: a partial last warp runs only its threads, and bar.sync waits for those") {
+  for (int threads : {1, 40, 100}) {
+    CAPTURE(threads);
+    const std::vector<std::uint32_t> o = run(R"(
+	mov.u32 	%r1, %ntid.x;
+	bar.sync 	0;
+	activemask.b32 	%r2;
+	st.global.v2.u32 	[%rd1], {%r1, %r2};
+)", threads, 2);
+    const int last_warp = (threads - 1) / 32, in_last = threads - 32 * last_warp;
+    for (int t = 0; t < threads; ++t) {
+      CHECK(o[2 * t] == static_cast<std::uint32_t>(threads));
+      const std::uint32_t lanes = t / 32 < last_warp ? 0xFFFFFFFFu : (in_last == 32 ? 0xFFFFFFFFu : (1u << in_last) - 1);
+      CHECK(o[2 * t + 1] == lanes);
+    }
+  }
+}

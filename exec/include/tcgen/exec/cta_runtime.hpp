@@ -46,6 +46,11 @@ class CtaRuntime {
   Dim3 block() const { return block_; }
   Dim3 grid() const { return grid_; }
   int threads() const { return threads_; }
+  // A block whose size is no multiple of 32 has a partial last warp: the
+  // runtime holds whole warps, and the threads from `active` on are padding
+  // that the caller's kernel returns from at once. A barrier of all the
+  // CTA's threads then waits for the active ones. Call before run().
+  void set_active_threads(int active);
 
   // At the top of every HostArch call. False while the calling thread
   // unwinds (the CTA is stopping; its destructors' calls do nothing); throws
@@ -117,6 +122,7 @@ class CtaRuntime {
 
   Dim3 block_, grid_;
   int threads_;
+  int active_threads_;
   Scheduler scheduler_;
   model::Cta cta_;
   std::vector<Waiting> waiting_;

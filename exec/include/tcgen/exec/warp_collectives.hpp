@@ -64,6 +64,9 @@ class WarpCollectives {
   // those that have not exited, and those that exited having met at as many
   // collectives as `lane` has, which a GPU would still run together with it.
   std::uint32_t converged_with(int lane) const;
+  // Lanes that do not exist (the padding of a partial last warp): exited
+  // from the start, never converged with anyone.
+  void remove_lanes(std::uint32_t lanes);
 
  private:
   struct Pending {
@@ -78,7 +81,7 @@ class WarpCollectives {
   [[noreturn]] void fail(const CollectiveOp& op, const std::string& detail) const;
 
   int warp_;
-  std::uint32_t exited_ = 0;
+  std::uint32_t exited_ = 0, absent_ = 0;
   std::array<std::uint64_t, 32> met_{};  // collectives each lane has completed
   std::vector<Pending> pending_;
 };
