@@ -8,6 +8,9 @@
 //   bench_gemm                      the default shapes
 //   bench_gemm --m M --n N --k K    one shape
 //   bench_gemm --quick              one small shape (the ctest run)
+//   bench_gemm --reference fp64     no cuBLAS: D checked against the fp64 reference
+//                                   (gemm/reference.hpp) instead, for `tcgen run` on the
+//                                   host model, where cuBLAS does not run
 //   bench_gemm --info               the kernel's launch shape, shared and Tensor Memory; no GPU needed
 // Exit 0: ran; 1: a CUDA / cuBLAS error or the two D disagree; 77: no sm_100 GPU.
 #include <cublas_v2.h>
@@ -23,6 +26,7 @@
 #include "../../tests/device/device_check.hpp"
 #include "tcgen/gemm/device_gemm.hpp"
 #include "tcgen/gemm/matrix.hpp"
+#include "tcgen/gemm/reference.hpp"
 
 using namespace tcgen;
 
@@ -75,7 +79,21 @@ double max_difference(const std::vector<std::uint16_t>& x, const std::vector<std
   return diff / scale;
 }
 
-bool bench(const Shape& s, int iters, int sms, cublasHandle_t handle) {
+// D of tcgen's GEMM against the fp64 reference and its bound, the check that needs no cuBLAS.
+bool check_fp64(const Shape& s, const gemm::Matrix& a, const gemm::Matrix& b, const std::vector<std::uint16_t>& got,
+                double seconds) {
+  const gemm::Reference r = gemm::reference(a, layout::Major::K, b, layout::Major::K, nullptr, s.m, s.n, s.k);
+  std::vector<float> d(got.size());
+  for (std::size_t i = 0; i < got.size(); ++i) d[i] = decode(ElementType::bf16, got[i]);
+  const gemm::Verdict v = gemm::verify(d, r, ElementType::bf16);
+  std::printf("%6d %6d %6d   %8.1f   fp64 check %s: max |D - exact| / sum|a*b| %.3g (bound %.3g)\n%s", s.m, s.n, s.k,
+              2.0 * s.m * s.n * s.k / seconds * 1e-12, v.ok ? "PASS" : "FAIL", v.max_relative, v.bound,
+              v.ok ? "" : v.text.c_str());
+  return v.ok;
+}
+
+// handle null: --reference fp64.
+bool bench(const Shape& s, int iters, int sms, cublasHandle_t* handle) {
   // Rows of K elements: K a multiple of 8 needs no padding, which cuBLAS's lda = K also wants.
   const gemm::Matrix a = gemm::random_matrix(ElementType::bf16, s.m, s.k, 1);
   const gemm::Matrix b = gemm::random_matrix(ElementType::bf16, s.n, s.k, 2);
@@ -95,18 +113,22 @@ bool bench(const Shape& s, int iters, int sms, cublasHandle_t handle) {
   const gemm::Problem p{s.m, s.n, s.k, da, db, nullptr, dd, a.ld, b.ld, 0, s.n};
   const gemm::DeviceParams<kConfig> params = gemm::device_params<kConfig>(p);
   const double ours = seconds_per_launch([&] { CUDA_CHECK(gemm::launch_device<kConfig>(params, sms)); }, iters);
+  std::vector<std::uint16_t> got(static_cast<std::size_t>(s.m) * s.n), ref(got.size());
+  CUDA_CHECK(cudaMemcpy(got.data(), dd, d_bytes, cudaMemcpyDeviceToHost));
+  if (!handle) {
+    for (void* ptr : {da, db, dd, dref}) cudaFree(ptr);
+    return check_fp64(s, a, b, got, ours);
+  }
 
   const float alpha = 1.0f, beta = 0.0f;
   const double theirs = seconds_per_launch(
       [&] {
-        CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, db, CUDA_R_16BF, s.k, da,
+        CUBLAS_CHECK(cublasGemmEx(*handle, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, db, CUDA_R_16BF, s.k, da,
                                   CUDA_R_16BF, s.k, &beta, dref, CUDA_R_16BF, s.n, CUBLAS_COMPUTE_32F,
                                   CUBLAS_GEMM_DEFAULT));
       },
       iters);
 
-  std::vector<std::uint16_t> got(static_cast<std::size_t>(s.m) * s.n), ref(got.size());
-  CUDA_CHECK(cudaMemcpy(got.data(), dd, d_bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(ref.data(), dref, d_bytes, cudaMemcpyDeviceToHost));
   for (void* ptr : {da, db, dd, dref}) cudaFree(ptr);
 
@@ -128,10 +150,17 @@ int arg(int argc, char** argv, const char* name, int fallback) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false, info = false;
+  bool quick = false, info = false, fp64 = false;
   for (int i = 1; i < argc; ++i) {
     quick |= std::strcmp(argv[i], "--quick") == 0;
     info |= std::strcmp(argv[i], "--info") == 0;
+    if (std::strcmp(argv[i], "--reference") == 0) {
+      if (i + 1 == argc || std::strcmp(argv[i + 1], "fp64") != 0) {
+        std::printf("bench_gemm: --reference takes fp64 (the only reference besides cuBLAS)\n");
+        return 2;
+      }
+      fp64 = true;
+    }
   }
   if (info) {
     std::printf("kernel: %s\nthreads per CTA: %u (TMA warp, MMA warp, 4 epilogue warps)\n"
@@ -150,12 +179,13 @@ int main(int argc, char** argv) {
   const int iters = arg(argc, argv, "--iters", quick ? 3 : 20);
 
   cublasHandle_t handle;
-  CUBLAS_CHECK(cublasCreate(&handle));
+  if (!fp64) CUBLAS_CHECK(cublasCreate(&handle));
   std::printf("%s: %s, %d SMs; tcgen: %s, persistent grid\n", prop.name, "bf16 x bf16 -> bf16, f32 accumulate",
               prop.multiProcessorCount, gemm::describe(kConfig).c_str());
-  std::printf("     M      N      K   tcgen TFLOP/s   cuBLAS TFLOP/s   time ratio   max |D - D_cublas| / max|D|\n");
+  std::printf(fp64 ? "     M      N      K   tcgen TFLOP/s   check\n"
+                   : "     M      N      K   tcgen TFLOP/s   cuBLAS TFLOP/s   time ratio   max |D - D_cublas| / max|D|\n");
   bool ok = true;
-  for (const Shape& s : shapes) ok &= bench(s, iters, prop.multiProcessorCount, handle);
-  cublasDestroy(handle);
+  for (const Shape& s : shapes) ok &= bench(s, iters, prop.multiProcessorCount, fp64 ? nullptr : &handle);
+  if (!fp64) cublasDestroy(handle);
   return ok ? 0 : 1;
 }
