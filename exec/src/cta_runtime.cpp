@@ -100,8 +100,13 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
              ": every thread of one barrier instance names the same count");
   b.count = count;
   b.arrived.push_back(thread);
-  const unsigned needed = count == static_cast<unsigned>(threads_) ? static_cast<unsigned>(active_threads_) : count;
-  if (b.arrived.size() < needed) {
+  // bar counts whole warps (PTX: "as if all the threads in the warp have
+  // participated"): the padding of a partial last warp arrives with it.
+  const int last_warp = (threads_ - 1) / 32;
+  const bool with_padding = active_threads_ < threads_ && std::any_of(b.arrived.begin(), b.arrived.end(),
+                                                                       [&](int t) { return t / 32 == last_warp; });
+  const std::size_t present = b.arrived.size() + (with_padding ? threads_ - active_threads_ : 0);
+  if (present < count) {
     if (wait) block(thread, {Waiting::On::barrier, id, 0});
     return;
   }

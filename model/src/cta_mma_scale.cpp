@@ -41,6 +41,7 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
                          "] names lane 0 (its address is " + hex(tmem) + ").");
   const int columns = (rows + 31) / 32;
   const int issuer = issuer_thread(t.warp, t.lane);
+  const std::string why = ", and the MMA reads scale factors from it through [" + w + "]";
   for (int r = 0; r < rows; ++r) {
     const int column = col0 + r / 32;
     check_column(issue, column, col0, col0 + columns - 1);
@@ -48,7 +49,7 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
     for (int q = 0; q < 4; ++q) {
       const int lane = r % 32 + 32 * q;
       check_order(issue, Touch::mma_read, t.warp, issuer, lane, column, &now);
-      check_written(issue, lane, column, (", and the MMA reads scale factors from it through [" + w + "]").c_str());
+      check_written(issue, lane, column, why.c_str());
       const std::uint32_t word = tmem_.value(lane, column) >> (8 * id);
       const std::uint32_t used = vec == 4 ? word : word & ((1u << (8 * vec)) - 1);
       if (q == 0) first = used;

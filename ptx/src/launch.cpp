@@ -12,19 +12,10 @@ namespace tcgen::ptx {
 
 namespace {
 
-// The parameter buffer: each argument at its .param's offset, its size checked.
+// The parameter buffer: each argument (its size checked by check_launch) at its .param's offset.
 std::vector<std::uint8_t> parameters(const Function& f, std::span<const Argument> args) {
-  if (args.size() != f.params.size())
-    fail("kernel arguments", std::to_string(args.size()) + " for " + f.demangled,
-         std::to_string(f.params.size()) + ", one per .param of the entry");
   std::vector<std::uint8_t> buffer(f.param_bytes, 0);
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const Param& p = f.params[i];
-    if (args[i].size() != p.bytes)
-      fault("kernel argument " + std::to_string(i), std::to_string(args[i].size()) + " bytes",
-           std::to_string(p.bytes) + " bytes, the size of .param " + p.name);
-    std::memcpy(buffer.data() + p.offset, args[i].data(), p.bytes);
-  }
+  for (std::size_t i = 0; i < args.size(); ++i) std::memcpy(buffer.data() + f.params[i].offset, args[i].data(), f.params[i].bytes);
   return buffer;
 }
 
@@ -47,48 +38,68 @@ void check_register_counts(const CtaState& state) {
   }
 }
 
-// .maxntid bounds the CTA's threads, .reqntid fixes each dimension (PTX
-// #performance-tuning-directives-maxntid, -reqntid): a launch against them
-// fails on the device, so it fails here.
-void check_thread_directives(const Function& entry, const exec::Dim3& block) {
-  for (const std::string& d : entry.directives) {
-    const bool max = d.starts_with(".maxntid "), req = d.starts_with(".reqntid ");
-    if (!max && !req) continue;
-    unsigned dims[3] = {1, 1, 1};
-    std::sscanf(d.c_str() + 9, "%u , %u , %u", &dims[0], &dims[1], &dims[2]);
-    const std::string shape = std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z);
-    if (max && block.count() > dims[0] * dims[1] * dims[2])
-      fail("block", shape, "at most " + std::to_string(dims[0] * dims[1] * dims[2]) + " threads: the kernel says " + d);
-    if (req && (block.x != dims[0] || block.y != dims[1] || block.z != dims[2]))
-      fail("block", shape,
-           std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]) +
-               ": the kernel says " + d);
-  }
+std::string shape(const exec::Dim3& d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
+std::uint64_t count(const exec::Dim3& d) { return std::uint64_t{d.x} * d.y * d.z; }
 
 }  // namespace
 
-LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
-                   std::span<const Argument> args, std::span<const Allocation> memory) {
+LaunchBounds launch_bounds(const Function& entry) {
+  LaunchBounds b;
+  for (const std::string& d : entry.directives) {
+    std::optional<exec::Dim3>* into = d.starts_with(".maxntid ")             ? &b.maxntid
+                                      : d.starts_with(".reqntid ")           ? &b.reqntid
+                                      : d.starts_with(".reqnctapercluster ") ? &b.reqnctapercluster
+                                                                             : nullptr;
+    if (!into) continue;
+    unsigned x = 1, y = 1, z = 1;
+    if (std::sscanf(d.c_str() + d.find(' ') + 1, "%u , %u , %u", &x, &y, &z) < 1 || x == 0 || y == 0 || z == 0)
+      fail("directive", d, "a directive with 1 to 3 positive dimensions (PTX #performance-tuning-directives)");
+    *into = exec::Dim3{x, y, z};
+  }
+  return b;
+}
+
+void check_launch(const Function& entry, const LaunchConfig& config, std::span<const Argument> args) {
   if (!entry.entry) fail("kernel", entry.demangled, "an .entry: a .func cannot be launched");
-  // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
-  const unsigned active = config.block.count(), threads = (active + 31) / 32 * 32;
-  if (active == 0 || active > 1024)
-    fail("block", std::to_string(config.block.x) + "x" + std::to_string(config.block.y) + "x" +
-                      std::to_string(config.block.z),
-         "1 to 1024 threads");
-  check_thread_directives(entry, config.block);
-  if (config.grid.count() == 0) fail("grid", 0, "at least one CTA in each dimension");
-  if (config.cluster.count() != 1)
-    fail("cluster", std::to_string(config.cluster.x) + "x" + std::to_string(config.cluster.y) + "x" +
-                        std::to_string(config.cluster.z),
+  const exec::Dim3 &block = config.block, &grid = config.grid;
+  // CUDA's limits for compute capability 10.0 (CUDA C++ Programming Guide, Table 23).
+  if (count(block) == 0 || count(block) > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
+    fail("block", shape(block), "1 to 1024 threads, at most 1024 x 1024 x 64");
+  const LaunchBounds bounds = launch_bounds(entry);
+  if (bounds.maxntid && count(block) > count(*bounds.maxntid))
+    fail("block", shape(block), "at most " + std::to_string(count(*bounds.maxntid)) + " threads: the kernel says .maxntid " +
+                                    shape(*bounds.maxntid));
+  if (bounds.reqntid && (block.x != bounds.reqntid->x || block.y != bounds.reqntid->y || block.z != bounds.reqntid->z))
+    fail("block", shape(block), shape(*bounds.reqntid) + ": the kernel says .reqntid " + shape(*bounds.reqntid));
+  if (count(grid) == 0 || grid.x > 0x7FFFFFFFu || grid.y > 65535 || grid.z > 65535)
+    fail("grid", shape(grid), "1 to 2^31 - 1 CTAs along x, 1 to 65535 along y and z");
+  const exec::Dim3 cluster = bounds.reqnctapercluster.value_or(config.cluster);
+  if (count(cluster) != 1)
+    fail("cluster", shape(cluster) + (bounds.reqnctapercluster ? " (the kernel's .reqnctapercluster)" : ""),
          "1x1x1: the host model runs clusters of one CTA (cta_group::2, multicast and distributed shared memory "
          "are not modelled)");
-  const std::uint32_t smem = entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
+  const std::uint64_t smem = std::uint64_t{entry.dynamic_shared_base} - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
   if (smem > model::SharedMemory::kMaxBytes)
     fail("shared memory", std::to_string(entry.static_shared_bytes) + " static + " +
                               std::to_string(config.dynamic_smem) + " dynamic bytes",
          "at most 232448 bytes (227 KB) per CTA on sm_100");
+  if (args.size() != entry.params.size())
+    fail("kernel arguments", std::to_string(args.size()) + " for " + entry.demangled,
+         std::to_string(entry.params.size()) + ", one per .param of the entry");
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i].size() != entry.params[i].bytes)
+      fail(("kernel argument " + std::to_string(i)).c_str(), std::to_string(args[i].size()) + " bytes",
+           std::to_string(entry.params[i].bytes) + " bytes, the size of .param " + entry.params[i].name);
+}
+
+LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
+                   std::span<const Argument> args, std::span<const Allocation> memory) {
+  check_launch(entry, config, args);
+  // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
+  const auto active = static_cast<unsigned>(count(config.block)), threads = (active + 31) / 32 * 32;
+  const auto smem = static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem);
 
   Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}, {}};
   grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});

@@ -133,7 +133,7 @@ std::uint32_t Thread::shared_address(std::uint64_t addr, const Instruction& in) 
 const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
   for (const Allocation& a : grid_.memory) {
     const auto begin = reinterpret_cast<std::uint64_t>(a.data);
-    if (addr >= begin && addr - begin + n <= a.bytes) {
+    if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin)) {  // no wrap-around
       if (write && !a.writable)
         fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
               "memory the kernel may write: it lies in " + a.name + ", which is read-only");

@@ -50,6 +50,15 @@ bool device_attribute(int* value, int attribute, int device) {
     case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
     case cudaDevAttrClusterLaunch: *value = 1; return true;
     case cudaDevAttrUnifiedAddressing: *value = 1; return true;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; return true;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; return true;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; return true;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; return true;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; return true;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; return true;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
     default: break;
   }
   std::fprintf(stderr, "tcgen run: device attribute %d is not emulated (invalid value)\n", attribute);

@@ -52,10 +52,9 @@ void __cudaRegisterFunction(void** handle, const char* host_function, char*, con
   const auto guard = lock();
   Device::get().register_function(handle, host_function, device_name);
 }
-void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* device_name, int, std::size_t bytes, int,
-                       int) {
+void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* device_name, int, std::size_t, int, int) {
   const auto guard = lock();
-  Device::get().register_variable(handle, host_variable, device_name, bytes);
+  Device::get().register_variable(handle, host_variable, device_name);
 }
 char __cudaInitModule(void**) { return 1; }
 
@@ -95,7 +94,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
       cluster = {config->attrs[i].val.clusterDim.x, config->attrs[i].val.clusterDim.y, config->attrs[i].val.clusterDim.z};
   return launch(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cluster);
 }
-cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return Device::get().sticky(); }
+cudaError_t cudaFuncSetAttribute(const void* function, cudaFuncAttribute attribute, int value) {
+  const auto guard = lock();
+  return Device::get().set_function_attribute(function, attribute, value);
+}
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* function) {
   const auto guard = lock();
   return Device::get().function_attributes(function, a);
@@ -106,13 +108,15 @@ cudaError_t cudaMalloc(void** p, std::size_t bytes) {
   const auto guard = lock();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
-  *p = d.allocate(bytes, false);
+  *p = d.allocate(bytes, false, "cudaMalloc");
   return *p ? cudaSuccess : d.result(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
   const auto guard = lock();
-  *p = Device::get().allocate(bytes, true);
-  return *p ? cudaSuccess : Device::get().result(cudaErrorMemoryAllocation);
+  Device& d = Device::get();
+  if (d.sticky() != cudaSuccess) return d.result(d.sticky());
+  *p = d.allocate(bytes, true, "cudaMallocHost");
+  return *p ? cudaSuccess : d.result(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
 cudaError_t cudaFree(void* p) {
@@ -181,7 +185,7 @@ cudaError_t cudaMemset(void* p, int value, std::size_t bytes) {
   const auto guard = lock();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
-  if (!d.find(p, bytes, "cudaMemset", "destination")) return d.result(cudaErrorInvalidValue);
+  if (bytes && !d.device_range(p, bytes, "cudaMemset", "destination")) return d.result(cudaErrorInvalidValue);
   std::memset(p, value, bytes);
   return cudaSuccess;
 }
@@ -196,23 +200,29 @@ cudaError_t cudaGetDevice(int* device) {
   *device = 0;
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : Device::get().result(cudaErrorInvalidDevice); }
+cudaError_t cudaSetDevice(int device) {
+  const auto guard = lock();
+  return device == 0 ? cudaSuccess : Device::get().result(cudaErrorInvalidDevice);
+}
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  const auto guard = lock();
   if (device != 0) return Device::get().result(cudaErrorInvalidDevice);
   tcgen::run::b200_properties(p);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  const auto guard = lock();
   return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? cudaSuccess
                                                                                : Device::get().result(cudaErrorInvalidValue);
 }
 // The driver's functions for programs that do not link libcuda (CUTLASS and
-// DeepGEMM get cuTensorMapEncodeTiled so).
+// DeepGEMM get cuTensorMapEncodeTiled so). A symbol not emulated is not an
+// error: a null pointer and status cudaDriverEntryPointSymbolNotFound.
 cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** function, unsigned, unsigned long long,
                                              cudaDriverEntryPointQueryResult* status) {
   *function = tcgen::run::driver_function(symbol);
   if (status) *status = *function ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
-  return *function ? cudaSuccess : Device::get().result(cudaErrorSymbolNotFound);
+  return cudaSuccess;
 }
 cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** function, unsigned long long flags,
                                     cudaDriverEntryPointQueryResult* status) {
@@ -235,40 +245,40 @@ cudaError_t cudaGetLastError() {
 }
 cudaError_t cudaPeekAtLastError() {
   const auto guard = lock();
-  const Device& d = Device::get();
-  return d.sticky() != cudaSuccess ? d.sticky() : d.peek_last_error();
+  return Device::get().peek_last_error();
 }
+#define TCGEN_CUDA_ERRORS(X)                                                       \
+  X(cudaSuccess, "no error")                                                       \
+  X(cudaErrorInvalidValue, "invalid argument")                                     \
+  X(cudaErrorMemoryAllocation, "out of memory")                                    \
+  X(cudaErrorInvalidConfiguration, "invalid configuration argument")               \
+  X(cudaErrorMissingConfiguration, "__global__ function call is not configured")   \
+  X(cudaErrorInvalidDevice, "invalid device ordinal")                              \
+  X(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy")          \
+  X(cudaErrorInvalidSymbol, "invalid device symbol")                               \
+  X(cudaErrorInvalidDeviceFunction, "invalid device function")                     \
+  X(cudaErrorNoKernelImageForDevice, "no kernel image is available for execution on the device") \
+  X(cudaErrorInvalidResourceHandle, "invalid resource handle")                     \
+  X(cudaErrorSymbolNotFound, "named symbol not found")                             \
+  X(cudaErrorNotReady, "device not ready")                                         \
+  X(cudaErrorIllegalAddress, "an illegal memory access was encountered")           \
+  X(cudaErrorAssert, "device-side assert triggered")                               \
+  X(cudaErrorLaunchFailure, "unspecified launch failure")
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorMissingConfiguration: return "cudaErrorMissingConfiguration";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
+#define TCGEN_X(code, text) \
+  case code: return #code;
+    TCGEN_CUDA_ERRORS(TCGEN_X)
+#undef TCGEN_X
     default: return "cudaErrorUnknown";
   }
 }
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidDeviceFunction: return "invalid device function";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorSymbolNotFound: return "named symbol not found";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
+#define TCGEN_X(code, text) \
+  case code: return text;
+    TCGEN_CUDA_ERRORS(TCGEN_X)
+#undef TCGEN_X
     default: return "unknown error";
   }
 }

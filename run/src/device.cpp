@@ -1,13 +1,15 @@
 #include "device.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include <unistd.h>
-
+#include "b200.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/exec/errors.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/run/fatbin.hpp"
 
@@ -15,25 +17,47 @@ namespace tcgen::run {
 
 namespace {
 
+// CUDA keeps the last error per host thread.
+thread_local cudaError_t last_error = cudaSuccess;
+
+constexpr std::uint64_t kGlobalBytes = std::uint64_t{180} << 30;  // b200.cpp's totalGlobalMem
+constexpr int kDefaultSmem = 48 * 1024, kMaxSmem = 232448;
+
 std::string hex(const void* p) {
   char b[24];
   std::snprintf(b, sizeof b, "%p", p);
   return b;
 }
 
-// "gemm_device<…>": the kernel's C++ name without its template arguments and parameters.
+std::string dims(const dim3& d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
+// "gemm_device<…>": the kernel's C++ name without namespaces' "(anonymous namespace)::", its template
+// arguments, parameters and return type.
 std::string short_name(const std::string& mangled) {
   std::string s = ptx::demangle(mangled);
   for (std::size_t a; (a = s.find("(anonymous namespace)::")) != std::string::npos;) s.erase(a, 23);
   if (const auto p = s.find('('); p != std::string::npos) s.resize(p);
-  if (const auto t = s.find('<'); t != std::string::npos) s = s.substr(0, t) + "<…>";
-  if (const auto space = s.rfind(' '); space != std::string::npos && s.find('<') == std::string::npos)
-    s = s.substr(space + 1);  // a return type before the name
+  const auto t = s.find('<');
+  if (t != std::string::npos) s = s.substr(0, t) + "<…>";
+  if (const auto space = s.rfind(' ', t == std::string::npos ? std::string::npos : t); space != std::string::npos)
+    s = s.substr(space + 1);
   return s;
 }
 
-std::string dims(const dim3& d) {
-  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+// The error a GPU reports for a kernel fault of this kind.
+cudaError_t fault_code(const ptx::ExecutionError& e) {
+  if (e.cause_field() == "global address") return cudaErrorIllegalAddress;
+  if (e.cause_field() == "assert") return cudaErrorAssert;
+  return cudaErrorLaunchFailure;
+}
+
+// Under tcgen run, lines go back through its pipe; otherwise to stderr.
+void to_tcgen_run(const std::string& line) {
+  if (const char* fd = std::getenv("TCGEN_RUN_FD"); fd && *fd)
+    if (write(std::atoi(fd), line.data(), line.size()) == static_cast<ssize_t>(line.size())) return;
+  std::fputs(line.c_str(), stderr);
 }
 
 }  // namespace
@@ -41,9 +65,9 @@ std::string dims(const dim3& d) {
 Device::Device() {
   const char* strict_env = std::getenv("TCGEN_RUN_STRICT");
   strict = strict_env && std::strcmp(strict_env, "0") != 0;
-  const char* quiet_env = std::getenv("TCGEN_RUN_QUIET");
-  quiet = quiet_env && std::strcmp(quiet_env, "0") != 0;
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
+  // tcgen run learns that the program loaded this runtime, whatever way it ends.
+  if (std::getenv("TCGEN_RUN_FD")) to_tcgen_run("loaded\n");
 }
 
 Device& Device::get() {
@@ -66,39 +90,42 @@ void Device::print_summary() const {
   std::string line = "tcgen run: " + std::to_string(launched_) + " kernel launch" + (launched_ == 1 ? "" : "es");
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);
-  if (sticky_ != cudaSuccess) line += std::string("; the device faulted (") + cudaGetErrorName(sticky_) + ")";
-  line += "\n";
-  // Under tcgen run the line goes back through its pipe, which also tells it the runtime was loaded.
-  if (const char* fd = std::getenv("TCGEN_RUN_FD"); fd && *fd) {
-    if (write(std::atoi(fd), line.data(), line.size()) == static_cast<ssize_t>(line.size())) return;
-  }
-  std::fputs(line.c_str(), stderr);
+  if (sticky() != cudaSuccess) line += std::string("; the device faulted (") + cudaGetErrorName(sticky()) + ")";
+  to_tcgen_run(line + "\n");
 }
+
+// ---- registration
 
 void** Device::register_binary(const void* wrapper) {
   auto b = std::make_unique<Binary>();
-  b->fatbin = unwrap_fatbin(wrapper);
+  b->wrapper = wrapper;
   binaries_.push_back(std::move(b));
   // The handle nvcc's registration code passes back: a pointer to our Binary.
   return reinterpret_cast<void**>(binaries_.back().get());
 }
 
 void Device::register_function(void** handle, const void* host_function, const char* device_name) {
-  kernels_[host_function] = {reinterpret_cast<Binary*>(handle), device_name};
+  kernels_[host_function] = {reinterpret_cast<Binary*>(handle), device_name, std::nullopt};
 }
 
-void Device::register_variable(void** handle, const void* host_variable, const char* device_name,
-                               std::uint64_t bytes) {
-  symbols_[host_variable] = {reinterpret_cast<Binary*>(handle), device_name, bytes};
+void Device::register_variable(void** handle, const void* host_variable, const char* device_name) {
+  symbols_[host_variable] = {reinterpret_cast<Binary*>(handle), device_name};
 }
 
 const ptx::Module& Device::module(Binary& b) {
   if (!b.module) {
-    const std::vector<FatbinEntry> entries = parse_fatbin(b.fatbin);
+    const std::vector<FatbinEntry> entries = parse_fatbin(unwrap_fatbin(b.wrapper));
     const FatbinEntry& ptx = sm100a_ptx(entries);
     b.module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
   }
   return *b.module;
+}
+
+Kernel* Device::kernel(const void* function, const char* call) {
+  const auto k = kernels_.find(function);
+  if (k != kernels_.end()) return &k->second;
+  report(std::string(call) + " of " + hex(function) + ", which is no registered kernel (cudaErrorInvalidDeviceFunction)");
+  return nullptr;
 }
 
 std::uint8_t* Device::symbol(const void* host_variable, std::uint64_t* bytes, const char* call) {
@@ -120,83 +147,41 @@ std::uint8_t* Device::symbol(const void* host_variable, std::uint64_t* bytes, co
   return nullptr;
 }
 
+// ---- errors
+
 cudaError_t Device::result(cudaError_t e) {
-  if (e != cudaSuccess) last_ = e;
+  if (e != cudaSuccess) last_error = e;
   return e;
 }
 
 cudaError_t Device::take_last_error() {
-  const cudaError_t e = sticky_ != cudaSuccess ? sticky_ : last_;
-  last_ = cudaSuccess;
+  const cudaError_t e = sticky() != cudaSuccess ? sticky() : last_error;
+  last_error = cudaSuccess;
   return e;
 }
 
-cudaError_t Device::launch(const LaunchRequest& r) {
-  if (sticky_ != cudaSuccess) return result(sticky_);
-  const auto k = kernels_.find(r.function);
-  if (k == kernels_.end()) {
-    report("a launch of " + hex(r.function) + ", which is no registered kernel (cudaErrorInvalidDeviceFunction)");
-    return result(cudaErrorInvalidDeviceFunction);
-  }
-  const Kernel& kernel = k->second;
-  try {
-    const ptx::Module& module = this->module(*kernel.binary);
-    const ptx::Function& entry = module.entry(kernel.name);
-    std::vector<ptx::Argument> args;
-    for (std::size_t i = 0; i < entry.params.size(); ++i)
-      args.push_back({static_cast<const std::uint8_t*>(r.args[i]), entry.params[i].bytes});
-    std::vector<ptx::Allocation> memory;
-    for (const auto& [start, b] : blocks_)
-      memory.push_back({reinterpret_cast<const void*>(start), b.bytes,
-                        (b.pinned ? "cudaMallocHost #" : "cudaMalloc #") + std::to_string(b.serial), true});
-    ptx::LaunchConfig config{.grid = {r.grid.x, r.grid.y, r.grid.z},
-                             .block = {r.block.x, r.block.y, r.block.z},
-                             .cluster = {r.cluster.x, r.cluster.y, r.cluster.z},
-                             .dynamic_smem = static_cast<std::uint32_t>(r.dynamic_smem),
-                             .strict = strict};
-    config.options.shuffle_seed = seed;
-    const ptx::LaunchStats stats = ptx::launch(module, entry, config, args, memory);
-    ++launched_;
-    for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
-    return cudaSuccess;
-  } catch (const ptx::ExecutionError& e) {
-    ++launched_;
-    report(std::string("kernel fault, the device is now unusable (cudaErrorLaunchFailure):\n") + e.what());
-    sticky_ = cudaErrorLaunchFailure;
-    return result(sticky_);
-  } catch (const Error& e) {
-    // A shape the device cannot launch is an invalid configuration, as CUDA reports it; the rest invalid values.
-    const bool shape = e.field() == "block" || e.field() == "grid" || e.field() == "cluster";
-    const cudaError_t code = shape ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue;
-    report("the launch of " + short_name(kernel.name) + " <<<" + dims(r.grid) + ", " + dims(r.block) + ", " +
-           std::to_string(r.dynamic_smem) + ">>> is refused (" + cudaGetErrorName(code) + "): " + e.what());
-    return result(code);
-  }
-}
+cudaError_t Device::peek_last_error() const { return sticky() != cudaSuccess ? sticky() : last_error; }
+
+// ---- kernels
 
 cudaError_t Device::function_attributes(const void* function, cudaFuncAttributes* a) {
-  const auto k = kernels_.find(function);
-  if (k == kernels_.end()) {
-    report("cudaFuncGetAttributes of " + hex(function) + ", which is no registered kernel");
-    return result(cudaErrorInvalidDeviceFunction);
-  }
+  Kernel* k = kernel(function, "cudaFuncGetAttributes");
+  if (!k) return result(cudaErrorInvalidDeviceFunction);
   try {
-    const ptx::Module& m = module(*k->second.binary);
-    const ptx::Function& f = m.entry(k->second.name);
+    const ptx::Module& m = module(*k->binary);
+    const ptx::Function& f = m.entry(k->name);
+    const ptx::LaunchBounds bounds = ptx::launch_bounds(f);
     std::memset(a, 0, sizeof *a);
     a->sharedSizeBytes = f.static_shared_bytes;
     a->localSizeBytes = f.local_bytes;
-    a->maxThreadsPerBlock = 1024;
-    for (const std::string& d : f.directives) {
-      unsigned x = 1, y = 1, z = 1;
-      if ((d.starts_with(".maxntid ") || d.starts_with(".reqntid ")) && std::sscanf(d.c_str() + 9, "%u , %u , %u", &x, &y, &z) >= 1)
-        a->maxThreadsPerBlock = static_cast<int>(x * y * z);
-    }
+    const auto limit = bounds.reqntid ? bounds.reqntid : bounds.maxntid;
+    a->maxThreadsPerBlock = limit ? static_cast<int>(limit->x * limit->y * limit->z) : 1024;
     // PTX registers are virtual: what ptxas allocates is unknown here; at most 255 per thread.
     a->numRegs = static_cast<int>(std::min<std::uint32_t>(f.registers, 255));
-    a->ptxVersion = 90;
+    const auto version = m.version();  // "9.0"
+    a->ptxVersion = 10 * (version[0] - '0') + (version.size() > 2 ? version[2] - '0' : 0);
     a->binaryVersion = 100;
-    a->maxDynamicSharedSizeBytes = static_cast<int>(232448 - f.static_shared_bytes);
+    a->maxDynamicSharedSizeBytes = k->max_dynamic_smem.value_or(kDefaultSmem - static_cast<int>(f.static_shared_bytes));
     return cudaSuccess;
   } catch (const Error& e) {
     report(std::string("cudaFuncGetAttributes: ") + e.what());
@@ -204,16 +189,107 @@ cudaError_t Device::function_attributes(const void* function, cudaFuncAttributes
   }
 }
 
-void* Device::allocate(std::uint64_t bytes, bool pinned) {
-  const std::uint64_t rounded = (bytes + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded ? rounded : 256);
+cudaError_t Device::set_function_attribute(const void* function, cudaFuncAttribute attribute, int value) {
+  if (sticky() != cudaSuccess) return result(sticky());
+  Kernel* k = kernel(function, "cudaFuncSetAttribute");
+  if (!k) return result(cudaErrorInvalidDeviceFunction);
+  if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;  // hints and cluster policies
+  try {
+    const int limit = kMaxSmem - static_cast<int>(module(*k->binary).entry(k->name).static_shared_bytes);
+    if (value < 0 || value > limit) {
+      report("cudaFuncSetAttribute: cudaFuncAttributeMaxDynamicSharedMemorySize = " + std::to_string(value) +
+             " is invalid: 0 to " + std::to_string(limit) + " (227 KiB less the static shared memory; cudaErrorInvalidValue)");
+      return result(cudaErrorInvalidValue);
+    }
+    k->max_dynamic_smem = value;
+    return cudaSuccess;
+  } catch (const Error& e) {
+    report(std::string("cudaFuncSetAttribute: ") + e.what());
+    return result(cudaErrorInvalidDeviceFunction);
+  }
+}
+
+cudaError_t Device::launch(const LaunchRequest& r) {
+  if (sticky() != cudaSuccess) return result(sticky());
+  Kernel* k = kernel(r.function, "a launch");
+  if (!k) return result(cudaErrorInvalidDeviceFunction);
+  const std::string what =
+      short_name(k->name) + " <<<" + dims(r.grid) + ", " + dims(r.block) + ", " + std::to_string(r.dynamic_smem) + ">>>";
+  const ptx::Module* module = nullptr;
+  const ptx::Function* entry = nullptr;
+  std::vector<ptx::Argument> args;
+  ptx::LaunchConfig config;
+  // What the device refuses before the kernel starts: the error does not stick.
+  try {
+    module = &this->module(*k->binary);
+    entry = &module->entry(k->name);
+    for (std::size_t i = 0; i < entry->params.size(); ++i)
+      args.push_back({static_cast<const std::uint8_t*>(r.args[i]), entry->params[i].bytes});
+    const int allowed = k->max_dynamic_smem.value_or(kDefaultSmem - static_cast<int>(entry->static_shared_bytes));
+    if (r.dynamic_smem > static_cast<std::size_t>(std::max(allowed, 0)))
+      fail("dynamic shared memory", std::to_string(r.dynamic_smem) + " bytes",
+           "at most " + std::to_string(allowed) +
+               (k->max_dynamic_smem ? " (the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize)"
+                                    : ": above 48 KiB in all a kernel needs cudaFuncSetAttribute(kernel, "
+                                      "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first"));
+    config = {.grid = {r.grid.x, r.grid.y, r.grid.z},
+              .block = {r.block.x, r.block.y, r.block.z},
+              .cluster = {r.cluster.x, r.cluster.y, r.cluster.z},
+              .dynamic_smem = static_cast<std::uint32_t>(r.dynamic_smem),
+              .strict = strict};
+    config.options.shuffle_seed = seed;
+    ptx::check_launch(*entry, config, args);
+  } catch (const Error& e) {
+    const bool image = e.field() == "the program's device code";
+    const bool shape = e.field() == "block" || e.field() == "grid" || e.field() == "cluster";
+    const cudaError_t code = image   ? cudaErrorNoKernelImageForDevice
+                             : shape ? cudaErrorInvalidConfiguration
+                                     : cudaErrorInvalidValue;
+    report("the launch of " + what + " is refused (" + cudaGetErrorName(code) + "): " + e.what());
+    return result(code);
+  }
+  // Once threads run, whatever stops them is a fault: the device is unusable from then on.
+  std::vector<ptx::Allocation> memory;
+  for (const auto& [start, b] : blocks_)
+    memory.push_back({reinterpret_cast<const void*>(start), b.bytes,
+                      (b.pinned ? "cudaMallocHost #" : "cudaMalloc #") + std::to_string(b.serial), true});
+  ++launched_;
+  try {
+    const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
+    for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
+    return cudaSuccess;
+  } catch (const ptx::ExecutionError& e) {
+    sticky_ = fault_code(e);
+    report(std::string("kernel fault, the device is now unusable (") + cudaGetErrorName(sticky()) + "):\n" + e.what());
+  } catch (const exec::DeadlockError& e) {
+    sticky_ = cudaErrorLaunchFailure;
+    report("the kernel " + what + " would hang on the device; the device is now unusable (cudaErrorLaunchFailure):\n" +
+           e.what());
+  } catch (const Error& e) {
+    sticky_ = cudaErrorLaunchFailure;
+    report("the kernel " + what + " failed; the device is now unusable (cudaErrorLaunchFailure): " + e.what());
+  }
+  return result(sticky());
+}
+
+// ---- memory
+
+void* Device::allocate(std::uint64_t bytes, bool pinned, const char* call) {
+  if (bytes > kGlobalBytes) {
+    report(std::string(call) + " of " + std::to_string(bytes) + " bytes: more than the device's 180 GiB "
+                                                               "(cudaErrorMemoryAllocation)");
+    return nullptr;
+  }
+  const std::uint64_t rounded = std::max<std::uint64_t>((bytes + 255) / 256 * 256, 256);
+  void* p = std::aligned_alloc(256, rounded);
   if (!p) return nullptr;
-  std::memset(p, 0, rounded ? rounded : 256);  // the host model has no uninitialised global memory
+  std::memset(p, 0, rounded);  // the host model has no uninitialised global memory
   blocks_[reinterpret_cast<std::uintptr_t>(p)] = {bytes, pinned, next_serial_++};
   return p;
 }
 
 cudaError_t Device::release(void* p, bool pinned, const char* call) {
+  if (sticky() != cudaSuccess) return result(sticky());
   if (!p) return cudaSuccess;
   const auto it = blocks_.find(reinterpret_cast<std::uintptr_t>(p));
   if (it == blocks_.end() || it->second.pinned != pinned) {
@@ -226,30 +302,44 @@ cudaError_t Device::release(void* p, bool pinned, const char* call) {
   return cudaSuccess;
 }
 
-const Block* Device::find(const void* p, std::uint64_t bytes, const char* call, const char* what) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
+std::optional<Device::Range> Device::device_memory_at(std::uintptr_t a) const {
   auto it = blocks_.upper_bound(a);
   if (it != blocks_.begin()) {
     --it;
-    if (a >= it->first && a + bytes <= it->first + it->second.bytes) return &it->second;
+    if (a - it->first < std::max<std::uint64_t>(it->second.bytes, 1)) return Range{it->first, it->second.bytes};
   }
+  for (const auto& b : binaries_)
+    if (b->module)
+      for (const ptx::Module::Storage& s : b->module->storage())
+        if (a >= s.begin && a < s.end) return Range{static_cast<std::uintptr_t>(s.begin), s.end - s.begin};
+  return std::nullopt;
+}
+
+bool Device::device_range(const void* p, std::uint64_t bytes, const char* call, const char* what) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (const std::optional<Range> r = device_memory_at(a); r && bytes <= r->bytes - (a - r->begin)) return true;
   report(std::string(call) + ": the " + what + " [" + hex(p) + ", +" + std::to_string(bytes) +
-         ") is not inside any live cudaMalloc or cudaMallocHost block (as compute-sanitizer's memcheck would "
-         "report; cudaErrorInvalidValue)");
-  return nullptr;
+         ") is not inside any live cudaMalloc or cudaMallocHost block or device variable (as compute-sanitizer's "
+         "memcheck would report; cudaErrorInvalidValue)");
+  return false;
 }
 
 cudaError_t Device::copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const char* call) {
-  if (sticky_ != cudaSuccess) return result(sticky_);
-  if (bytes == 0) return cudaSuccess;
-  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (kind == cudaMemcpyDefault) {
-    // Unified addressing: each side is device memory when it lies in a block.
-  } else {
-    if (dst_device && !find(dst, bytes, call, "destination")) return result(cudaErrorInvalidValue);
-    if (src_device && !find(src, bytes, call, "source")) return result(cudaErrorInvalidValue);
+  if (sticky() != cudaSuccess) return result(sticky());
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
+    report(std::string(call) + ": kind = " + std::to_string(static_cast<int>(kind)) +
+           " is no cudaMemcpyKind (cudaErrorInvalidMemcpyDirection)");
+    return result(cudaErrorInvalidMemcpyDirection);
   }
+  if (bytes == 0) return cudaSuccess;
+  // cudaMemcpyDefault: a side is device memory when its start lies in device memory, and then all of it must.
+  const auto on_device = [&](const void* p) { return device_memory_at(reinterpret_cast<std::uintptr_t>(p)).has_value(); };
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice ||
+                          (kind == cudaMemcpyDefault && on_device(dst));
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
+                          (kind == cudaMemcpyDefault && on_device(src));
+  if (dst_device && !device_range(dst, bytes, call, "destination")) return result(cudaErrorInvalidValue);
+  if (src_device && !device_range(src, bytes, call, "source")) return result(cudaErrorInvalidValue);
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }

@@ -1,10 +1,12 @@
 #pragma once
 // The one emulated B200 behind the replacement CUDA runtime: the programs'
-// registered device code, their kernels, device memory, the error state
-// (sticky after a fault, as on a device) and the tally printed at exit.
-// Work runs at once, in call order, so streams and events only keep order.
+// registered device code, their kernels and variables, device memory, the
+// error state (per host thread, and sticky after a fault, as on a device)
+// and the tally printed at exit. Work runs at once, in call order, so
+// streams and events only keep order. Every member is used under `mutex`.
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -20,20 +22,21 @@
 namespace tcgen::run {
 
 struct Binary {
-  const std::uint8_t* fatbin = nullptr;
-  std::unique_ptr<ptx::Module> module;  // loaded at the first launch of one of its kernels
+  const void* wrapper = nullptr;        // what __cudaRegisterFatBinary received
+  std::unique_ptr<ptx::Module> module;  // parsed at the first use of one of its kernels or variables
 };
 
 struct Kernel {
   Binary* binary = nullptr;
   std::string name;  // the PTX entry (mangled)
+  // cudaFuncAttributeMaxDynamicSharedMemorySize; unset: CUDA's default, 48 KiB less the static shared memory.
+  std::optional<int> max_dynamic_smem;
 };
 
 // A __device__ or __constant__ variable: its module and PTX name.
 struct Symbol {
   Binary* binary = nullptr;
   std::string name;
-  std::uint64_t bytes = 0;
 };
 
 struct Block {
@@ -54,32 +57,34 @@ class Device {
   static Device& get();
   std::mutex mutex;
 
-  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED, TCGEN_RUN_QUIET).
-  bool strict = false, quiet = false;
+  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED).
+  bool strict = false;
   std::optional<std::uint64_t> seed;
 
   void** register_binary(const void* wrapper);
   void register_function(void** handle, const void* host_function, const char* device_name);
-  void register_variable(void** handle, const void* host_variable, const char* device_name, std::uint64_t bytes);
+  void register_variable(void** handle, const void* host_variable, const char* device_name);
   cudaError_t launch(const LaunchRequest& r);
-  // cudaFuncGetAttributes of a registered kernel, from its PTX entry.
+  // cudaFuncGetAttributes / cudaFuncSetAttribute of a registered kernel, from its PTX entry.
   cudaError_t function_attributes(const void* function, cudaFuncAttributes* a);
+  cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attribute, int value);
   // The device variable registered for host_variable, in its module's storage
   // (the module loaded if need be); null with a report naming `call`.
   std::uint8_t* symbol(const void* host_variable, std::uint64_t* bytes, const char* call);
 
-  void* allocate(std::uint64_t bytes, bool pinned);
+  void* allocate(std::uint64_t bytes, bool pinned, const char* call);
   cudaError_t release(void* p, bool pinned, const char* call);
-  // The block holding [p, p + bytes), or null with a report naming `call`.
-  const Block* find(const void* p, std::uint64_t bytes, const char* call, const char* what);
+  // Whether [p, p + bytes) lies in device memory: a live block or a module's
+  // variables; false with a report naming `call` and `what`.
+  bool device_range(const void* p, std::uint64_t bytes, const char* call, const char* what);
   cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const char* call);
 
-  // Errors: the call's result, remembered for cudaGetLastError; a fault
-  // makes every later call fail with it.
+  // Errors: a call's result, remembered as the calling thread's last error;
+  // after a fault every call that uses the device fails with it.
   cudaError_t result(cudaError_t e);
-  cudaError_t sticky() const { return sticky_; }
+  cudaError_t sticky() const { return sticky_.load(); }
   cudaError_t take_last_error();
-  cudaError_t peek_last_error() const { return last_; }
+  cudaError_t peek_last_error() const;
 
   // A message to stderr, prefixed "tcgen run: ".
   void report(const std::string& text) const;
@@ -89,14 +94,23 @@ class Device {
 
  private:
   Device();
-  std::vector<std::unique_ptr<Binary>> binaries_;
   // The module of b, parsed from its compute_100a PTX at the first use. Throws tcgen::Error.
   const ptx::Module& module(Binary& b);
+  // The kernel registered for a host stub, or null with a report.
+  Kernel* kernel(const void* function, const char* call);
+  // Where a live block or module variable holding address a starts and how long it is.
+  struct Range {
+    std::uintptr_t begin;
+    std::uint64_t bytes;
+  };
+  std::optional<Range> device_memory_at(std::uintptr_t a) const;
+
+  std::vector<std::unique_ptr<Binary>> binaries_;
   std::map<const void*, Kernel> kernels_;
   std::map<const void*, Symbol> symbols_;
   std::map<std::uintptr_t, Block> blocks_;  // by start address
   int next_serial_ = 1;
-  cudaError_t sticky_ = cudaSuccess, last_ = cudaSuccess;
+  std::atomic<cudaError_t> sticky_{cudaSuccess};
   std::uint64_t launched_ = 0;
   std::map<std::string, std::uint64_t> warnings_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -110,7 +110,10 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     report("cuTensorMapEncodeTiled: " + why + " (CUDA_ERROR_INVALID_VALUE)");
     return CUDA_ERROR_INVALID_VALUE;
   };
-  if (!map) return refuse("tensorMap is null");
+  if (!map || !global || !dims || !box || !element_strides || (rank > 1 && !strides))
+    return refuse("a null pointer among tensorMap, globalAddress, globalDim, globalStrides, boxDim, elementStrides");
+  if (reinterpret_cast<std::uintptr_t>(map) % 64 != 0)
+    return refuse("tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)");
   tcgen::model::TensorMapSpec s;
   s.element_bytes = element_bytes(type);
   if (s.element_bytes == 0)
@@ -126,6 +129,8 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::model::TmaSwizzle::b128_atom32b; break;
     default: return refuse("swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled");
   }
+  if (oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE && oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
+    return refuse("oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA");
   s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::model::TmaOobFill::zero
                                                        : tcgen::model::TmaOobFill::nan_request_zero_fma;
   s.rank = rank;
@@ -145,11 +150,12 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
   return CUDA_SUCCESS;
 }
 
-// cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form.
+// cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form: a
+// symbol not emulated gives a null pointer and status SYMBOL_NOT_FOUND, not an error.
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int, cuuint64_t, CUdriverProcAddressQueryResult* status) {
   *pfn = tcgen::run::driver_function(symbol);
   if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-  return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+  return CUDA_SUCCESS;
 }
 #undef cuGetProcAddress
 CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, cuuint64_t flags) {

@@ -51,6 +51,9 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
     const auto payload = read<std::uint64_t>(e, 8);
     if (entry_header < 80 || entry_header > 4096)
       fail("fatbin entry header bytes", std::to_string(entry_header), "80 to 4096 (at offset " + std::to_string(at) + ")");
+    if (entry_header > header + bytes - at || payload > header + bytes - at - entry_header)
+      fail("fatbin entry payload bytes", std::to_string(payload),
+           "at most the " + std::to_string(header + bytes - at - entry_header) + " bytes left in the fatbinary");
     FatbinEntry f;
     const auto kind = read<std::uint16_t>(e, 0);
     f.kind = kind == 1 ? FatbinEntry::Kind::ptx : kind == 2 ? FatbinEntry::Kind::elf : FatbinEntry::Kind::other;
@@ -62,6 +65,8 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
     f.compressed = flags & kCompressed;
     f.arch_specific = flags & kArchSpecific;
     f.uncompressed_bytes = read<std::uint64_t>(e, 56);
+    if (f.compressed && compressed_bytes > payload)
+      fail("fatbin entry compressed bytes", std::to_string(compressed_bytes), "at most its payload, " + std::to_string(payload));
     f.payload = {e + entry_header, f.compressed ? compressed_bytes : payload};
     out.push_back(f);
     at += entry_header + payload;

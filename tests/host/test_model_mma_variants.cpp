@@ -268,16 +268,55 @@ TEST_CASE("block-scaled MMA rules: duplication, lane 0, scale IDs, scale types, 
   MmaVariant wrong_vec = v;
   wrong_vec.scale_vec = 1;
   expect_rule([&] { mma(id, wrong_vec); }, Rule::idesc_invalid, {"scale_vec::1X", "mxf4 2X"});
-  // CUTLASS leaves the scale ID in address bits 30-31; they are ignored.
+  // CUTLASS leaves the scale ID in address bits 30-31; they are ignored. The
+  // words hold 1.0 (0x7F) in bytes 0-1, which the idesc's ID 0 picks, and 2.0
+  // (0x80) in bytes 2-3, which an ID of 2 taken from bits 30-31 would pick.
+  for (int w = 0; w < 4; ++w) {
+    store_sf(w, kSfa, 0x80807F7Fu);
+    store_sf(w, kSfb, 0x80807F7Fu);
+    kn.cta.fence_before_thread_sync(w);
+  }
+  kn.cta.bar_sync();
+  kn.cta.fence_after_thread_sync(0);
   MmaVariant top = v;
   top.scale_a_tmem |= 2u << 30;
   top.scale_b_tmem |= 2u << 30;
   CHECK_NOTHROW(mma(id, top));
   kn.cta.commit(t, Kernel::kMbar);
   for (int w = 0; w < 4; ++w) kn.await(w, 0);
-  // Every factor 2^0: D is the plain product.
+  // Factors 2^0 from bytes 0-1: D is the plain product.
   const auto a = fp4_values(128, 64, 1), b = fp4_values(64, 64, 2);
   CHECK(compare(read_d(kn.cta, kn.tmem + kD, 128, 64), reference(a, b, 128, 64, 64), 128, 64) == 0);
+  kn.end();
+}
+
+TEST_CASE("the A and B scale IDs pick their own bytes: a_sf_id 1 and b_sf_id 3 with 1X") {
+  Kernel kn;
+  const KMajor A{kA, 128, 32, ElementType::e4m3}, B{kB, 64, 32, ElementType::e4m3};
+  const auto a = fp4_values(128, 32, 5), b = fp4_values(64, 32, 6);
+  stage(kn.cta, A, a, 0);
+  stage(kn.cta, B, b, 0);
+  // Every word: bytes 2^-1, 2^0, 2^1, 2^2 (UE8M0 0x7E, 0x7F, 0x80, 0x81): ID 1 is 1.0, ID 3 is 4.0.
+  for (int w = 0; w < 4; ++w) {
+    WarpRegisters r{};
+    for (auto& t : r) t.assign(4, 0x81807F7Eu);
+    kn.cta.st(w, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * w, int(kSfa)), r);
+    kn.cta.st(w, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * w, int(kSfb)), r);
+    kn.cta.wait_st(w);
+    kn.cta.fence_before_thread_sync(w);
+  }
+  kn.cta.bar_sync();
+  kn.cta.fence_after_thread_sync(0);
+  MxIdesc d{64, 0, 0};
+  d.a_sf_id = 1;
+  d.b_sf_id = 3;
+  kn.cta.mma_ss({0, 0}, MmaKind::mxf8f6f4, kn.tmem + kD, A.desc(0), B.desc(0), mx_idesc(d), false, CtaGroup::one,
+                MmaVariant{.scale_vec = 1, .scale_a_tmem = kn.tmem + kSfa, .scale_b_tmem = kn.tmem + kSfb});
+  kn.cta.commit({0, 0}, Kernel::kMbar);
+  for (int w = 0; w < 4; ++w) kn.await(w, 0);
+  std::vector<double> ref = reference(a, b, 128, 64, 32);
+  for (double& x : ref) x *= 1.0 * 4.0;
+  CHECK(compare(read_d(kn.cta, kn.tmem + kD, 128, 64), ref, 128, 64) == 0);
   kn.end();
 }
 

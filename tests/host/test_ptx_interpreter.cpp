@@ -714,7 +714,7 @@ TEST_CASE("kernel arguments are checked against the .param list") {
                        doctest::Contains("cluster = 2x1x1 is invalid: 1x1x1"), Error);
 }
 
-TEST_CASE(".maxntid and .reqntid bound the launch's block as on the device (PTX #performance-tuning-directives-maxntid)") {
+TEST_CASE(".maxntid, .reqntid and .reqnctapercluster bound the launch as on the device (PTX #performance-tuning-directives)") {
   std::string text = kernel("");
   const auto with = [&](const std::string& directive) {
     std::string t = text;
@@ -725,10 +725,29 @@ TEST_CASE(".maxntid and .reqntid bound the launch's block as on the device (PTX 
   const ptx::Argument one[] = {ptx::argument(none)};
   const ptx::Module max = with(".maxntid 64, 1, 1"), req = with(".reqntid 32, 2, 1");
   CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.block = {96, 1, 1}}, one, {}),
-                       doctest::Contains("block = 96x1x1 is invalid: at most 64 threads: the kernel says .maxntid 64, 1, 1"),
+                       doctest::Contains("block = 96x1x1 is invalid: at most 64 threads: the kernel says .maxntid 64x1x1"),
                        Error);
   CHECK_THROWS_WITH_AS(ptx::launch(req, req.entry("k"), {.block = {64, 1, 1}}, one, {}),
-                       doctest::Contains("block = 64x1x1 is invalid: 32x2x1: the kernel says .reqntid 32, 2, 1"), Error);
+                       doctest::Contains("block = 64x1x1 is invalid: 32x2x1: the kernel says .reqntid 32x2x1"), Error);
+  // __cluster_dims__(2, 1, 1) emits .reqnctapercluster: a cluster the host model does not run.
+  const ptx::Module pair = with(".reqnctapercluster 2, 1, 1");
+  CHECK_THROWS_WITH_AS(ptx::launch(pair, pair.entry("k"), {.block = {32, 1, 1}}, one, {}),
+                       doctest::Contains("cluster = 2x1x1 (the kernel's .reqnctapercluster) is invalid: 1x1x1"), Error);
+  CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.block = {1, 1, 65}}, one, {}),
+                       doctest::Contains("block = 1x1x65 is invalid: 1 to 1024 threads, at most 1024 x 1024 x 64"), Error);
+  CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.grid = {1, 70000, 1}, .block = {32, 1, 1}}, one, {}),
+                       doctest::Contains("grid = 1x70000x1 is invalid"), Error);
+}
+
+TEST_CASE("a named barrier counts whole warps: a partial last warp arrives as 32 (PTX #parallel-synchronization-and-communication-instructions-bar)") {
+  // 80 threads: warps 1 and 2 (48 threads) meet at bar.sync 1, 64; warp 0 does not take part.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.u32 	%r1, %tid.x;
+	setp.ge.u32 	%p1, %r1, 32;
+	@%p1 bar.sync 	1, 64;
+	st.global.u32 	[%rd1], %r1;
+)", 80, 1);
+  for (int t = 0; t < 80; ++t) CHECK(o[t] == static_cast<std::uint32_t>(t));
 }
 
 TEST_CASE("a block of any size: a partial last warp runs only its threads, and bar.sync waits for those") {

@@ -1,12 +1,20 @@
 // Planted faults, one per run (argv[1]), each of a class `tcgen run` reports
 // the way compute-sanitizer would, with the error the program then sees:
 //   oob     a kernel stores one element past its cudaMalloc block: the
-//           report names the kernel's .cu line; the launch fails and, as on
-//           a GPU after a fault, so does every later call (the error sticks)
+//           report names the kernel's .cu line; the launch fails with
+//           cudaErrorIllegalAddress and, as on a GPU after a fault, so does
+//           every later call (the error sticks)
 //   memcpy  cudaMemcpy from an address no cudaMalloc returned: refused
 //   tmem    tcgen05.ld of Tensor Memory nothing wrote: the report names the cell
 //   letter  a tcgen05.ld destination read before tcgen05.wait::ld: a PTX
 //           letter, counted in the summary; under --strict a fault
+//   hang    a kernel that waits on an mbarrier nobody arrives on: it would
+//           hang on a GPU; here a fault with both waits named
+//   memory  requests refused before they touch memory: 100 KB of dynamic
+//           shared memory without cudaFuncSetAttribute (then with it),
+//           cudaMemcpyDefault past a block's end, a cudaMalloc larger than the
+//           device, a bad cudaMemcpyKind; and a copy into a __device__
+//           variable through cudaGetSymbolAddress, which is device memory
 // Exit 3 when the program saw the error it expected (letter: exit 0 when
 // the kernel ran, 3 when it faulted), 1 otherwise.
 #include <cuda_runtime.h>
@@ -55,6 +63,23 @@ __global__ void read_before_wait(std::uint32_t* out) {
   asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" ::"r"(tmem));
 }
 
+__global__ void wait_forever() {
+  __shared__ __align__(8) std::uint64_t bar;
+  const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(&bar));
+  if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(a));
+  __syncthreads();
+  asm volatile("{\n\t.reg .pred p;\n\tW:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n\t@!p bra W;\n\t}" ::"r"(a));
+}
+
+__device__ int table[4];
+
+__global__ void big_smem(int* out) {
+  extern __shared__ int scratch[];
+  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = scratch[31 - threadIdx.x];
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   if (std::strcmp(mode, "oob") == 0) {
@@ -65,7 +90,7 @@ int main(int argc, char** argv) {
     float* z = nullptr;
     const cudaError_t later = cudaMalloc(&z, 16);
     std::printf("launch: %s, later cudaMalloc: %s\n", cudaGetErrorName(launch), cudaGetErrorName(later));
-    return launch == cudaErrorLaunchFailure && later == launch ? 3 : 1;
+    return launch == cudaErrorIllegalAddress && later == launch ? 3 : 1;
   }
   if (std::strcmp(mode, "memcpy") == 0) {
     float host[4];
@@ -89,6 +114,42 @@ int main(int argc, char** argv) {
     std::printf("launch: %s\n", cudaGetErrorName(e));
     return e == cudaSuccess ? 0 : e == cudaErrorLaunchFailure ? 3 : 1;
   }
-  std::printf("usage: faults oob|memcpy|tmem|letter\n");
+  if (std::strcmp(mode, "hang") == 0) {
+    wait_forever<<<1, 64>>>();
+    const cudaError_t e = cudaDeviceSynchronize();
+    std::printf("launch: %s\n", cudaGetErrorName(e));
+    return e == cudaErrorLaunchFailure ? 3 : 1;
+  }
+  if (std::strcmp(mode, "memory") == 0) {
+    int* out = nullptr;
+    cudaMalloc(&out, 32 * sizeof(int));
+    big_smem<<<1, 32, 100 * 1024>>>(out);
+    const cudaError_t no_opt_in = cudaGetLastError();
+    cudaFuncSetAttribute(big_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, 100 * 1024);
+    big_smem<<<1, 32, 100 * 1024>>>(out);
+    const cudaError_t opted_in = cudaDeviceSynchronize();
+    char host[4096] = {};
+    const cudaError_t past_end = cudaMemcpy(out, host, sizeof host, cudaMemcpyDefault);
+    void* huge = nullptr;
+    const cudaError_t too_big = cudaMalloc(&huge, ~std::size_t{0} - 8);
+    const cudaError_t bad_kind = cudaMemcpy(host, out, 4, static_cast<cudaMemcpyKind>(7));
+    int* slot = nullptr;
+    const int values[4] = {1, 2, 3, 4};
+    cudaGetSymbolAddress(reinterpret_cast<void**>(&slot), table);
+    const cudaError_t to_symbol = cudaMemcpy(slot, values, sizeof values, cudaMemcpyHostToDevice);
+    int back[4] = {};
+    cudaMemcpyFromSymbol(back, table, sizeof back);
+    cudaGetLastError();  // the refusals above set it
+    std::printf("no opt-in: %s, opted in: %s, past the end: %s, too big: %s, bad kind: %s, into a __device__ "
+                "variable: %s (%d %d %d %d)\n",
+                cudaGetErrorName(no_opt_in), cudaGetErrorName(opted_in), cudaGetErrorName(past_end),
+                cudaGetErrorName(too_big), cudaGetErrorName(bad_kind), cudaGetErrorName(to_symbol), back[0], back[1],
+                back[2], back[3]);
+    const bool ok = no_opt_in == cudaErrorInvalidValue && opted_in == cudaSuccess && past_end == cudaErrorInvalidValue &&
+                    too_big == cudaErrorMemoryAllocation && bad_kind == cudaErrorInvalidMemcpyDirection &&
+                    to_symbol == cudaSuccess && back[3] == 4;
+    return ok ? 3 : 1;
+  }
+  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory\n");
   return 1;
 }

@@ -105,6 +105,14 @@ int run_program(std::span<const std::string> args) {
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (WIFSIGNALED(status)) std::cerr << "tcgen run: " << args[i] << " was killed by signal " << WTERMSIG(status) << " ("
                                      << strsignal(WTERMSIG(status)) << ")\n";
+  // The runtime writes "loaded" when the program loads it, and its summary at exit.
+  const bool loaded = summary.starts_with("loaded\n");
+  if (loaded) summary.erase(0, 7);
+  if (loaded && summary.empty()) {
+    std::cerr << "tcgen run: " << args[i] << " ended (exit code " << code
+              << ") without the CUDA runtime's exit: no summary (an abort, a crash or _exit)\n";
+    return code;
+  }
   if (summary.empty() && code == 127) {
     std::cerr << "tcgen run: the dynamic loader stopped " << args[i]
               << " (exit 127): it calls a function tcgen's CUDA runtime does not emulate, named above (docs/run.md)\n";

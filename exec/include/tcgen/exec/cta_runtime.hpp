@@ -48,8 +48,9 @@ class CtaRuntime {
   int threads() const { return threads_; }
   // A block whose size is no multiple of 32 has a partial last warp: the
   // runtime holds whole warps, and the threads from `active` on are padding
-  // that the caller's kernel returns from at once. A barrier of all the
-  // CTA's threads then waits for the active ones. Call before run().
+  // that the caller's kernel returns from at once. Barriers count whole
+  // warps, as PTX's bar does: the padding arrives with its warp's threads.
+  // Call before run().
   void set_active_threads(int active);
 
   // At the top of every HostArch call. False while the calling thread

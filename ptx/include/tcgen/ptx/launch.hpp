@@ -13,6 +13,7 @@
 // A broken rule stops the launch with ExecutionError (execution_error.hpp).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -59,9 +60,26 @@ struct LaunchStats {
   std::string printed;                             // what device printf wrote (also to stdout), in order
 };
 
-// Throws tcgen::Error for a launch the kernel cannot take (argument count or
-// sizes against its .param list, block size, shared memory), ExecutionError
-// for what a thread does.
+// The launch-shape directives of an entry (PTX #performance-tuning-directives):
+// .maxntid, .reqntid and .reqnctapercluster as x, y, z (missing dimensions 1);
+// unset when absent. Throws tcgen::Error for one that does not parse.
+struct LaunchBounds {
+  std::optional<exec::Dim3> maxntid, reqntid, reqnctapercluster;
+};
+LaunchBounds launch_bounds(const Function& entry);
+
+// What a device refuses before the kernel starts, as launch() checks it:
+// an .entry; block dimensions at most 1024 × 1024 × 64 and 1024 threads, and
+// within the kernel's .maxntid/.reqntid; grid dimensions at most
+// (2^31 - 1) × 65535 × 65535; a cluster of one CTA, which the kernel's
+// .reqnctapercluster must allow; at most 227 KB of shared memory; one
+// argument of the right size per .param. Throws tcgen::Error naming the field.
+void check_launch(const Function& entry, const LaunchConfig& config, std::span<const Argument> args);
+
+// check_launch, then the grid. Throws tcgen::Error for a launch the kernel
+// cannot take; once a thread runs, ExecutionError for what a thread does, and
+// a DeadlockError or tcgen::Error of the runtime for what the CTA does
+// (a deadlock, a setmaxnreg mismatch).
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
                    std::span<const Argument> args, std::span<const Allocation> memory);
 
