@@ -15,6 +15,7 @@
 
 #include "args.hpp"
 #include "npy.hpp"
+#include "output_file.hpp"
 #include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
@@ -68,7 +69,9 @@ shapes, the type, the mask, the scale, the work, the time of the kernel and of
 the fp64 reference, and the error against that reference: O per row,
 ||O - O_ref|| / ||O_ref|| (2-norm), bound 1e-2; LSE per element, bound 1e-3.
 With no arguments it runs a built-in example. Exit 0: within the bounds;
-1: beyond; 2: a bad command line, file or shape (one sentence on stderr).
+1: beyond; 2: a bad command line, file or shape (one sentence on stderr);
+3: an output that cannot be written (checked before the work; a file is
+written whole or not at all).
 
 options:
   --batch B         batch size (default 1)
@@ -185,6 +188,8 @@ int fmha(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
+  for (const char* o : {"out", "lse"})  // before the work, not after it
+    if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
   const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   if (dtype_text != "bf16" && dtype_text != "fp16") fail("--dtype", dtype_text, "bf16 or fp16");
   const ElementType dtype = dtype_text == "fp16" ? ElementType::fp16 : ElementType::bf16;
@@ -388,11 +393,11 @@ int fmha(std::span<const std::string> args) {
   if (a.has("out")) {
     std::vector<float> o(got.o.size());
     for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(dtype, got.o[i]);
-    write_npy(a.text("out"), {B, H, Sq, D}, o);
+    write_npy("--out", a.text("out"), {B, H, Sq, D}, o);
     std::printf("wrote %s (%zux%zux%zux%zu float32)\n", a.text("out").c_str(), B, H, Sq, D);
   }
   if (a.has("lse")) {
-    write_npy(a.text("lse"), {B, H, Sq}, got.lse);
+    write_npy("--lse", a.text("lse"), {B, H, Sq}, got.lse);
     std::printf("wrote %s (%zux%zux%zu float32)\n", a.text("lse").c_str(), B, H, Sq);
   }
   return c.ok() ? 0 : 1;

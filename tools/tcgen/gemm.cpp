@@ -10,6 +10,7 @@
 
 #include "args.hpp"
 #include "npy.hpp"
+#include "output_file.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/gemm/host_gemm.hpp"
 #include "tcgen/gemm/matrix.hpp"
@@ -44,7 +45,8 @@ D = A·Bᵀ with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
 A is M × K, B is N × K, both K-major; f32 accumulation and f32 D. Prints the
 error against an fp64 reference of the same (rounded) inputs, relative to
 sum|a·b| per element, beside its bound, and the time taken. Exit 0: within
-the bound; 1: beyond it; 2: a bad command line, file or shape.
+the bound; 1: beyond it; 2: a bad command line, file or shape; 3: an output
+that cannot be written (checked before the work; written whole or not at all).
 
 options:
   --m M, --n N, --k K  the sizes, 1 to 65536
@@ -94,6 +96,7 @@ int gemm(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
+  if (a.has("out")) check_output_path("--out", a.text("out"));  // before the work, not after it
   const int m = static_cast<int>(a.integer("m", 1, 65536));
   const int n = static_cast<int>(a.integer("n", 1, 65536));
   const int k = static_cast<int>(a.integer("k", 1, 65536));
@@ -183,7 +186,7 @@ int gemm(std::span<const std::string> args) {
               v.ok ? "PASSED" : "FAILED");
   if (!v.ok) std::printf("%s", v.text.c_str());
   if (a.has("out")) {
-    write_npy(a.text("out"), {static_cast<std::size_t>(m), static_cast<std::size_t>(n)}, got);
+    write_npy("--out", a.text("out"), {static_cast<std::size_t>(m), static_cast<std::size_t>(n)}, got);
     std::printf("wrote %s (%s float32)\n", a.text("out").c_str(), shape_text(m, n).c_str());
   }
   return v.ok ? 0 : 1;

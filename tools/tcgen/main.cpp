@@ -1,12 +1,14 @@
 // tcgen: print and draw the tcgen05 layouts modelled by tcgen::layout.
-// Exit codes: 0 success, 2 a bad command line or an illegal layout request
-// (one sentence on stderr), 1 anything else.
+// Exit codes: 0 success; 1 a numerical check failed; 2 a bad command line or
+// an illegal request (one sentence on stderr); 3 a file that cannot be read
+// or written; 4 an internal error.
 #include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "output_file.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/core/log.hpp"
 #include "verbs.hpp"
@@ -40,6 +42,10 @@ verbs:
 
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.
+
+Exit codes: 0 success; 1 a numerical check failed; 2 a bad command line or
+request (one sentence on stderr); 3 a file that cannot be read or written;
+4 an internal error.
 )";
 
 constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
@@ -88,11 +94,14 @@ int run(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   try {
     return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const tcgen::cli::IoError& e) {
+    std::cerr << "tcgen: " << e.what() << '\n';
+    return 3;
   } catch (const tcgen::Error& e) {
     std::cerr << "tcgen: " << e.what() << '\n';
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "tcgen: internal error: " << e.what() << '\n';
-    return 1;
+    return 4;
   }
 }

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "tcgen/core/element_type.hpp"
+#include "output_file.hpp"
 #include "tcgen/core/error.hpp"
 
 namespace tcgen::cli {
@@ -66,7 +67,8 @@ NpyArray read_npy(const std::string& path) {
   return a;
 }
 
-void write_npy(const std::string& path, const std::vector<std::size_t>& shape, std::span<const float> values) {
+void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+               std::span<const float> values) {
   std::string dims;  // as Python prints a tuple: (n,) or (a, b)
   for (std::size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) dims += ",";
@@ -75,14 +77,14 @@ void write_npy(const std::string& path, const std::vector<std::size_t>& shape, s
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  if (!out) fail("output file", path, "expected a writable path");
-  out.write(kMagic, 6);
-  out.put(1).put(0);
-  out.put(static_cast<char>(header.size() & 0xFF)).put(static_cast<char>(header.size() >> 8));
-  out << header;
-  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
-  if (!out) fail("output file", path, "expected the whole array to be written");
+  std::string bytes(kMagic, 6);
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(header.size() & 0xFF);
+  bytes += static_cast<char>(header.size() >> 8);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  write_output(option, path, bytes);
 }
 
 }  // namespace tcgen::cli

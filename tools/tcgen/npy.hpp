@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tcgen::cli {
@@ -15,6 +16,8 @@ struct NpyArray {
 };
 
 NpyArray read_npy(const std::string& path);
-void write_npy(const std::string& path, const std::vector<std::size_t>& shape, std::span<const float> values);
+// Written whole or not at all (output_file.hpp); `option` names it in errors.
+void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+               std::span<const float> values);
 
 }  // namespace tcgen::cli

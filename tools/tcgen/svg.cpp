@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "output_file.hpp"
 #include "tcgen/core/error.hpp"
 
 namespace tcgen::cli {
@@ -76,11 +77,7 @@ std::string Svg::str() const {
          "</svg>\n";
 }
 
-void Svg::save(const std::string& path) const {
-  std::ofstream f(path, std::ios::binary);
-  if (f) f << str();
-  if (!f) fail("--svg", path, "expected a file path that can be written");
-}
+void Svg::save(const std::string& path) const { write_output("--svg", path, str()); }
 
 std::string hsl(double hue, double s, double l) {
   const double c = (1 - std::fabs(2 * l - 1)) * s;

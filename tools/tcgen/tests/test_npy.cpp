@@ -31,7 +31,7 @@ void write_raw(const std::string& path, const std::string& header_dict, const st
 TEST_CASE("float32 arrays round-trip, and the header is NumPy's") {
   const float values[] = {1.5f, -2.0f, 0.25f, 3.0e-5f, 65504.0f, -0.0f};
   const std::string path = scratch("roundtrip");
-  write_npy(path, {2, 3}, values);
+  write_npy("--out", path, {2, 3}, values);
   const auto a = read_npy(path);
   CHECK(a.shape == std::vector<std::size_t>{2, 3});
   REQUIRE(a.values.size() == 6);
