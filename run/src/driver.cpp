@@ -79,27 +79,29 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice devi
   // The runtime's attributes share the driver's numbering.
   return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
+#define TCGEN_CU_ERRORS(X)                                       \
+  X(CUDA_SUCCESS, "no error")                                    \
+  X(CUDA_ERROR_INVALID_VALUE, "invalid argument")                \
+  X(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal")         \
+  X(CUDA_ERROR_NOT_FOUND, "named symbol not found")              \
+  X(CUDA_ERROR_NOT_SUPPORTED, "operation not supported")
 CUresult cuGetErrorName(CUresult e, const char** s) {
   switch (e) {
-    case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
-    case CUDA_ERROR_INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *s = "CUDA_ERROR_INVALID_DEVICE"; break;
-    case CUDA_ERROR_NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; break;
-    case CUDA_ERROR_NOT_SUPPORTED: *s = "CUDA_ERROR_NOT_SUPPORTED"; break;
+#define TCGEN_X(code, text) \
+  case code: *s = #code; return CUDA_SUCCESS;
+    TCGEN_CU_ERRORS(TCGEN_X)
+#undef TCGEN_X
     default: *s = "CUDA_ERROR_UNKNOWN"; return CUDA_ERROR_INVALID_VALUE;
   }
-  return CUDA_SUCCESS;
 }
 CUresult cuGetErrorString(CUresult e, const char** s) {
   switch (e) {
-    case CUDA_SUCCESS: *s = "no error"; break;
-    case CUDA_ERROR_INVALID_VALUE: *s = "invalid argument"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *s = "invalid device ordinal"; break;
-    case CUDA_ERROR_NOT_FOUND: *s = "named symbol not found"; break;
-    case CUDA_ERROR_NOT_SUPPORTED: *s = "operation not supported"; break;
+#define TCGEN_X(code, text) \
+  case code: *s = text; return CUDA_SUCCESS;
+    TCGEN_CU_ERRORS(TCGEN_X)
+#undef TCGEN_X
     default: *s = "unknown error"; return CUDA_ERROR_INVALID_VALUE;
   }
-  return CUDA_SUCCESS;
 }
 
 CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
