@@ -12,6 +12,7 @@
 //                                   (gemm/reference.hpp) instead, for `tcgen run` on the
 //                                   host model, where cuBLAS does not run
 //   bench_gemm --info               the kernel's launch shape, shared and Tensor Memory; no GPU needed
+//   bench_gemm --help               the options
 // Exit 0: ran; 1: a CUDA / cuBLAS error or the two D disagree; 77: no sm_100 GPU.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -149,9 +150,27 @@ int arg(int argc, char** argv, const char* name, int fallback) {
 
 }  // namespace
 
+constexpr const char* kHelp = R"(usage: bench_gemm [options]
+
+The tcgen05 GEMM beside cuBLAS on the same B200, in TFLOP/s (D = A·Bᵀ, bf16,
+f32 accumulation). Exit 0: ran; 1: a CUDA or cuBLAS error, or the two D
+disagree; 2: a bad option; 77: no sm_100 GPU.
+
+  --m M --n N --k K    one shape (default: five large ones)
+  --iters N            launches timed (default 20)
+  --quick              one small shape, 3 launches
+  --reference fp64     no cuBLAS: D checked against the fp64 reference (for tcgen run)
+  --info               the kernel's launch shape, shared and Tensor Memory; no GPU needed
+  --help               this text
+)";
+
 int main(int argc, char** argv) {
   bool quick = false, info = false, fp64 = false;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("%s", kHelp);
+      return 0;
+    }
     quick |= std::strcmp(argv[i], "--quick") == 0;
     info |= std::strcmp(argv[i], "--info") == 0;
     if (std::strcmp(argv[i], "--reference") == 0) {

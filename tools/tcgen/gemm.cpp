@@ -1,5 +1,7 @@
 // tcgen gemm: D = A·Bᵀ with the tcgen05 GEMM kernel (tcgen::gemm), on the
 // host model or a B200, checked against an fp64 reference.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -108,6 +110,14 @@ int gemm(std::span<const std::string> args) {
   if (a.has("a") != a.has("b"))
     fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
   const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
+  // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact
+  // fp64 values (10 bytes an element), D as floats twice and the fp64 reference with its scale (24).
+  const double need = 10.0 * (double(m) * k + double(n) * k) + 24.0 * double(m) * n;
+  const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (need > have)
+    fail("--m, --n, --k", shape_text(m, n) + " x " + std::to_string(k),
+         "a problem that fits in memory: it needs about " + std::to_string(static_cast<long long>(need / (1 << 30))) +
+             " GiB, this machine has " + std::to_string(static_cast<long long>(have / (1 << 30))) + " GiB");
 #if defined(TCGEN_GEMM_SM100)
   if (backend == "sm100")
     if (const std::string why = exec::sm100_unavailable(); !why.empty())

@@ -43,6 +43,8 @@ verbs:
 Each verb prints a summary, or --csv for the full mapping, and --svg FILE
 draws it. 'tcgen <verb> --help' lists the verb's options.
 
+'tcgen help VERB' is 'tcgen VERB --help'; 'tcgen --version' prints the version.
+
 Exit codes: 0 success; 1 a numerical check failed; 2 a bad command line or
 request (one sentence on stderr); 3 a file that cannot be read or written;
 4 an internal error.
@@ -60,6 +62,16 @@ int run(const std::vector<std::string>& args) {
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
+  if (verb == "--version") {
+    std::cout << "tcgen " TCGEN_VERSION "\n";
+    return 0;
+  }
+  // tcgen help VERB [SUBVERB] is tcgen VERB [SUBVERB] --help.
+  if (verb == "help" && !rest.empty()) {
+    std::vector<std::string> asked(rest.begin(), rest.end());
+    asked.push_back("--help");
+    return run(asked);
+  }
   if (verb == "--help" || verb == "-h" || verb == "help") {
     std::cout << kUsage;
     return 0;

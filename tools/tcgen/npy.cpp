@@ -1,6 +1,9 @@
 #include "npy.hpp"
 
+#include <sys/stat.h>
+
 #include <bit>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -27,11 +30,44 @@ std::size_t read_le(const std::string& bytes, std::size_t at, int n) {
   return v;
 }
 
+// The dimensions of a shape tuple's text "2, 3" or "3," or "": each a decimal
+// integer without sign, their product the element count; anything else names
+// the dimension. Bounded so that the byte count cannot overflow.
+std::vector<std::size_t> parse_shape(const std::string& path, const std::string& dims, std::size_t elem,
+                                     std::size_t* count) {
+  std::vector<std::size_t> shape;
+  *count = 1;
+  std::size_t at = 0;
+  const auto skip_space = [&] {
+    while (at < dims.size() && dims[at] == ' ') ++at;
+  };
+  for (skip_space(); at < dims.size(); skip_space()) {
+    const std::size_t start = at;
+    while (at < dims.size() && dims[at] >= '0' && dims[at] <= '9') ++at;
+    const std::string digits = dims.substr(start, at - start);
+    const std::string which = "dimension " + std::to_string(shape.size() + 1) + " of the shape (" + dims + ")";
+    if (digits.empty())
+      bad(path, which + " is not a non-negative decimal integer (it starts with '" + dims.substr(start, 1) + "')");
+    if (digits.size() > 15) bad(path, which + " = " + digits + " is larger than any array this program reads");
+    const std::size_t d = std::stoull(digits);
+    if (d != 0 && *count > (std::size_t{1} << 48) / elem / d) bad(path, "the shape (" + dims + ") holds more than 2^48 bytes");
+    *count *= d;
+    shape.push_back(d);
+    skip_space();
+    if (at < dims.size() && dims[at] != ',') bad(path, "the shape (" + dims + ") is no tuple of integers");
+    ++at;
+  }
+  return shape;
+}
+
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw IoError("npy file", path, "expected a readable file (" + std::string(std::strerror(errno)) + ")");
+  if (S_ISDIR(st.st_mode)) throw IoError("npy file", path, "expected a file, not a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail("npy file", path, "expected a readable file");
+  if (!in) throw IoError("npy file", path, "expected a readable file");
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad(path, "the file does not start with \\x93NUMPY");
   const int major = static_cast<unsigned char>(bytes[6]);
@@ -49,14 +85,9 @@ NpyArray read_npy(const std::string& path) {
   if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) bad(path, "the header has no 'shape'");
 
   NpyArray a;
-  const std::string dims = m[1];
-  std::size_t count = 1;
-  const std::regex number("\\d+");
-  for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it) {
-    a.shape.push_back(std::stoull(it->str()));
-    count *= a.shape.back();
-  }
   const std::size_t elem = descr == "<f4" ? 4 : 2;
+  std::size_t count = 1;
+  a.shape = parse_shape(path, m[1], elem, &count);
   if (bytes.size() - data_at != count * elem)
     bad(path, "shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
   a.values.resize(count);

@@ -36,6 +36,14 @@ macro(refused regex)
   endif()
 endmacro()
 
+# unreadable(regex args...): like refused, for a file that cannot be read or written: exit 3.
+macro(unreadable regex)
+  run(${ARGN})
+  if(NOT rc EQUAL 3 OR NOT out STREQUAL "" OR NOT err MATCHES "^tcgen: [^\n]+\n$" OR NOT err MATCHES "${regex}")
+    die("expected exit 3, no stdout and one line on stderr matching '${regex}' from: tcgen ${ARGN}")
+  endif()
+endmacro()
+
 # has_line(text): stdout has this exact line.
 function(has_line line)
   string(FIND "\n${out}" "\n${line}\n" at)
@@ -214,10 +222,16 @@ elseif(CASE STREQUAL "bad_options")
   refused("smem or tmem" layout gmem)
 elseif(CASE STREQUAL "help")
   foreach(cmd "--help" "help" "layout;--help" "layout;smem;--help" "layout;tmem;-h" "atom;--help"
-              "layout;smem;--dtype;bf17;--help")
+              "layout;smem;--dtype;bf17;--help" "help;gemm" "help;layout;smem" "help;run")
     ok(${cmd})
     mentions("^usage: tcgen")
   endforeach()
+  ok(help gemm)
+  mentions("^usage: tcgen gemm")
+  ok(--version)
+  if(NOT out MATCHES "^tcgen [0-9]+[.][0-9]+[.][0-9]+\n$")
+    die("tcgen --version: expected 'tcgen X.Y.Z', got '${out}'")
+  endif()
 elseif(CASE STREQUAL "svg")
   file(MAKE_DIRECTORY "${WORK}")
   foreach(cmd "layout;smem;--dtype;bf16;--swizzle;128B;--rows;128;--cols;64"
@@ -454,10 +468,13 @@ elseif(CASE STREQUAL "gemm_refused")
   refused("^tcgen: --b = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 30x48 [(]N x K"
           gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
   refused("^tcgen: --b = [(]not given[)] is invalid: both --a and --b, or neither" gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy")
+  # Refused before any memory is taken (it died of bad_alloc after 14 s).
+  refused("^tcgen: --m, --n, --k = 65536x65536 x 65536 is invalid: a problem that fits in memory: it needs about 176 GiB"
+          gemm --m 65536 --n 65536 --k 65536)
   file(WRITE "${WORK}/text.npy" "not an array\n")
   refused("^tcgen: npy file = [^\n]*text.npy is invalid: expected a float32 or float16 .npy array"
           gemm --m 8 --n 8 --k 8 --a "${WORK}/text.npy" --b "${WORK}/text.npy")
-  refused("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
+  unreadable("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
           gemm --m 8 --n 8 --k 8 --a "${WORK}/missing.npy" --b "${WORK}/a.npy")
   refused("^tcgen: --m = 0 is invalid" gemm --m 0 --n 8 --k 8)
   refused("^tcgen: --k = [(]not given[)]" gemm --m 8 --n 8)
@@ -520,7 +537,7 @@ elseif(CASE STREQUAL "fmha_npy")
           fmha --q "${WORK}/q.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy" --seq-k 99)
   refused("^tcgen: --q = [^\n]*lse.npy [(]shape 1x2x96[)] is invalid: a 4-D array"
           fmha --q "${WORK}/lse.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy")
-  refused("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
+  unreadable("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
           fmha --q "${WORK}/missing.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy")
 elseif(CASE STREQUAL "fmha_refused")
   refused("^tcgen: --head-dim = 96 is invalid: expected 64, 128 or 256" fmha --head-dim 96)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../npy.hpp"
+#include "../output_file.hpp"
 #include "tcgen/core/error.hpp"
 
 using tcgen::cli::read_npy;
@@ -64,11 +65,22 @@ TEST_CASE("what is not a float32/float16 C-order array is an error naming the fi
   rejects("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'), "'<f8'");
   rejects("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'), "Fortran");
   rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", std::string(12, '\0'), "16 data bytes");
+  // The shape strictly: no signs, no 20-digit dimensions, a tuple.
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, -64, 64), }", std::string(16, '\0'),
+          "dimension 3 of the shape (1, 2, -64, 64) is not a non-negative decimal integer (it starts with '-')");
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (12345678901234567890,), }", std::string(4, '\0'),
+          "dimension 1 of the shape (12345678901234567890,) = 12345678901234567890 is larger than any array");
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (2 3), }", std::string(24, '\0'), "is no tuple of integers");
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (65536, 65536, 65536), }", std::string(4, '\0'),
+          "more than 2^48 bytes");
   {
     std::ofstream out(path, std::ios::binary);
     out << "not an npy file at all";
   }
   CHECK_THROWS_WITH_AS(read_npy(path), doctest::Contains("NUMPY"), tcgen::Error);
   std::remove(path.c_str());
-  CHECK_THROWS_WITH_AS(read_npy("no/such/file.npy"), doctest::Contains("no/such/file.npy"), tcgen::Error);
+  // Files that cannot be read are I/O errors (tcgen exits 3), a directory among them.
+  CHECK_THROWS_WITH_AS(read_npy("no/such/file.npy"), doctest::Contains("no/such/file.npy"), tcgen::cli::IoError);
+  CHECK_THROWS_WITH_AS(read_npy("."), doctest::Contains("npy file = . is invalid: expected a file, not a directory"),
+                       tcgen::cli::IoError);
 }
