@@ -16,6 +16,7 @@ void launch(Dim3 grid, unsigned block_threads, std::uint32_t smem_bytes,
         if (options.shuffle_seed) cta_options.shuffle_seed = *options.shuffle_seed + index;
         CtaRuntime cta({x, y, z}, grid, static_cast<int>(block_threads), smem_bytes, cta_options);
         cta.run(kernel);
+        if (options.progress) options.progress(index + 1, std::uint64_t{grid.x} * grid.y * grid.z);
       }
 }
 

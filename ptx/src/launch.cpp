@@ -127,6 +127,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         check_register_counts(state);
         for (const auto& [rule, w] : cta.cta().warnings()) grid.warnings[model::name(rule)] += w.count;
         ++stats.ctas;
+        if (config.options.progress) config.options.progress(index + 1, count(config.grid));
       }
   stats.instructions = grid.instructions;
   stats.warnings = grid.warnings;

@@ -16,6 +16,7 @@
 #include "args.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
@@ -42,7 +43,8 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seq-k", true},  {"head-dim", true}, {"scale", true}, {"q", true},
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
-                               {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true}};
+                               {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
+                               {"quiet", false}};
 
 #if defined(TCGEN_FMHA_PTX)
 constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
@@ -107,6 +109,8 @@ options:
   --strict-ptx      host model: pipeline tcgen05.mma pairs only as PTX promises
                     (same accumulator and shape); the default P reuse is then
                     refused, wait-for-pv accepted (docs/fmha.md, Ordering)
+  --quiet           no progress line (shown only when stderr is a terminal:
+                    CTAs done, rate, time left)
 
 examples:
   tcgen fmha
@@ -343,6 +347,7 @@ int fmha(std::span<const std::string> args) {
       const auto start = std::chrono::steady_clock::now();
       exec::LaunchOptions options;
       options.strict_mma_pipelining = a.flag("strict-ptx");
+      options.progress = terminal_progress(a.flag("quiet"));
       got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else if (backend == "ptx") {
@@ -352,6 +357,7 @@ int fmha(std::span<const std::string> args) {
       const auto start = std::chrono::steady_clock::now();
       exec::LaunchOptions options;
       options.strict_mma_pipelining = a.flag("strict-ptx");
+      options.progress = terminal_progress(a.flag("quiet"));
       ptx::LaunchStats stats;
       got = attention::run_fmha_ptx(*kernels, p, in.qb, in.kb, in.vb, options, false, &stats);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

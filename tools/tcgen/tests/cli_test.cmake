@@ -698,6 +698,22 @@ elseif(CASE STREQUAL "ptx_list")
   file(WRITE "${WORK}/bad.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n  add.s32 %r1, %r2, 1;\n}\n")
   refused("^tcgen: PTX = [^\n]*bad.ptx:5: '%r1' in add.s32 is invalid: a register, variable, label or function declared in scope" ptx "${WORK}/bad.ptx")
   refused("^tcgen: FILE = [(]none[)] is invalid: one PTX file" ptx)
+elseif(CASE STREQUAL "fmha_progress")
+  # A progress line on a terminal (a pseudo-terminal from script(1)); none into a pipe, none with --quiet.
+  if(NOT SCRIPT)
+    die("script(1) (util-linux) is needed for a pseudo-terminal and was not found")
+  endif()
+  set(cmd "'${TCGEN}' fmha --heads 4 --seq-q 512 --seq-k 512")
+  execute_process(COMMAND "${SCRIPT}" -qec "${cmd}" /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "CTA [0-9] of 8 [(][0-9]+%[)], [0-9.e+]+ CTAs/s, about [0-9]+ s left"
+     OR NOT out MATCHES "result: PASSED")
+    die("on a terminal: expected the progress line and the result, got: ${out}")
+  endif()
+  execute_process(COMMAND "${SCRIPT}" -qec "${cmd} --quiet" /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0 OR out MATCHES "CTA [0-9]+ of")
+    die("--quiet on a terminal: expected no progress line, got: ${out}")
+  endif()
+  ok(fmha --heads 4 --seq-q 512 --seq-k 512)  # into pipes: stderr stays empty
 elseif(CASE STREQUAL "output_errors")
   # Outputs that cannot be written: exit 3, the file and the reason named, nothing reported written.
   # A full device fails at the write; a missing directory or a directory as the file fail before the work.

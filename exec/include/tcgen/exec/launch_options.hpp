@@ -2,6 +2,7 @@
 // How the host runs a kernel's threads.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace tcgen::exec {
@@ -24,6 +25,8 @@ struct LaunchOptions {
   // PTX-letter rules (model/rule.hpp, severity) as errors:
   // model::CtaConfig::letters_as_errors. Off, they are counted warnings.
   bool letters_as_errors = false;
+  // Called after each CTA with the CTAs done and the grid's total (a progress display); may be empty.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 }  // namespace tcgen::exec
