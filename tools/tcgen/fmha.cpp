@@ -96,7 +96,8 @@ options:
   --out FILE        write O [B, H, Sq, D] as a float32 .npy array
   --lse FILE        write LSE [B, H, Sq] (natural log) as a float32 .npy array
   --seed N          the random inputs' seed (default 1)
-  --dtype T         bf16 (default) or fp16: the type of Q, K, V, O and P
+  --dtype T         bf16 or fp16: the type of Q, K, V, O and P (default bf16,
+                    or fp16 when --q, --k and --v are all float16 files)
   --backend B       host (default): the host model; ptx: the kernel's sm_100a
                     PTX, what a B200 runs, executed on the host model by
                     tcgen's PTX interpreter; sm100: a B200 (exit 2 where there
@@ -196,7 +197,6 @@ int fmha(std::span<const std::string> args) {
     if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
   const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   if (dtype_text != "bf16" && dtype_text != "fp16") fail("--dtype", dtype_text, "bf16 or fp16");
-  const ElementType dtype = dtype_text == "fp16" ? ElementType::fp16 : ElementType::bf16;
   if (backend != "host" && backend != "ptx" && backend != "sm100")
     fail("--backend", backend, "host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
   if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
@@ -228,6 +228,9 @@ int fmha(std::span<const std::string> args) {
     fv = read_4d("v", a.text("v"));
   }
   const bool files = given_files == 3;
+  // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
+  const bool from_files = !a.has("dtype") && files && fq.float16 && fk.float16 && fv.float16;
+  const ElementType dtype = dtype_text == "fp16" || from_files ? ElementType::fp16 : ElementType::bf16;
   // Size `axis` (0 batch, 1 heads, 2 seq, 3 head_dim): its option, else the file's, else the default.
   const auto dim = [&](const char* option, const NpyArray& file, int axis, std::int64_t fallback) {
     const std::size_t i = std::size_t(axis);
@@ -317,7 +320,8 @@ int fmha(std::span<const std::string> args) {
   std::printf("shapes: Q [%zu, %zu, %zu, %zu], K and V [%zu, %zu, %zu, %zu], O [%zu, %zu, %zu, %zu], LSE [%zu, %zu, %zu]"
               " (grouped-query: %zu Q heads per K/V head)\n",
               B, H, Sq, D, B, Hkv, Sk, D, B, H, Sq, D, B, H, Sq, H / Hkv);
-  std::printf("dtype: %s Q, K, V, O and P, f32 accumulation, f32 LSE\n", type);
+  std::printf("dtype: %s Q, K, V, O and P%s, f32 accumulation, f32 LSE\n", type,
+              from_files ? " (the files' float16; --dtype bf16 rounds them)" : "");
   std::printf("mask: %s\n", mask_text(mask).c_str());
   std::printf("P reuse: %s%s\n",
               p.p_reuse == attention::PReuse::wait_for_pv ? "wait-for-pv (S waits until the P·V reading P completes)"

@@ -51,7 +51,8 @@ the bound; 1: beyond it; 2: a bad command line, file or shape; 3: an output
 that cannot be written (checked before the work; written whole or not at all).
 
 options:
-  --m M, --n N, --k K  the sizes, 1 to 65536
+  --m M, --n N, --k K  the sizes, 1 to 65536; with --a and --b, taken from them
+                       where not given
   --a FILE, --b FILE   A (M × K) and B (N × K) as row-major float32 or float16
                        .npy arrays, rounded to --dtype; both or neither
                        (default: uniform in [-1, 1) from --seed)
@@ -73,8 +74,7 @@ examples:
 )";
 
 // A 2-D .npy of rows × cols, as row-major floats; `option` names the file's option.
-std::vector<float> read_matrix(const std::string& option, const std::string& path, int rows, int cols) {
-  NpyArray a = read_npy(path);
+std::vector<float> matrix_values(const std::string& option, const std::string& path, NpyArray a, int rows, int cols) {
   const bool fits = a.shape.size() == 2 && a.shape[0] == static_cast<std::size_t>(rows) &&
                     a.shape[1] == static_cast<std::size_t>(cols);
   if (!fits) {
@@ -99,16 +99,27 @@ int gemm(std::span<const std::string> args) {
   }
   const Args a(args, kOptions);
   if (a.has("out")) check_output_path("--out", a.text("out"));  // before the work, not after it
-  const int m = static_cast<int>(a.integer("m", 1, 65536));
-  const int n = static_cast<int>(a.integer("n", 1, 65536));
-  const int k = static_cast<int>(a.integer("k", 1, 65536));
+  if (a.has("a") != a.has("b"))
+    fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
+  // Files first: sizes not given as options come from them (A is M × K, B is N × K).
+  NpyArray fa, fb;
+  if (a.has("a")) {
+    fa = read_npy(a.text("a"));
+    fb = read_npy(a.text("b"));
+  }
+  const auto size = [&](const char* option, const NpyArray& file, std::size_t axis) {
+    if (a.has(option) || file.shape.size() != 2) return static_cast<int>(a.integer(option, 1, 65536));
+    const std::size_t d = file.shape[axis];
+    if (d < 1 || d > 65536)
+      fail((std::string("--") + option).c_str(), std::to_string(d) + " (from the file)", "a size from 1 to 65536");
+    return static_cast<int>(d);
+  };
+  const int m = size("m", fa, 0), n = size("n", fb, 0), k = size("k", fa, 1);
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
   const std::string dtype = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   if (dtype != "bf16" && dtype != "fp16") fail("--dtype", dtype, "bf16 or fp16");
   if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "host, ptx or sm100");
   if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
-  if (a.has("a") != a.has("b"))
-    fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
   const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
   // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact
   // fp64 values (10 bytes an element), D as floats twice and the fp64 reference with its scale (24).
@@ -131,8 +142,8 @@ int gemm(std::span<const std::string> args) {
   gemm::Matrix ma, mb;
   std::string inputs;
   if (a.has("a")) {
-    ma = gemm::make_operand(ab, layout::Major::K, m, k, read_matrix("a", a.text("a"), m, k));
-    mb = gemm::make_operand(ab, layout::Major::K, n, k, read_matrix("b", a.text("b"), n, k));
+    ma = gemm::make_operand(ab, layout::Major::K, m, k, matrix_values("a", a.text("a"), std::move(fa), m, k));
+    mb = gemm::make_operand(ab, layout::Major::K, n, k, matrix_values("b", a.text("b"), std::move(fb), n, k));
     inputs = a.text("a") + " and " + a.text("b") + ", rounded to " + dtype;
   } else {
     ma = gemm::random_operand(ab, layout::Major::K, m, k, seed);

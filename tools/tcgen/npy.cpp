@@ -88,6 +88,7 @@ NpyArray read_npy(const std::string& path) {
   const std::size_t elem = descr == "<f4" ? 4 : 2;
   std::size_t count = 1;
   a.shape = parse_shape(path, m[1], elem, &count);
+  a.float16 = elem == 2;
   if (bytes.size() - data_at != count * elem)
     bad(path, "shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
   a.values.resize(count);

@@ -13,6 +13,7 @@ namespace tcgen::cli {
 struct NpyArray {
   std::vector<std::size_t> shape;
   std::vector<float> values;  // row-major; float16 input converted exactly
+  bool float16 = false;       // the file's dtype was float16 ('<f2')
 };
 
 NpyArray read_npy(const std::string& path);

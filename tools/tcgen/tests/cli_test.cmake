@@ -468,6 +468,9 @@ elseif(CASE STREQUAL "gemm_refused")
   refused("^tcgen: --b = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 30x48 [(]N x K"
           gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
   refused("^tcgen: --b = [(]not given[)] is invalid: both --a and --b, or neither" gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy")
+  # The sizes from the files when not given: A is 64 x 48, so M = 64 and K = 48; B the same, so N = 64.
+  ok(gemm --a "${WORK}/a.npy" --b "${WORK}/a.npy")
+  first_line("tcgen gemm: D = A·Bᵀ, M = 64, N = 64, K = 48: bf16 x bf16 -> f32, A K-major, B K-major, tile 128x256, 4 stages")
   # Refused before any memory is taken (it died of bad_alloc after 14 s).
   refused("^tcgen: --m, --n, --k = 65536x65536 x 65536 is invalid: a problem that fits in memory: it needs about 176 GiB"
           gemm --m 65536 --n 65536 --k 65536)
@@ -533,6 +536,22 @@ elseif(CASE STREQUAL "fmha_npy")
   ok(fmha --q "${WORK}/q.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy" --dtype fp16 --causal)
   has_line("inputs: ${WORK}/q.npy, ${WORK}/kv.npy, ${WORK}/kv.npy, rounded to fp16")
   has_line("result: PASSED")
+  # float16 files stay fp16 without --dtype (they were rounded to bf16); --dtype bf16 still rounds them.
+  execute_process(COMMAND python3 -c "
+import struct
+h = \"{'descr': '<f2', 'fortran_order': False, 'shape': (1, 1, 64, 64), }\"
+h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\\n'
+data = b''.join(struct.pack('<e', ((i * 7) % 11 - 5) / 8) for i in range(64 * 64))
+open('${WORK}/half.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(h)) + h.encode() + data)
+" RESULT_VARIABLE py)
+  if(NOT py EQUAL 0)
+    die("python3 could not write a float16 .npy")
+  endif()
+  ok(fmha --q "${WORK}/half.npy" --k "${WORK}/half.npy" --v "${WORK}/half.npy")
+  has_line("dtype: fp16 Q, K, V, O and P (the files' float16; --dtype bf16 rounds them), f32 accumulation, f32 LSE")
+  has_line("result: PASSED")
+  ok(fmha --q "${WORK}/half.npy" --k "${WORK}/half.npy" --v "${WORK}/half.npy" --dtype bf16)
+  has_line("dtype: bf16 Q, K, V, O and P, f32 accumulation, f32 LSE")
   refused("^tcgen: --k = [^\n]*kv.npy [(]shape 1x1x130x64[)] is invalid: shape 1x1x99x64"
           fmha --q "${WORK}/q.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy" --seq-k 99)
   refused("^tcgen: --q = [^\n]*lse.npy [(]shape 1x2x96[)] is invalid: a 4-D array"
