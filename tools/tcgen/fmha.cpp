@@ -17,6 +17,7 @@
 #include "npy.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "report.hpp"
 #include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
@@ -44,7 +45,7 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
-                               {"quiet", false}};
+                               {"quiet", false}, {"json", false}};
 
 #if defined(TCGEN_FMHA_PTX)
 constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
@@ -110,6 +111,7 @@ options:
   --strict-ptx      host model: pipeline tcgen05.mma pairs only as PTX promises
                     (same accumulator and shape); the default P reuse is then
                     refused, wait-for-pv accepted (docs/fmha.md, Ordering)
+  --json            the report as one JSON object on stdout, the same facts as fields
   --quiet           no progress line (shown only when stderr is a terminal:
                     CTAs done, rate, time left)
 
@@ -314,28 +316,42 @@ int fmha(std::span<const std::string> args) {
     const attention::KeyRange r = mask.keys(i, p.seq_q, p.seq_k);
     if (r.begin >= r.end) ++empty_rows;
   }
-  std::printf("tcgen fmha: O = softmax(scale·Q·Kᵀ)·V, batch %d, heads %d, heads_kv %d, seq_q %d, seq_k %d, "
+  Report report(a.flag("json"));
+  report.text("tcgen fmha: O = softmax(scale·Q·Kᵀ)·V, batch %d, heads %d, heads_kv %d, seq_q %d, seq_k %d, "
               "head_dim %d\n",
               p.batch, p.heads, p.heads_kv, p.seq_q, p.seq_k, p.head_dim);
-  std::printf("shapes: Q [%zu, %zu, %zu, %zu], K and V [%zu, %zu, %zu, %zu], O [%zu, %zu, %zu, %zu], LSE [%zu, %zu, %zu]"
+  report.text("shapes: Q [%zu, %zu, %zu, %zu], K and V [%zu, %zu, %zu, %zu], O [%zu, %zu, %zu, %zu], LSE [%zu, %zu, %zu]"
               " (grouped-query: %zu Q heads per K/V head)\n",
               B, H, Sq, D, B, Hkv, Sk, D, B, H, Sq, D, B, H, Sq, H / Hkv);
-  std::printf("dtype: %s Q, K, V, O and P%s, f32 accumulation, f32 LSE\n", type,
+  report.text("dtype: %s Q, K, V, O and P%s, f32 accumulation, f32 LSE\n", type,
               from_files ? " (the files' float16; --dtype bf16 rounds them)" : "");
-  std::printf("mask: %s\n", mask_text(mask).c_str());
-  std::printf("P reuse: %s%s\n",
+  report.text("mask: %s\n", mask_text(mask).c_str());
+  report.text("P reuse: %s%s\n",
               p.p_reuse == attention::PReuse::wait_for_pv ? "wait-for-pv (S waits until the P·V reading P completes)"
                                                           : "issue-order (S right after the P·V reading P, as FA4)",
               a.flag("strict-ptx") ? "; strict PTX mma pipelining" : "");
   if (empty_rows > 0)
-    std::printf("masked rows: %d of %d query rows see no key: O = 0, LSE = -inf there\n", empty_rows, p.seq_q);
+    report.text("masked rows: %d of %d query rows see no key: O = 0, LSE = -inf there\n", empty_rows, p.seq_q);
   if (scale_given)
-    std::printf("scale: %.9g (from --scale)\n", double(p.scale.value()));
+    report.text("scale: %.9g (from --scale)\n", double(p.scale.value()));
   else
-    std::printf("scale: %.9g (1/sqrt(head_dim), the default)\n", double(p.scale.value()));
-  std::printf("%s\n", inputs.c_str());
+    report.text("scale: %.9g (1/sqrt(head_dim), the default)\n", double(p.scale.value()));
+  report.text("%s\n", inputs.c_str());
   const double flops = p.flops();
-  std::printf("work: %.6g TFLOP (4 · head_dim per (query, key) pair the mask lets through)\n", flops * 1e-12);
+  report.text("work: %.6g TFLOP (4 · head_dim per (query, key) pair the mask lets through)\n", flops * 1e-12);
+  report.field("verb", "fmha");
+  report.field("batch", p.batch);
+  report.field("heads", p.heads);
+  report.field("heads_kv", p.heads_kv);
+  report.field("seq_q", p.seq_q);
+  report.field("seq_k", p.seq_k);
+  report.field("head_dim", p.head_dim);
+  report.field("dtype", type);
+  report.field("mask", mask_text(mask));
+  report.field("scale", double(p.scale.value()));
+  report.field("inputs", inputs.starts_with("inputs: ") ? inputs.substr(8) : inputs);
+  report.field("tflop", flops * 1e-12);
+  report.field("backend", backend);
 
   // The problem is valid by now: an error from the run is the kernel's (a broken
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
@@ -345,7 +361,7 @@ int fmha(std::span<const std::string> args) {
   if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "FMHA");
   try {
     if (backend == "host") {
-      std::printf("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
+      report.text("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
                   B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
       const auto start = std::chrono::steady_clock::now();
@@ -355,7 +371,7 @@ int fmha(std::span<const std::string> args) {
       got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else if (backend == "ptx") {
-      std::printf("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
+      report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
                   kernels->name().c_str(), B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
       const auto start = std::chrono::steady_clock::now();
@@ -365,13 +381,16 @@ int fmha(std::span<const std::string> args) {
       ptx::LaunchStats stats;
       got = attention::run_fmha_ptx(*kernels, p, in.qb, in.kb, in.vb, options, false, &stats);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
-      for (const auto& [rule, count] : stats.warnings)
-        std::printf("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
+      report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
+      report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
+      for (const auto& [rule, count] : stats.warnings) {
+        report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
                     static_cast<unsigned long long>(count));
+        report.field("warning_" + rule, static_cast<std::int64_t>(count));
+      }
     } else {
 #if defined(TCGEN_FMHA_SM100)
-      std::printf("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
+      report.text("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
       got = attention::sm100::run(p, in.qb, in.kb, in.vb, &seconds);
@@ -381,35 +400,48 @@ int fmha(std::span<const std::string> args) {
     std::fflush(stdout);
     std::cerr << "tcgen: the FMHA kernel failed on " << (backend == "sm100" ? "the sm100 GPU" : "the host model")
               << (backend == "ptx" ? " (PTX)" : "") << ": " << e.what() << '\n';
-    std::printf("result: FAILED (the kernel did not finish)\n");
+    report.text("result: FAILED (the kernel did not finish)\n");
+    report.field("passed", false);
+    report.field("failure", e.what());
+    report.finish();
     return 1;
   }
-  std::printf("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
+  report.text("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
               backend == "sm100" ? "sm100, CUDA events" : backend == "ptx" ? "PTX on the host model" : "host model",
               flops / seconds * 1e-9);
 
   const auto ref_start = std::chrono::steady_clock::now();
   const attention::FmhaResult<double> ref = attention::fmha_reference(p, in.q, in.k, in.v);
   const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
-  std::printf("reference time %.6f s (fp64, plain C++)\n", ref_seconds);
+  report.text("reference time %.6f s (fp64, plain C++)\n", ref_seconds);
+  report.field("seconds", seconds);
+  report.field("reference_seconds", ref_seconds);
 
   // On failure compare() has logged its report (per-row ratio and cosine, a diagnosis) to stderr.
   const attention::FmhaCheck c = attention::check_fmha(p, ref, got);
-  std::printf("O max row relative error (2-norm) %.3g (bound %s)\n", c.o.max_rel_error,
+  report.text("O max row relative error (2-norm) %.3g (bound %s)\n", c.o.max_rel_error,
               bound_text(attention::kFmhaOBound).c_str());
-  std::printf("LSE max relative error %.3g (bound %s)\n", c.lse.max_rel_error,
+  report.text("LSE max relative error %.3g (bound %s)\n", c.lse.max_rel_error,
               bound_text(attention::kFmhaLseBound).c_str());
-  std::printf("result: %s\n", c.ok() ? "PASSED" : "FAILED");
+  report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
+  report.field("o_max_row_relative_error", c.o.max_rel_error);
+  report.field("o_bound", attention::kFmhaOBound);
+  report.field("lse_max_relative_error", c.lse.max_rel_error);
+  report.field("lse_bound", attention::kFmhaLseBound);
+  report.field("passed", c.ok());
   if (a.has("out")) {
     std::vector<float> o(got.o.size());
     for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(dtype, got.o[i]);
     write_npy("--out", a.text("out"), {B, H, Sq, D}, o);
-    std::printf("wrote %s (%zux%zux%zux%zu float32)\n", a.text("out").c_str(), B, H, Sq, D);
+    report.text("wrote %s (%zux%zux%zux%zu float32)\n", a.text("out").c_str(), B, H, Sq, D);
+    report.field("wrote", a.text("out"));
   }
   if (a.has("lse")) {
     write_npy("--lse", a.text("lse"), {B, H, Sq}, got.lse);
-    std::printf("wrote %s (%zux%zux%zu float32)\n", a.text("lse").c_str(), B, H, Sq);
+    report.text("wrote %s (%zux%zux%zu float32)\n", a.text("lse").c_str(), B, H, Sq);
+    report.field("wrote_lse", a.text("lse"));
   }
+  report.finish();
   return c.ok() ? 0 : 1;
 }
 

@@ -13,6 +13,7 @@
 #include "args.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
+#include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/gemm/host_gemm.hpp"
 #include "tcgen/gemm/matrix.hpp"
@@ -32,7 +33,7 @@ namespace {
 
 constexpr Option kOptions[] = {{"m", true},    {"n", true},     {"k", true},     {"a", true},      {"b", true},
                                {"out", true},  {"seed", true},  {"dtype", true}, {"backend", true},
-                               {"ptx", true}};
+                               {"ptx", true},  {"json", false}};
 
 #if defined(TCGEN_GEMM_PTX)
 constexpr const char* kBuiltPtx = TCGEN_GEMM_PTX;
@@ -57,6 +58,7 @@ options:
                        .npy arrays, rounded to --dtype; both or neither
                        (default: uniform in [-1, 1) from --seed)
   --out FILE           write D (M × N) as a float32 .npy array
+  --json               the report as one JSON object on stdout, the same facts as fields
   --seed S             the random inputs' seed (default 1)
   --dtype T            the type A and B are rounded to: bf16 (default) or fp16
   --backend B          host (default): the host model, every tcgen05 rule
@@ -157,12 +159,20 @@ int gemm(std::span<const std::string> args) {
   std::optional<ptx::Module> kernels;  // loaded first: a missing file is a bad request (exit 2)
   if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "gemm");
 
-  std::printf("tcgen gemm: D = A·Bᵀ, M = %d, N = %d, K = %d: %s\n", m, n, k, gemm::describe(config).c_str());
-  std::printf("inputs: %s\n", inputs.c_str());
+  Report report(a.flag("json"));
+  report.text("tcgen gemm: D = A·Bᵀ, M = %d, N = %d, K = %d: %s\n", m, n, k, gemm::describe(config).c_str());
+  report.text("inputs: %s\n", inputs.c_str());
+  report.field("verb", "gemm");
+  report.field("m", m);
+  report.field("n", n);
+  report.field("k", k);
+  report.field("kernel", gemm::describe(config));
+  report.field("inputs", inputs);
+  report.field("backend", backend);
   double seconds = 0;
   if (backend == "host") {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    std::printf("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
+    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
                 gemm::grid_ctas(tiles, 0));
     const auto start = std::chrono::steady_clock::now();
     if (ab == ElementType::bf16)
@@ -172,7 +182,7 @@ int gemm(std::span<const std::string> args) {
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } else if (backend == "ptx") {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    std::printf("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
+    report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
                 kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0));
     std::fflush(stdout);
     const auto start = std::chrono::steady_clock::now();
@@ -183,33 +193,46 @@ int gemm(std::span<const std::string> args) {
     } catch (const ptx::ExecutionError& e) {
       std::fflush(stdout);
       std::cerr << "tcgen: the GEMM kernel failed on the host model:\n" << e.what() << '\n';
-      std::printf("result: FAILED (the kernel did not finish)\n");
+      report.text("result: FAILED (the kernel did not finish)\n");
+      report.field("passed", false);
+      report.field("failure", e.what());
+      report.finish();
       return 1;
     }
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
-    for (const auto& [rule, count] : stats.warnings)
-      std::printf("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
+    report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
+    report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
+    for (const auto& [rule, count] : stats.warnings) {
+      report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
                   static_cast<unsigned long long>(count));
+      report.field("warning_" + rule, static_cast<std::int64_t>(count));
+    }
   } else {
 #if defined(TCGEN_GEMM_SM100)
-    std::printf("backend: sm100 (device 0)\n");
+    report.text("backend: sm100 (device 0)\n");
     seconds = gemm::sm100::run(ab, p);
 #endif
   }
   const double flops = 2.0 * m * n * k;
-  std::printf("time: %.6f s, %.3g GFLOP/s\n", seconds, flops / seconds * 1e-9);
+  report.text("time: %.6f s, %.3g GFLOP/s\n", seconds, flops / seconds * 1e-9);
+  report.field("seconds", seconds);
+  report.field("gflops_per_s", flops / seconds * 1e-9);
 
   const gemm::Reference ref = gemm::reference(ma, layout::Major::K, mb, layout::Major::K, nullptr, m, n, k);
   const std::vector<float> got = gemm::to_floats(d);
   const gemm::Verdict v = gemm::verify(got, ref, ElementType::f32);
-  std::printf("error: max |D - D_fp64| / sum|a*b| = %.3g, bound %.3g ((K+1)·2^-24): %s\n", v.max_relative, v.bound,
+  report.text("error: max |D - D_fp64| / sum|a*b| = %.3g, bound %.3g ((K+1)·2^-24): %s\n", v.max_relative, v.bound,
               v.ok ? "PASSED" : "FAILED");
-  if (!v.ok) std::printf("%s", v.text.c_str());
+  if (!v.ok) report.text("%s", v.text.c_str());
+  report.field("max_relative_error", v.max_relative);
+  report.field("bound", v.bound);
+  report.field("passed", v.ok);
   if (a.has("out")) {
     write_npy("--out", a.text("out"), {static_cast<std::size_t>(m), static_cast<std::size_t>(n)}, got);
-    std::printf("wrote %s (%s float32)\n", a.text("out").c_str(), shape_text(m, n).c_str());
+    report.text("wrote %s (%s float32)\n", a.text("out").c_str(), shape_text(m, n).c_str());
+    report.field("wrote", a.text("out"));
   }
+  report.finish();
   return v.ok ? 0 : 1;
 }
 

@@ -1,0 +1,56 @@
+#include "report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tcgen::cli {
+
+namespace {
+
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+void Report::text(const char* format, ...) const {
+  if (json_) return;
+  va_list args;
+  va_start(args, format);
+  std::vprintf(format, args);
+  va_end(args);
+}
+
+void Report::raw(std::string_view key, std::string value) { fields_.emplace_back(std::string(key), std::move(value)); }
+void Report::field(std::string_view key, const std::string& value) { raw(key, quoted(value)); }
+void Report::field(std::string_view key, std::int64_t value) { raw(key, std::to_string(value)); }
+void Report::field(std::string_view key, bool value) { raw(key, value ? "true" : "false"); }
+void Report::field(std::string_view key, double value) {
+  if (!std::isfinite(value)) return raw(key, "null");
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  raw(key, buf);
+}
+
+void Report::finish() const {
+  if (!json_) return;
+  std::string out = "{";
+  for (std::size_t i = 0; i < fields_.size(); ++i)
+    out += (i ? ", " : "") + quoted(fields_[i].first) + ": " + fields_[i].second;
+  std::printf("%s}\n", out.c_str());
+}
+
+}  // namespace tcgen::cli
