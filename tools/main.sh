@@ -5,5 +5,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TCGEN_BUILD_DIR:-$root/build}"
-"$root/tools/setup.sh"
+"$root/tools/setup.sh" tcgen  # the program alone: the tests are tools/test.sh's
 "$build/tools/tcgen/tcgen" fmha "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shared by main.sh and test.sh: install what is missing, configure, build.
+# Shared by main.sh and test.sh: install what is missing, configure, build
+# (the targets given, or everything).
 # Debian packages are installed when run as root; otherwise the apt-get line
 # is printed. nvcc (CUDA >= 12.8), where found, adds the device code.
 set -euo pipefail
@@ -43,4 +44,9 @@ fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
 fi
-cmake --build "$build" -j "$(nproc)"
+# With arguments, only those targets (the main job needs the tcgen program alone); else everything.
+if (($#)); then
+  cmake --build "$build" -j "$(nproc)" --target "$@"
+else
+  cmake --build "$build" -j "$(nproc)"
+fi

@@ -40,8 +40,9 @@ verbs:
                 on the host model, every kernel's PTX with every rule checked:
                   tcgen run [--strict] -- ./app args
 
-Each verb prints a summary, or --csv for the full mapping, and --svg FILE
-draws it. 'tcgen <verb> --help' lists the verb's options.
+layout smem, layout tmem and atom print a summary, or --csv for the full
+mapping, and --svg FILE draws it; gemm and fmha take --json for their
+report. 'tcgen <verb> --help' lists the verb's options.
 
 'tcgen help VERB' is 'tcgen VERB --help'; 'tcgen --version' prints the version.
 
