@@ -27,10 +27,19 @@ constexpr Dtype kTable[] = {
 
 std::span<const Dtype> dtypes() { return kTable; }
 
+ElementType parse_element(std::string_view option, std::string_view text, std::span<const ElementType> allowed) {
+  std::string all;
+  for (ElementType t : allowed) {
+    if (text == name(t) || (t == ElementType::fp16 && text == "f16")) return t;
+    all += (all.empty() ? "" : ", ") + std::string(name(t));
+  }
+  fail(std::string(option).c_str(), std::string(text), "expected one of " + all + (all.find("fp16") != std::string::npos ? " (f16 is fp16)" : ""));
+}
+
 const Dtype& parse_dtype(std::string_view text) {
   std::string all;
   for (const Dtype& d : kTable) {
-    if (d.name == text) return d;
+    if (d.name == text || (text == "f16" && d.name == "fp16")) return d;
     all += (all.empty() ? "" : ", ") + std::string(d.name);
   }
   fail("--dtype", std::string(text), "expected one of " + all);

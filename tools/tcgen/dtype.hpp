@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 
+#include "tcgen/core/element_type.hpp"
 #include "tcgen/layout/smem_operand.hpp"
 
 namespace tcgen::cli {
@@ -15,6 +16,11 @@ struct Dtype {
   layout::SmemElement element;
   std::string_view note;  // one line for --help and the summary
 };
+
+// The element type named `text` in any verb: its name (bf16, fp16, e4m3, ...)
+// or the alias f16 for fp16, as PTX spells the type. Throws tcgen::Error
+// naming `option` when it is none of `allowed`.
+ElementType parse_element(std::string_view option, std::string_view text, std::span<const ElementType> allowed);
 
 // The table, in --help order.
 std::span<const Dtype> dtypes();

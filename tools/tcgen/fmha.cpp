@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
@@ -198,7 +199,8 @@ int fmha(std::span<const std::string> args) {
   for (const char* o : {"out", "lse"})  // before the work, not after it
     if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
   const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
-  if (dtype_text != "bf16" && dtype_text != "fp16") fail("--dtype", dtype_text, "bf16 or fp16");
+  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
+  const ElementType dtype_given = parse_element("--dtype", dtype_text, kTypes);
   if (backend != "host" && backend != "ptx" && backend != "sm100")
     fail("--backend", backend, "host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
   if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
@@ -232,7 +234,7 @@ int fmha(std::span<const std::string> args) {
   const bool files = given_files == 3;
   // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
   const bool from_files = !a.has("dtype") && files && fq.float16 && fk.float16 && fv.float16;
-  const ElementType dtype = dtype_text == "fp16" || from_files ? ElementType::fp16 : ElementType::bf16;
+  const ElementType dtype = from_files ? ElementType::fp16 : dtype_given;
   // Size `axis` (0 batch, 1 heads, 2 seq, 3 head_dim): its option, else the file's, else the default.
   const auto dim = [&](const char* option, const NpyArray& file, int axis, std::int64_t fallback) {
     const std::size_t i = std::size_t(axis);

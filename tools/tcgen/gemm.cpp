@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
 #include "report.hpp"
@@ -118,11 +119,12 @@ int gemm(std::span<const std::string> args) {
   };
   const int m = size("m", fa, 0), n = size("n", fb, 0), k = size("k", fa, 1);
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
-  const std::string dtype = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
-  if (dtype != "bf16" && dtype != "fp16") fail("--dtype", dtype, "bf16 or fp16");
+  const std::string dtype_option = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
+  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
+  const ElementType ab = parse_element("--dtype", dtype_option, kTypes);
+  const std::string dtype = name(ab);
   if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "host, ptx or sm100");
   if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
-  const ElementType ab = dtype == "bf16" ? ElementType::bf16 : ElementType::fp16;
   // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact
   // fp64 values (10 bytes an element), D as floats twice and the fp64 reference with its scale (24).
   const double need = 10.0 * (double(m) * k + double(n) * k) + 24.0 * double(m) * n;

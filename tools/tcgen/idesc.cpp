@@ -72,13 +72,7 @@ ElementType parse_type(const Args& args, std::string_view option, ElementType fa
     if (required) args.text(option);  // throws "(not given)"
     return fallback;
   }
-  const std::string& text = args.text(option);
-  std::string all;
-  for (ElementType t : all_element_types) {
-    if (text == name(t) || (t == ElementType::fp16 && text == "f16")) return t;
-    all += (all.empty() ? "" : ", ") + std::string(name(t));
-  }
-  fail(("--" + std::string(option)).c_str(), text, "expected one of " + all);
+  return parse_element("--" + std::string(option), args.text(option), all_element_types);
 }
 
 std::string hex(std::uint32_t w) {
