@@ -46,7 +46,7 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
-                               {"quiet", false}, {"json", false}};
+                               {"quiet", false}, {"json", false}, {"layout", true}};
 
 #if defined(TCGEN_FMHA_PTX)
 constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
@@ -112,6 +112,9 @@ options:
   --strict-ptx      host model: pipeline tcgen05.mma pairs only as PTX promises
                     (same accumulator and shape); the default P reuse is then
                     refused, wait-for-pv accepted (docs/fmha.md, Ordering)
+  --layout L        the axes of the --q, --k, --v and --out files: bhsd (default,
+                    [batch, heads, seq, head_dim], PyTorch's) or bshd ([batch,
+                    seq, heads, head_dim], FlashAttention's)
   --json            the report as one JSON object on stdout, the same facts as fields
   --quiet           no progress line (shown only when stderr is a terminal:
                     CTAs done, rate, time left)
@@ -143,14 +146,32 @@ std::string shape_text(const std::vector<std::size_t>& s) {
 
 // A 4-D .npy of [b, h, s, d], each size from 1 to kMaxSize (as the options);
 // `option` names the file's option.
-NpyArray read_4d(const std::string& option, const std::string& path) {
+// [d0, d1, d2, d3] → [d0, d2, d1, d3]: BSHD ↔ BHSD, the one transpose between
+// FlashAttention's layout and PyTorch's (its own inverse).
+void swap_axes_1_2(NpyArray& a) {
+  const std::size_t n0 = a.shape[0], n1 = a.shape[1], n2 = a.shape[2], n3 = a.shape[3];
+  std::vector<float> out(a.values.size());
+  for (std::size_t i = 0; i < n0; ++i)
+    for (std::size_t j = 0; j < n1; ++j)
+      for (std::size_t k = 0; k < n2; ++k)
+        for (std::size_t l = 0; l < n3; ++l)
+          out[((i * n2 + k) * n1 + j) * n3 + l] = a.values[((i * n1 + j) * n2 + k) * n3 + l];
+  a.values = std::move(out);
+  std::swap(a.shape[1], a.shape[2]);
+}
+
+// A Q/K/V file as [batch, heads, seq, head_dim], read in `layout` (bhsd or bshd).
+NpyArray read_4d(const std::string& option, const std::string& path, const std::string& layout) {
   NpyArray a = read_npy(path);
+  const bool bshd = layout == "bshd";
+  if (bshd && a.shape.size() == 4) swap_axes_1_2(a);
   bool sizes_ok = a.shape.size() == 4;
   for (std::size_t i = 0; sizes_ok && i < 4; ++i)
     sizes_ok = a.shape[i] >= 1 && a.shape[i] <= std::size_t(kMaxSize[i]);
   if (!sizes_ok)
     fail(("--" + option).c_str(), path + " (shape " + shape_text(a.shape) + ")",
-         "a 4-D array [batch, heads, seq, head_dim] with sizes from 1 to " + std::to_string(kMaxSize[0]) +
+         std::string(bshd ? "a 4-D array [batch, seq, heads, head_dim] (--layout bshd)" : "a 4-D array [batch, heads, seq, head_dim]") +
+             " with sizes from 1 to " + std::to_string(kMaxSize[0]) +
              " (seq: to " + std::to_string(kMaxSize[2]) + ")");
   return a;
 }
@@ -219,6 +240,9 @@ int fmha(std::span<const std::string> args) {
     fail("--window", a.text("window"), "not together with --causal (--causal is --window -1,0); give one of them");
   if (a.flag("causal")) mask = attention::FmhaMask::causal();
   if (a.has("window")) mask = parse_window(a.text("window"));
+  const std::string layout = a.text_or("layout", "bhsd");
+  if (layout != "bhsd" && layout != "bshd")
+    fail("--layout", layout, "bhsd ([batch, heads, seq, head_dim], PyTorch's) or bshd ([batch, seq, heads, head_dim], FlashAttention's)");
   const int given_files = int(a.has("q")) + int(a.has("k")) + int(a.has("v"));
   if (given_files != 0 && given_files != 3)
     fail(!a.has("q") ? "--q" : !a.has("k") ? "--k" : "--v", "(not given)",
@@ -227,9 +251,9 @@ int fmha(std::span<const std::string> args) {
   // Files first: sizes not given as options come from them.
   NpyArray fq, fk, fv;
   if (given_files == 3) {
-    fq = read_4d("q", a.text("q"));
-    fk = read_4d("k", a.text("k"));
-    fv = read_4d("v", a.text("v"));
+    fq = read_4d("q", a.text("q"), layout);
+    fk = read_4d("k", a.text("k"), layout);
+    fv = read_4d("v", a.text("v"), layout);
   }
   const bool files = given_files == 3;
   // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
@@ -434,8 +458,11 @@ int fmha(std::span<const std::string> args) {
   if (a.has("out")) {
     std::vector<float> o(got.o.size());
     for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(dtype, got.o[i]);
-    write_npy("--out", a.text("out"), {B, H, Sq, D}, o);
-    report.text("wrote %s (%zux%zux%zux%zu float32)\n", a.text("out").c_str(), B, H, Sq, D);
+    NpyArray out{{B, H, Sq, D}, std::move(o), false};
+    if (layout == "bshd") swap_axes_1_2(out);
+    write_npy("--out", a.text("out"), out.shape, out.values);
+    report.text("wrote %s (%s float32%s)\n", a.text("out").c_str(), shape_text(out.shape).c_str(),
+                layout == "bshd" ? ", [batch, seq, heads, head_dim]" : "");
     report.field("wrote", a.text("out"));
   }
   if (a.has("lse")) {

@@ -556,6 +556,31 @@ open('${WORK}/half.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H',
   has_line("result: PASSED")
   ok(fmha --q "${WORK}/half.npy" --k "${WORK}/half.npy" --v "${WORK}/half.npy" --dtype bf16)
   has_line("dtype: bf16 Q, K, V, O and P, f32 accumulation, f32 LSE")
+  # --layout bshd (FlashAttention's [batch, seq, heads, head_dim]): O written so, and read back as Q, K
+  # and V, the same problem as the BHSD files give, to the digit; Python checks the transpose element by element.
+  ok(fmha --seq-q 40 --seq-k 40 --heads 2 --heads-kv 2 --head-dim 64 --seed 9 --out "${WORK}/o_bhsd.npy")
+  ok(fmha --seq-q 40 --seq-k 40 --heads 2 --heads-kv 2 --head-dim 64 --seed 9 --layout bshd --out "${WORK}/o_bshd.npy")
+  has_line("wrote ${WORK}/o_bshd.npy (1x40x2x64 float32, [batch, seq, heads, head_dim])")
+  execute_process(COMMAND python3 -c "
+import struct, sys
+def load(p):
+    b = open(p, 'rb').read(); n = struct.unpack('<H', b[8:10])[0]
+    return struct.unpack('<%df' % ((len(b) - 10 - n) // 4), b[10 + n:])
+a, t = load(sys.argv[1]), load(sys.argv[2])
+S, H, D = 40, 2, 64
+sys.exit(0 if all(t[(s * H + h) * D + d] == a[(h * S + s) * D + d] for s in range(S) for h in range(H) for d in range(D)) else 1)
+" "${WORK}/o_bhsd.npy" "${WORK}/o_bshd.npy" RESULT_VARIABLE py)
+  if(NOT py EQUAL 0)
+    die("--layout bshd: O is not the [batch, seq, heads, head_dim] transpose of the bhsd run's")
+  endif()
+  ok(fmha --q "${WORK}/o_bhsd.npy" --k "${WORK}/o_bhsd.npy" --v "${WORK}/o_bhsd.npy")
+  string(REGEX MATCH "O max row relative error[^\n]*" bhsd_error "${out}")
+  ok(fmha --layout bshd --q "${WORK}/o_bshd.npy" --k "${WORK}/o_bshd.npy" --v "${WORK}/o_bshd.npy")
+  string(REGEX MATCH "O max row relative error[^\n]*" bshd_error "${out}")
+  if(NOT bhsd_error OR NOT bhsd_error STREQUAL bshd_error)
+    die("--layout bshd files: expected the bhsd files' result '${bhsd_error}', got '${bshd_error}'")
+  endif()
+  refused("^tcgen: --layout = sbhd is invalid: bhsd" fmha --layout sbhd)
   refused("^tcgen: --k = [^\n]*kv.npy [(]shape 1x1x130x64[)] is invalid: shape 1x1x99x64"
           fmha --q "${WORK}/q.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy" --seq-k 99)
   refused("^tcgen: --q = [^\n]*lse.npy [(]shape 1x2x96[)] is invalid: a 4-D array"
