@@ -255,6 +255,7 @@ cudaError_t cudaPeekAtLastError() {
   X(cudaErrorMissingConfiguration, "__global__ function call is not configured")   \
   X(cudaErrorInvalidDevice, "invalid device ordinal")                              \
   X(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy")          \
+  X(cudaErrorInvalidPitchValue, "invalid pitch argument")                          \
   X(cudaErrorInvalidSymbol, "invalid device symbol")                               \
   X(cudaErrorInvalidDeviceFunction, "invalid device function")                     \
   X(cudaErrorNoKernelImageForDevice, "no kernel image is available for execution on the device") \
@@ -283,6 +284,73 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 
+// ---- the rest of what programs commonly ask: limits, occupancy, pointers, 2-D copies, host callbacks
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+  const auto guard = lock();
+  *total = std::size_t{180} << 30;  // b200.cpp's totalGlobalMem
+  *free = *total - std::min<std::size_t>(*total, Device::get().allocated_bytes());
+  return Device::get().sticky();
+}
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
+  switch (limit) {  // CUDA's defaults
+    case cudaLimitStackSize: *value = 1024; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *value = std::size_t{1} << 20; return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = std::size_t{8} << 20; return cudaSuccess;
+    default: *value = 0; return cudaSuccess;
+  }
+}
+cudaError_t cudaDeviceSetLimit(cudaLimit, std::size_t) { return Device::get().sticky(); }
+cudaError_t cudaFuncSetCacheConfig(const void*, cudaFuncCache) { return Device::get().sticky(); }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* function, int block_threads,
+                                                          std::size_t dynamic_smem) {
+  const auto guard = lock();
+  return Device::get().occupancy(function, block_threads, dynamic_smem, blocks);
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_threads,
+                                                                   std::size_t dynamic_smem, unsigned) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, block_threads, dynamic_smem);
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
+  const auto guard = lock();
+  std::memset(a, 0, sizeof *a);
+  bool pinned = false;
+  const bool device = Device::get().is_device_memory(p, &pinned);
+  a->type = !device ? cudaMemoryTypeUnregistered : pinned ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
+  a->device = 0;
+  a->devicePointer = device ? const_cast<void*>(p) : nullptr;  // one address space: device pointers are host addresses
+  a->hostPointer = !device || pinned ? const_cast<void*>(p) : nullptr;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                         std::size_t height, cudaMemcpyKind kind) {
+  const auto guard = lock();
+  Device& d = Device::get();
+  if (width > dpitch || width > spitch) {
+    d.report("cudaMemcpy2D: width = " + std::to_string(width) + " is invalid: at most both pitches (cudaErrorInvalidPitchValue)");
+    return d.result(cudaErrorInvalidPitchValue);
+  }
+  for (std::size_t row = 0; row < height; ++row)
+    if (const cudaError_t e = d.copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch,
+                                     width, kind, "cudaMemcpy2D");
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                              std::size_t height, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+// The stream's earlier work is done: the function runs now, on the calling thread.
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t function, void* data) {
+  if (const cudaError_t e = Device::get().sticky(); e != cudaSuccess) return Device::get().result(e);
+  function(data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status) {
+  *status = cudaStreamCaptureStatusNone;  // graphs are not emulated: nothing captures
+  return Device::get().sticky();
+}
+
 // ---- streams and events: the work is already done when a call returns
 cudaError_t cudaStreamCreate(cudaStream_t* s) {
   *s = reinterpret_cast<cudaStream_t>(new char);
@@ -293,7 +361,15 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
   delete reinterpret_cast<char*>(s);
   return cudaSuccess;
 }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) { return cudaStreamCreate(s); }
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  *least = 0;  // as on Hopper and Blackwell: 0 lowest, -5 highest
+  *greatest = -5;
+  return cudaSuccess;
+}
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return Device::get().sticky(); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return Device::get().sticky(); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return Device::get().sticky(); }
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
   *e = reinterpret_cast<cudaEvent_t>(new Event);
   return cudaSuccess;
@@ -309,6 +385,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
   ev->recorded = true;
   return Device::get().sticky();
 }
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) { return cudaEventRecord(e, s); }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return Device::get().sticky(); }
 cudaError_t cudaEventQuery(cudaEvent_t) { return Device::get().sticky(); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

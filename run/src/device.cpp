@@ -272,7 +272,42 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   return result(sticky());
 }
 
+cudaError_t Device::occupancy(const void* function, int block_threads, std::size_t dynamic_smem, int* blocks) {
+  Kernel* k = kernel(function, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!k) return result(cudaErrorInvalidDeviceFunction);
+  if (block_threads < 1 || block_threads > 1024) {
+    report("cudaOccupancyMaxActiveBlocksPerMultiprocessor: blockSize = " + std::to_string(block_threads) +
+           " is invalid: 1 to 1024 (cudaErrorInvalidValue)");
+    return result(cudaErrorInvalidValue);
+  }
+  try {
+    // Per SM of compute capability 10.0: 2048 threads, 32 CTAs, 228 KiB of shared memory of which each
+    // CTA's first KiB is the system's (CUDA C++ Programming Guide, Table 23).
+    const std::uint64_t smem = module(*k->binary).entry(k->name).static_shared_bytes + dynamic_smem + 1024;
+    const std::uint64_t warps = (static_cast<std::uint64_t>(block_threads) + 31) / 32;
+    *blocks = static_cast<int>(std::min({std::uint64_t{64} / warps, std::uint64_t{32}, std::uint64_t{233472} / smem}));
+    return cudaSuccess;
+  } catch (const Error& e) {
+    report(std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor: ") + e.what());
+    return result(cudaErrorInvalidDeviceFunction);
+  }
+}
+
 // ---- memory
+
+std::uint64_t Device::allocated_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& [start, b] : blocks_) n += b.pinned ? 0 : b.bytes;
+  return n;
+}
+
+bool Device::is_device_memory(const void* p, bool* pinned) const {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (!device_memory_at(a)) return false;
+  auto it = blocks_.upper_bound(a);
+  *pinned = it != blocks_.begin() && std::prev(it)->second.pinned && a - std::prev(it)->first < std::prev(it)->second.bytes;
+  return true;
+}
 
 void* Device::allocate(std::uint64_t bytes, bool pinned, const char* call) {
   if (bytes > kGlobalBytes) {

@@ -72,7 +72,14 @@ class Device {
   // (the module loaded if need be); null with a report naming `call`.
   std::uint8_t* symbol(const void* host_variable, std::uint64_t* bytes, const char* call);
 
+  // cudaOccupancyMaxActiveBlocksPerMultiprocessor from an SM's threads, CTAs and shared memory
+  // (registers are ptxas's, unknown here, so they do not limit it).
+  cudaError_t occupancy(const void* function, int block_threads, std::size_t dynamic_smem, int* blocks);
+
   void* allocate(std::uint64_t bytes, bool pinned, const char* call);
+  std::uint64_t allocated_bytes() const;
+  // Whether p lies in device memory (cudaPointerGetAttributes), and if so whether in pinned host memory.
+  bool is_device_memory(const void* p, bool* pinned) const;
   cudaError_t release(void* p, bool pinned, const char* call);
   // Whether [p, p + bytes) lies in device memory: a live block or a module's
   // variables; false with a report naming `call` and `what`.

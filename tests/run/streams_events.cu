@@ -1,7 +1,8 @@
 // A CUDA program of the ordinary kind, run under `tcgen run`: the device's
 // properties, pinned host memory, a stream with async copies and a kernel,
 // events timing it, __constant__ and __device__ variables, the kernel's
-// attributes, the last-error protocol. Prints PASSED and exits 0 when
+// attributes and occupancy, pointer attributes, memory info, a 2-D copy, a
+// host callback, the last-error protocol. Prints PASSED and exits 0 when
 // every result is right.
 #include <cuda_runtime.h>
 
@@ -25,6 +26,8 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   if (i < n) y[i] = a * x[i] + y[i] + offset;
   if (i == 0) atomicAdd(&calls, 1);
 }
+
+void CUDART_CB mark(void* flag) { *static_cast<int*>(flag) = 1; }
 
 int main() {
   cudaDeviceProp prop;
@@ -68,6 +71,30 @@ int main() {
   saxpy<<<1, 2048>>>(n, 1.0f, x, y);
   const cudaError_t refused = cudaGetLastError();
   const cudaError_t after = cudaMemset(y, 0, n * sizeof(float));
+  // The rest of what programs commonly ask.
+  std::size_t free = 0, total = 0;
+  CHECK(cudaMemGetInfo(&free, &total));
+  int blocks = 0, least = 1, greatest = 1, called = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, saxpy, 128, 0));
+  CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  cudaPointerAttributes on_device, pinned, on_stack;
+  CHECK(cudaPointerGetAttributes(&on_device, x));
+  CHECK(cudaPointerGetAttributes(&pinned, hx));
+  CHECK(cudaPointerGetAttributes(&on_stack, &called));
+  CHECK(cudaMemcpy2D(y, 16, hx, 32, 8, 4, cudaMemcpyHostToDevice));  // 4 rows of 2 floats, source pitch 8 floats
+  float rows[16];
+  CHECK(cudaMemcpy(rows, y, sizeof rows, cudaMemcpyDeviceToHost));
+  const bool copied_2d = rows[0] == hx[0] && rows[1] == hx[1] && rows[4] == hx[8] && rows[13] == hx[25];
+  CHECK(cudaLaunchHostFunc(s, mark, &called));
+  cudaStreamCaptureStatus capturing;
+  CHECK(cudaStreamIsCapturing(s, &capturing));
+  const bool common = free < total && total == std::size_t{180} << 30 && blocks == 16 && least == 0 && greatest == -5 &&
+                      on_device.type == cudaMemoryTypeDevice && pinned.type == cudaMemoryTypeHost &&
+                      on_stack.type == cudaMemoryTypeUnregistered && copied_2d && called == 1 &&
+                      capturing == cudaStreamCaptureStatusNone;
+  std::printf("memory info, occupancy (%d CTAs of 128 threads per SM), priorities, pointer types, 2-D copy, host "
+              "callback: %s\n",
+              blocks, common ? "as on a B200" : "WRONG");
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
   CHECK(cudaStreamDestroy(s));
@@ -78,7 +105,7 @@ int main() {
   std::printf("kernel time %.3f ms (host model), %d wrong, %d call counted, at most %d threads per block, "
               "oversized launch: %s, then: %s\n",
               ms, bad, counted, attributes.maxThreadsPerBlock, cudaGetErrorName(refused), cudaGetErrorName(after));
-  const bool ok = bad == 0 && counted == 1 && attributes.maxThreadsPerBlock == 1024 && ms >= 0 &&
+  const bool ok = common && bad == 0 && counted == 1 && attributes.maxThreadsPerBlock == 1024 && ms >= 0 &&
                   refused != cudaSuccess && after == cudaSuccess;
   std::printf("%s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
