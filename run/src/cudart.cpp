@@ -287,7 +287,7 @@ const char* cudaGetErrorString(cudaError_t e) {
 // ---- the rest of what programs commonly ask: limits, occupancy, pointers, 2-D copies, host callbacks
 cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
   const auto guard = lock();
-  *total = std::size_t{180} << 30;  // b200.cpp's totalGlobalMem
+  *total = tcgen::run::kGlobalMemoryBytes;
   *free = *total - std::min<std::size_t>(*total, Device::get().allocated_bytes());
   return Device::get().sticky();
 }

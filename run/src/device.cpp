@@ -1,13 +1,12 @@
 #include "device.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "b200.hpp"
+#include "driver.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/ptx/execution_error.hpp"
@@ -20,8 +19,7 @@ namespace {
 // CUDA keeps the last error per host thread.
 thread_local cudaError_t last_error = cudaSuccess;
 
-constexpr std::uint64_t kGlobalBytes = std::uint64_t{180} << 30;  // b200.cpp's totalGlobalMem
-constexpr int kDefaultSmem = 48 * 1024, kMaxSmem = 232448;
+constexpr int kDefaultSmem = kSharedPerBlockDefault, kMaxSmem = kSharedPerBlockOptin;
 
 std::string hex(const void* p) {
   char b[24];
@@ -51,13 +49,6 @@ cudaError_t fault_code(const ptx::ExecutionError& e) {
   if (e.cause_field() == "global address") return cudaErrorIllegalAddress;
   if (e.cause_field() == "assert") return cudaErrorAssert;
   return cudaErrorLaunchFailure;
-}
-
-// Under tcgen run, lines go back through its pipe; otherwise to stderr.
-void to_tcgen_run(const std::string& line) {
-  if (const char* fd = std::getenv("TCGEN_RUN_FD"); fd && *fd)
-    if (write(std::atoi(fd), line.data(), line.size()) == static_cast<ssize_t>(line.size())) return;
-  std::fputs(line.c_str(), stderr);
 }
 
 }  // namespace
@@ -285,7 +276,7 @@ cudaError_t Device::occupancy(const void* function, int block_threads, std::size
     // CTA's first KiB is the system's (CUDA C++ Programming Guide, Table 23).
     const std::uint64_t smem = module(*k->binary).entry(k->name).static_shared_bytes + dynamic_smem + 1024;
     const std::uint64_t warps = (static_cast<std::uint64_t>(block_threads) + 31) / 32;
-    *blocks = static_cast<int>(std::min({std::uint64_t{64} / warps, std::uint64_t{32}, std::uint64_t{233472} / smem}));
+    *blocks = static_cast<int>(std::min<std::uint64_t>({kWarpsPerSm / warps, kCtasPerSm, kSharedPerSm / smem}));
     return cudaSuccess;
   } catch (const Error& e) {
     report(std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor: ") + e.what());
@@ -310,7 +301,7 @@ bool Device::is_device_memory(const void* p, bool* pinned) const {
 }
 
 void* Device::allocate(std::uint64_t bytes, bool pinned, const char* call) {
-  if (bytes > kGlobalBytes) {
+  if (bytes > kGlobalMemoryBytes) {
     report(std::string(call) + " of " + std::to_string(bytes) + " bytes: more than the device's 180 GiB "
                                                                "(cudaErrorMemoryAllocation)");
     return nullptr;

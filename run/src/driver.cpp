@@ -27,11 +27,8 @@ namespace {
 // line tells tcgen run that its libraries were used: then this one says so.
 struct ExitLine {
   ~ExitLine() {
-    if (dlsym(RTLD_DEFAULT, "__cudaRegisterFatBinary")) return;
-    const char* fd = std::getenv("TCGEN_RUN_FD");
-    if (!fd || !*fd) return;
-    const char line[] = "tcgen run: the driver API only (no kernel launched through the runtime)\n";
-    if (write(std::atoi(fd), line, sizeof line - 1) < 0) std::fputs(line, stderr);
+    if (dlsym(RTLD_DEFAULT, "__cudaRegisterFatBinary") || !std::getenv("TCGEN_RUN_FD")) return;
+    tcgen::run::to_tcgen_run("tcgen run: the driver API only (no kernel launched through the runtime)\n");
   }
 };
 
@@ -167,6 +164,12 @@ CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, cuuint64_
 }  // extern "C"
 
 namespace tcgen::run {
+
+void to_tcgen_run(const std::string& line) {
+  if (const char* fd = std::getenv("TCGEN_RUN_FD"); fd && *fd)
+    if (write(std::atoi(fd), line.data(), line.size()) == static_cast<ssize_t>(line.size())) return;
+  std::fputs(line.c_str(), stderr);
+}
 
 void* driver_function(const char* symbol) {
   const std::string s = symbol ? symbol : "";

@@ -7,6 +7,7 @@
 // factors whose products and sums fp32 holds exactly, so D must equal the
 // fp64 reference bit for bit; a failure prints per-row ratio and cosine.
 #include <cmath>
+#include <initializer_list>
 
 #include "test_model_support.hpp"
 
@@ -140,6 +141,22 @@ int compare(const std::vector<float>& got, const std::vector<double>& ref, int m
 }
 
 // A and B are e4m3 for kind::mxf8f6f4, packed e2m1 for the 4-bit kinds.
+// tcgen05.st of one word into 4 columns of warp `warp`'s lane quarter (its partition's copy of the factors).
+void store_scale_word(Kernel& kn, int warp, std::uint32_t column, std::uint32_t word) {
+  WarpRegisters r{};
+  for (auto& t : r) t.assign(4, word);
+  kn.cta.st(warp, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * warp, int(column)), r);
+  kn.cta.wait_st(warp);
+}
+
+// The PTX hand-off of what the warps stored to the MMA issuer, thread (0, 0): fence::before_thread_sync
+// by each, a barrier, fence::after_thread_sync (PTX #tcgen05-memory-consistency-model).
+void hand_to_issuer(Kernel& kn, std::initializer_list<int> warps = {0, 1, 2, 3}) {
+  for (int w : warps) kn.cta.fence_before_thread_sync(w);
+  kn.cta.bar_sync();
+  kn.cta.fence_after_thread_sync(0);
+}
+
 struct Scaled {
   MmaKind kind;
   int n, vec, ksteps;
@@ -221,17 +238,10 @@ TEST_CASE("block-scaled MMA rules: duplication, lane 0, scale IDs, scale types, 
   stage_packed(kn.cta, A, fp4_values(128, 64, 1));
   stage_packed(kn.cta, B, fp4_values(64, 64, 2));
   // Factors stored by tcgen05.st: warp q writes partition q's copy, 1.0 (0x7F) everywhere.
-  const auto store_sf = [&](int warp, std::uint32_t column, std::uint32_t word) {
-    WarpRegisters r{};
-    for (auto& t : r) t.assign(4, word);
-    kn.cta.st(warp, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * warp, int(column)), r);
-    kn.cta.wait_st(warp);
-  };
+  const auto store_sf = [&](int warp, std::uint32_t column, std::uint32_t word) { store_scale_word(kn, warp, column, word); };
   store_sf(0, kSfa, 0x7F7F7F7Fu);
   store_sf(0, kSfb, 0x7F7F7F7Fu);
-  for (int w = 0; w < 4; ++w) kn.cta.fence_before_thread_sync(w);
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn);
   const Thread t{0, 0};
   const MxIdesc id{64, 1, 1};
   MmaVariant v{.scale_vec = 2, .scale_a_tmem = kn.tmem + kSfa, .scale_b_tmem = kn.tmem + kSfb};
@@ -244,14 +254,10 @@ TEST_CASE("block-scaled MMA rules: duplication, lane 0, scale IDs, scale types, 
     store_sf(w, kSfa, w == 2 ? 0x7F7F7F80u : 0x7F7F7F7Fu);  // partition 2 differs in byte 0
     store_sf(w, kSfb, 0x7F7F7F7Fu);
   }
-  for (int w = 0; w < 4; ++w) kn.cta.fence_before_thread_sync(w);
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn);
   expect_rule([&] { mma(id, v); }, Rule::scale_factors, {"lane 64, column 256", "all four 32-lane partitions"});
   store_sf(2, kSfa, 0x7F7F7F7Fu);
-  kn.cta.fence_before_thread_sync(2);
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn, {2});
   MmaVariant lane1 = v;
   lane1.scale_a_tmem += taddr(1, 0);
   expect_rule([&] { mma(id, lane1); }, Rule::scale_factors, {"scale-A-tmem lane", "names lane 0"});
@@ -274,10 +280,8 @@ TEST_CASE("block-scaled MMA rules: duplication, lane 0, scale IDs, scale types, 
   for (int w = 0; w < 4; ++w) {
     store_sf(w, kSfa, 0x80807F7Fu);
     store_sf(w, kSfb, 0x80807F7Fu);
-    kn.cta.fence_before_thread_sync(w);
   }
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn);
   MmaVariant top = v;
   top.scale_a_tmem |= 2u << 30;
   top.scale_b_tmem |= 2u << 30;
@@ -298,15 +302,10 @@ TEST_CASE("the A and B scale IDs pick their own bytes: a_sf_id 1 and b_sf_id 3 w
   stage(kn.cta, B, b, 0);
   // Every word: bytes 2^-1, 2^0, 2^1, 2^2 (UE8M0 0x7E, 0x7F, 0x80, 0x81): ID 1 is 1.0, ID 3 is 4.0.
   for (int w = 0; w < 4; ++w) {
-    WarpRegisters r{};
-    for (auto& t : r) t.assign(4, 0x81807F7Eu);
-    kn.cta.st(w, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * w, int(kSfa)), r);
-    kn.cta.st(w, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * w, int(kSfb)), r);
-    kn.cta.wait_st(w);
-    kn.cta.fence_before_thread_sync(w);
+    store_scale_word(kn, w, kSfa, 0x81807F7Eu);
+    store_scale_word(kn, w, kSfb, 0x81807F7Eu);
   }
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn);
   MxIdesc d{64, 0, 0};
   d.a_sf_id = 1;
   d.b_sf_id = 3;
@@ -331,10 +330,8 @@ TEST_CASE("a UE4M3 factor with bit 7 set is refused, naming the byte") {
     r[5][0] = 0x38B83838u;  // lane 32w + 5, column kSfa, in every partition: byte 2 has bit 7 set
     kn.cta.st(w, {LdStShape::s32x32b, 4}, kn.tmem + taddr(32 * w, int(kSfa)), r);
     kn.cta.wait_st(w);
-    kn.cta.fence_before_thread_sync(w);
   }
-  kn.cta.bar_sync();
-  kn.cta.fence_after_thread_sync(0);
+  hand_to_issuer(kn);
   const MmaVariant v{.scale_vec = 4, .scale_a_tmem = kn.tmem + kSfa, .scale_b_tmem = kn.tmem + kSfa};
   expect_rule([&] {
     kn.cta.mma_ss({0, 0}, MmaKind::mxf4nvf4, kn.tmem + kD, A.desc(0), B.desc(0), mx_idesc({64, 1, 1, false}), false,
