@@ -80,6 +80,16 @@ __global__ void big_smem(int* out) {
   out[threadIdx.x] = scratch[31 - threadIdx.x];
 }
 
+// Launches a one-warp kernel that writes 32 words and says how the launch ended.
+cudaError_t launch_one_warp(void (*kernel)(std::uint32_t*)) {
+  std::uint32_t* out = nullptr;
+  cudaMalloc(&out, 32 * sizeof(std::uint32_t));
+  kernel<<<1, 32>>>(out);
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::printf("launch: %s\n", cudaGetErrorName(e));
+  return e;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   if (std::strcmp(mode, "oob") == 0) {
@@ -99,19 +109,11 @@ int main(int argc, char** argv) {
     return e == cudaErrorInvalidValue ? 3 : 1;
   }
   if (std::strcmp(mode, "tmem") == 0) {
-    std::uint32_t* out = nullptr;
-    cudaMalloc(&out, 32 * sizeof(std::uint32_t));
-    read_unwritten_tmem<<<1, 32>>>(out);
-    const cudaError_t e = cudaDeviceSynchronize();
-    std::printf("launch: %s\n", cudaGetErrorName(e));
+    const cudaError_t e = launch_one_warp(read_unwritten_tmem);
     return e == cudaErrorLaunchFailure ? 3 : 1;
   }
   if (std::strcmp(mode, "letter") == 0) {
-    std::uint32_t* out = nullptr;
-    cudaMalloc(&out, 32 * sizeof(std::uint32_t));
-    read_before_wait<<<1, 32>>>(out);
-    const cudaError_t e = cudaDeviceSynchronize();
-    std::printf("launch: %s\n", cudaGetErrorName(e));
+    const cudaError_t e = launch_one_warp(read_before_wait);
     return e == cudaSuccess ? 0 : e == cudaErrorLaunchFailure ? 3 : 1;
   }
   if (std::strcmp(mode, "hang") == 0) {
