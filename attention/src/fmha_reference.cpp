@@ -35,7 +35,7 @@ Head head(const FmhaProblem& p, int b, int h) {
 // The convention of fmha_problem.hpp, spelled out on its own (not through
 // FmhaMask::keys()) so the reference checks keys() rather than repeating it.
 bool sees(const FmhaMask& m, std::int64_t i, std::int64_t j, std::int64_t seq_q, std::int64_t seq_k) {
-  const std::int64_t diagonal = i + (seq_k - seq_q);
+  const std::int64_t diagonal = m.corner == MaskCorner::top_left ? i : i + (seq_k - seq_q);
   return (m.right < 0 || j <= diagonal + m.right) && (m.left < 0 || j >= diagonal - m.left);
 }
 

@@ -119,6 +119,10 @@ TEST_CASE("FMHA kernel, causal, 333 x 333, shuffled schedule") {
 TEST_CASE("FMHA kernel, causal with seq_q > seq_k: the first rows see no key (O = 0, LSE = -inf)") {
   check_kernel(FmhaProblem::make(1, 1, 1, 300, 77, 64, FmhaMask::causal()));
 }
+TEST_CASE("FMHA kernel, top-left causal, 300 x 77 and 77 x 300 (PyTorch's is_causal=True)") {
+  check_kernel(FmhaProblem::make(1, 1, 1, 300, 77, 64, FmhaMask::causal(MaskCorner::top_left)));
+  check_kernel(FmhaProblem::make(1, 2, 1, 77, 300, 128, FmhaMask::causal(MaskCorner::top_left)), shuffled(4));
+}
 TEST_CASE("FMHA kernel, sliding window (64, 16), fp16, 300 x 450") {
   check_kernel(FmhaProblem::make(1, 1, 1, 300, 450, 128, FmhaMask::window(64, 16), ElementType::fp16));
 }

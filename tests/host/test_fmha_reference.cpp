@@ -110,6 +110,35 @@ TEST_CASE("seq_q 5, seq_k 3, causal: rows 0 and 1 see no key (O = 0, LSE = -inf)
   for (int i = 3; i < 5; ++i) CHECK(std::isfinite(x.r.lse[std::size_t(i)]));
 }
 
+TEST_CASE("top-left causal (PyTorch's is_causal=True): query i sees keys 0..i whatever seq_k") {
+  INFO("seed " << fresh_seed());
+  // seq_k > seq_q: bottom-right would let row 0 see keys 0..20; top-left only key 0.
+  const FmhaProblem longer_k = problem(30, 50, FmhaMask::causal(MaskCorner::top_left));
+  const Run a = run(longer_k);
+  check_o_is_v(longer_k, a, 0, 0, 0, 0);
+  // seq_q > seq_k: every row sees key 0, none is empty (bottom-right empties the first 10).
+  const FmhaProblem longer_q = problem(30, 20, FmhaMask::causal(MaskCorner::top_left));
+  const Run b = run(longer_q);
+  check_o_is_v(longer_q, b, 0, 0, 0, 0);
+  for (int i = 0; i < longer_q.seq_q; ++i) CHECK(std::isfinite(b.r.lse[std::size_t(i)]));
+  // Rows past seq_k see every key: the same O as no mask.
+  const Run unmasked = [&] {
+    Run x = b;
+    x.r = fmha_reference(problem(30, 20, FmhaMask::none()), x.q, x.k, x.v);
+    return x;
+  }();
+  for (int i = 19; i < 30; ++i)
+    for (int c = 0; c < 64; ++c) REQUIRE(b.r.o[q_row(longer_q, 0, 0, i) + c] == unmasked.r.o[q_row(longer_q, 0, 0, i) + c]);
+}
+
+TEST_CASE("top-left window(0, 0): O row i = V row i, and rows from seq_k on see no key") {
+  INFO("seed " << fresh_seed());
+  const FmhaProblem p = problem(30, 20, FmhaMask::window(0, 0, MaskCorner::top_left));
+  const Run x = run(p);
+  for (int i = 0; i < 20; ++i) check_o_is_v(p, x, 0, 0, i, i);
+  for (int i = 20; i < 30; ++i) check_no_key(p, x, 0, 0, i);
+}
+
 TEST_CASE("GQA: heads 4 over heads_kv 2 equals heads 4 with K/V head h / 2 repeated") {
   INFO("seed " << fresh_seed());
   for (FmhaMask mask : {FmhaMask::none(), FmhaMask::causal()}) {
@@ -138,23 +167,31 @@ TEST_CASE("flops() is 4 · head_dim · the (row, key) pairs the mask lets throug
                         {70, 130, FmhaMask::causal()},      {130, 70, FmhaMask::causal()},
                         {90, 200, FmhaMask::window(20, 5)}, {200, 90, FmhaMask::window(0, 0)},
                         {64, 64, FmhaMask::window(-1, 7)},  {64, 300, FmhaMask::window(31, -1)},
-                        {50, 60, FmhaMask::window(INT_MAX, INT_MAX)}};
+                        {50, 60, FmhaMask::window(INT_MAX, INT_MAX)},
+                        {70, 130, FmhaMask::causal(MaskCorner::top_left)},
+                        {130, 70, FmhaMask::causal(MaskCorner::top_left)},
+                        {90, 200, FmhaMask::window(20, 5, MaskCorner::top_left)}};
   for (const Case& c : cases) {
     CAPTURE(c.seq_q);
     CAPTURE(c.seq_k);
     CAPTURE(c.mask.left);
     CAPTURE(c.mask.right);
+    const bool top_left = c.mask.corner == MaskCorner::top_left;
+    CAPTURE(top_left);
     const FmhaProblem p = problem(c.seq_q, c.seq_k, c.mask, 3, 4, 2);
     std::int64_t pairs = 0;  // brute force over every (row, key)
     for (std::int64_t i = 0; i < c.seq_q; ++i)
       for (std::int64_t j = 0; j < c.seq_k; ++j) {
-        const std::int64_t diagonal = i + c.seq_k - c.seq_q;
+        const std::int64_t diagonal = top_left ? i : i + c.seq_k - c.seq_q;
         pairs += (c.mask.right < 0 || j <= diagonal + c.mask.right) && (c.mask.left < 0 || j >= diagonal - c.mask.left);
       }
     CHECK(p.flops() == 4.0 * 64 * double(pairs) * 3 * 4);
   }
   CHECK(problem(100, 100, FmhaMask::causal()).flops() == 4.0 * 64 * (100 * 101 / 2));
   CHECK(problem(100, 100, FmhaMask::none()).flops() == 4.0 * 64 * 100 * 100);
+  // PyTorch's is_causal=True at 2 x 3 keeps tril(ones(2, 3)): 1 + 2 pairs.
+  CHECK(problem(2, 3, FmhaMask::causal(MaskCorner::top_left)).flops() == 4.0 * 64 * 3);
+  CHECK(problem(2, 3, FmhaMask::causal()).flops() == 4.0 * 64 * (2 + 3));
 }
 
 TEST_CASE("element counts follow the array shapes") {

@@ -44,7 +44,7 @@ namespace {
 constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", true}, {"seq-q", true},
                                {"seq-k", true},  {"head-dim", true}, {"scale", true}, {"q", true},
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
-                               {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false},
+                               {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false}, {"causal-top-left", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
                                {"quiet", false}, {"json", false}, {"layout", true}};
 
@@ -59,7 +59,7 @@ constexpr const char* kBuiltPtx = "";
 constexpr std::int64_t kMaxSize[4] = {4096, 4096, 1 << 20, 4096};
 
 constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-kv Hkv --seq-q Sq --seq-k Sk --head-dim D]
-                  [--causal] [--window L,R] [--scale S]
+                  [--causal | --causal-top-left] [--window L,R] [--scale S]
                   [--q q.npy --k k.npy --v v.npy] [--out o.npy] [--lse lse.npy]
                   [--seed N] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
                   [--p-reuse issue-order|wait-for-pv] [--strict-ptx]
@@ -84,9 +84,15 @@ options:
   --seq-q Sq        query length, any >= 1 (default 256)
   --seq-k Sk        key length, any >= 1 (default 333)
   --head-dim D      64, 128 or 256 (default 128)
-  --causal          causal mask, aligned to the bottom-right corner: query i
-                    sees key j iff j <= i + Sk - Sq (the same as --window -1,0).
-                    A query that sees no key (Sq > Sk) gets O = 0, LSE = -inf
+  --causal          causal mask aligned to the bottom-right corner, so the last
+                    query sees the last key (FlashAttention's causal=True,
+                    PyTorch's causal_lower_right): query i sees key j iff
+                    j <= i + Sk - Sq (the same as --window -1,0). A query that
+                    sees no key (Sq > Sk) gets O = 0, LSE = -inf
+  --causal-top-left causal mask aligned to the top-left corner (PyTorch's
+                    scaled_dot_product_attention(is_causal=True),
+                    causal_upper_left): query i sees key j iff j <= i. The two
+                    differ when Sq != Sk; the report names the one used
   --window L,R      sliding window, bottom-right aligned: query i sees key j iff
                     i + Sk - Sq - L <= j <= i + Sk - Sq + R; L, R >= 0, or -1
                     for unbounded. Not together with --causal
@@ -122,6 +128,7 @@ options:
 examples:
   tcgen fmha
   tcgen fmha --batch 2 --heads 8 --heads-kv 2 --seq-q 512 --seq-k 1000 --head-dim 64 --causal
+  tcgen fmha --seq-q 300 --seq-k 200 --causal-top-left
   tcgen fmha --seq-q 130 --seq-k 150 --window 32,8 --dtype fp16
   tcgen fmha --q q.npy --k k.npy --v v.npy --out o.npy --lse lse.npy
 )";
@@ -194,7 +201,10 @@ std::string extent_text(int x) { return x < 0 ? std::string("unbounded") : std::
 
 std::string mask_text(const attention::FmhaMask& m) {
   if (m.left < 0 && m.right < 0) return "none";
-  if (m.is_causal()) return "causal (bottom-right aligned: query i sees keys j <= i + seq_k - seq_q)";
+  if (m.is_causal() && m.corner == attention::MaskCorner::top_left)
+    return "causal, top-left aligned (PyTorch's is_causal=True): query i sees keys j <= i";
+  if (m.is_causal())
+    return "causal, bottom-right aligned (FlashAttention's causal=True): query i sees keys j <= i + seq_k - seq_q";
   return "window left " + extent_text(m.left) + ", right " + extent_text(m.right) +
          " (bottom-right aligned: query i sees keys i + seq_k - seq_q - left <= j <= i + seq_k - seq_q + right)";
 }
@@ -236,9 +246,13 @@ int fmha(std::span<const std::string> args) {
 #endif
   }
   attention::FmhaMask mask = attention::FmhaMask::none();
-  if (a.flag("causal") && a.has("window"))
-    fail("--window", a.text("window"), "not together with --causal (--causal is --window -1,0); give one of them");
+  if (a.flag("causal") && a.flag("causal-top-left"))
+    fail("--causal-top-left", "(given)", "one causal mask: --causal (bottom-right aligned) or --causal-top-left");
+  for (const char* causal : {"causal", "causal-top-left"})
+    if (a.flag(causal) && a.has("window"))
+      fail("--window", a.text("window"), std::string("not together with --") + causal + "; give one of them");
   if (a.flag("causal")) mask = attention::FmhaMask::causal();
+  if (a.flag("causal-top-left")) mask = attention::FmhaMask::causal(attention::MaskCorner::top_left);
   if (a.has("window")) mask = parse_window(a.text("window"));
   const std::string layout = a.text_or("layout", "bhsd");
   if (layout != "bhsd" && layout != "bshd")

@@ -9,11 +9,17 @@
 //   K, V  [batch, heads_kv, seq_k, head_dim]
 // Grouped-query attention: query head h reads K/V head h / (heads / heads_kv).
 //
-// Mask (FlashAttention's convention, aligned to the bottom-right corner so the
-// last query sees the last key): query row i sees key j iff
-//   j <= i + (seq_k - seq_q) + right   and   j >= i + (seq_k - seq_q) - left,
-// where an extent of -1 is unbounded; causal is right = 0. A row that sees no
-// key (possible when seq_q > seq_k under a causal mask) has O = 0, LSE = -inf.
+// Mask: query row i sees key j iff
+//   j <= diagonal(i) + right   and   j >= diagonal(i) - left,
+// where an extent of -1 is unbounded; causal is right = 0. The diagonal is
+// aligned to a corner of the seq_q x seq_k score matrix:
+//   bottom-right  diagonal(i) = i + (seq_k - seq_q): the last query sees the
+//                 last key (FlashAttention's causal=True, PyTorch's
+//                 causal_lower_right); the default;
+//   top-left      diagonal(i) = i: query i sees keys 0..i (PyTorch's
+//                 scaled_dot_product_attention(is_causal=True), causal_upper_left).
+// The two agree when seq_q == seq_k. A row that sees no key (bottom-right
+// causal with seq_q > seq_k) has O = 0, LSE = -inf.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -30,18 +36,24 @@ struct KeyRange {
   int begin = 0, end = 0;
 };
 
+// The corner of the score matrix that a mask's diagonal passes through.
+enum class MaskCorner { bottom_right, top_left };
+
 struct FmhaMask {
   int left = -1, right = -1;  // window extents in keys; -1: unbounded
+  MaskCorner corner = MaskCorner::bottom_right;
 
   static constexpr FmhaMask none() { return {}; }
-  static constexpr FmhaMask causal() { return {-1, 0}; }
-  static constexpr FmhaMask window(int left, int right) { return {left, right}; }
+  static constexpr FmhaMask causal(MaskCorner corner = MaskCorner::bottom_right) { return {-1, 0, corner}; }
+  static constexpr FmhaMask window(int left, int right, MaskCorner corner = MaskCorner::bottom_right) {
+    return {left, right, corner};
+  }
 
   constexpr TCGEN_HD bool is_causal() const { return left < 0 && right == 0; }
   // Query row `row` of seq_q against seq_k keys. In 64 bits: an extent up
   // to INT_MAX must not wrap.
   constexpr TCGEN_HD KeyRange keys(int row, int seq_q, int seq_k) const {
-    const long long diagonal = static_cast<long long>(row) + seq_k - seq_q;
+    const long long diagonal = static_cast<long long>(row) + (corner == MaskCorner::top_left ? 0 : seq_k - seq_q);
     long long begin = 0, end = seq_k;
     if (left >= 0 && diagonal - left > begin) begin = diagonal - left;
     if (right >= 0 && diagonal + right + 1 < end) end = diagonal + right + 1;
