@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <bit>
+#include <cmath>
+#include <stdexcept>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -100,11 +102,12 @@ NpyArray read_npy(const std::string& path) {
 }
 
 void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
-               std::span<const float> values) {
+               std::span<const float> values, bool float16) {
   std::string dims;  // as Python prints a tuple: (n,) or (a, b)
   for (std::size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) dims += ",";
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string header = std::string("{'descr': '") + (float16 ? "<f2" : "<f4") + "', 'fortran_order': False, 'shape': (" +
+                       dims + "), }";
   // Version 1.0: magic, version, 2-byte length, header padded with spaces to a multiple of 64, ending in '\n'.
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
@@ -115,7 +118,17 @@ void write_npy(std::string_view option, const std::string& path, const std::vect
   bytes += static_cast<char>(header.size() & 0xFF);
   bytes += static_cast<char>(header.size() >> 8);
   bytes += header;
-  bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  if (!float16) {
+    bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  } else {
+    for (const float v : values) {
+      const std::uint32_t bits = encode(ElementType::fp16, v);
+      if (!(decode(ElementType::fp16, bits) == v) && !std::isnan(v))
+        throw std::logic_error("write_npy: " + std::to_string(v) + " is not an fp16 value");
+      bytes += static_cast<char>(bits & 0xFF);
+      bytes += static_cast<char>(bits >> 8);
+    }
+  }
   write_output(option, path, bytes);
 }
 

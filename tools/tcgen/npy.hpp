@@ -1,6 +1,6 @@
 #pragma once
 // NumPy .npy files (format version 1.0-3.0, https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
-// float32 or float16 arrays in, float32 arrays out, C order, little-endian.
+// float32 or float16 arrays in and out, C order, little-endian.
 // A file that is not such an array is an error naming the file and what is wrong.
 #include <cstddef>
 #include <span>
@@ -18,7 +18,10 @@ struct NpyArray {
 
 NpyArray read_npy(const std::string& path);
 // Written whole or not at all (output_file.hpp); `option` names it in errors.
+// float16 = true writes '<f2': every value must be an fp16 value (the
+// caller's data already is); one that is not is an internal error, never
+// rounded silently.
 void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
-               std::span<const float> values);
+               std::span<const float> values, bool float16 = false);
 
 }  // namespace tcgen::cli

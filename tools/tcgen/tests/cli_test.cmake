@@ -438,7 +438,7 @@ elseif(CASE STREQUAL "gemm_host")
   has_line("inputs: uniform in [-1, 1) from seed 1, rounded to bf16")
   has_line("backend: host model, 4 tiles on a persistent grid of 4 CTAs, run one after another")
   mentions("\ntime: [0-9.]+ s, [0-9.e+-]+ GFLOP/s\n")
-  mentions("\nerror: max [|]D - D_fp64[|] / sum[|]a[*]b[|] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
+  mentions("\nerror: max [|]D - D_fp64[|] / [(]sum[|]a[*]b[|] [+] [|]c[|][)] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
   ok(gemm --m 129 --n 65 --k 17 --dtype fp16 --seed 7)
   has_line("inputs: uniform in [-1, 1) from seed 7, rounded to fp16")
   mentions(": PASSED\n")
@@ -463,7 +463,7 @@ elseif(CASE STREQUAL "gemm_npy")
 elseif(CASE STREQUAL "gemm_refused")
   file(MAKE_DIRECTORY "${WORK}")
   ok(gemm --m 64 --n 48 --k 40 --out "${WORK}/a.npy")
-  refused("^tcgen: --a = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 64x40 [(]M x K from --m, --n, --k[)]"
+  refused("^tcgen: --a = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 64x40 [(]M x K from --m, --n, --k and the majors[)]"
           gemm --m 64 --n 30 --k 40 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
   refused("^tcgen: --b = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 30x48 [(]N x K"
           gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
@@ -521,7 +521,7 @@ elseif(CASE STREQUAL "fmha_example")
   ok(fmha --seq-q 100 --seq-k 77 --head-dim 64 --heads 2 --heads-kv 2 --scale 0.25 --out "${WORK}/o.npy" --lse "${WORK}/lse.npy")
   has_line("scale: 0.25 (from --scale)")
   has_line("result: PASSED")
-  has_line("wrote ${WORK}/o.npy (1x2x100x64 float32)")
+  has_line("wrote ${WORK}/o.npy (1x2x100x64 float32, bf16 values)")
   has_line("wrote ${WORK}/lse.npy (1x2x100 float32)")
   file(READ "${WORK}/lse.npy" header OFFSET 10 LIMIT 100)
   if(NOT header MATCHES "'descr': '<f4', 'fortran_order': False, 'shape': [(]1, 2, 100[)]")
@@ -560,7 +560,7 @@ open('${WORK}/half.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H',
   # and V, the same problem as the BHSD files give, to the digit; Python checks the transpose element by element.
   ok(fmha --seq-q 40 --seq-k 40 --heads 2 --heads-kv 2 --head-dim 64 --seed 9 --out "${WORK}/o_bhsd.npy")
   ok(fmha --seq-q 40 --seq-k 40 --heads 2 --heads-kv 2 --head-dim 64 --seed 9 --layout bshd --out "${WORK}/o_bshd.npy")
-  has_line("wrote ${WORK}/o_bshd.npy (1x40x2x64 float32, [batch, seq, heads, head_dim])")
+  has_line("wrote ${WORK}/o_bshd.npy (1x40x2x64 float32, bf16 values, [batch, seq, heads, head_dim])")
   execute_process(COMMAND python3 -c "
 import struct, sys
 def load(p):
@@ -695,7 +695,7 @@ elseif(CASE STREQUAL "gemm_ptx")
   endif()
   mentions("\nbackend: ptx, [^\n]*gemm_kernels.ptx on the host model, 4 tiles on a persistent grid of 4 CTAs\n")
   mentions("\nexecuted: [0-9]+ PTX instructions\n")
-  mentions("\nerror: max [|]D - D_fp64[|] / sum[|]a[*]b[|] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
+  mentions("\nerror: max [|]D - D_fp64[|] / [(]sum[|]a[*]b[|] [+] [|]c[|][)] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
   refused("^tcgen: --ptx = k.ptx is invalid: --backend ptx, which runs it" gemm --m 8 --n 8 --k 8 --ptx k.ptx)
   refused("^tcgen: PTX file = ${WORK}/none.ptx is invalid: a readable file" gemm --m 8 --n 8 --k 8 --backend ptx --ptx "${WORK}/none.ptx")
 elseif(CASE STREQUAL "fmha_ptx")
@@ -795,6 +795,83 @@ elseif(CASE STREQUAL "fmha_progress")
     die("--quiet on a terminal: expected no progress line, got: ${out}")
   endif()
   ok(fmha --heads 4 --seq-q 512 --seq-k 512)  # into pipes: stderr stays empty
+elseif(CASE STREQUAL "gemm_configs")
+  # What the GEMM library runs, from the command line: MN-major operands
+  # (files stored K x M and K x N), C added, bf16 and fp16 D; each checked
+  # against fp64 by the tool, and refused on the backends built for one config.
+  file(MAKE_DIRECTORY "${WORK}/in")
+  ok(gemm --m 300 --n 200 --k 50 --d-type fp16 --out "${WORK}/c.npy")
+  has_line("wrote ${WORK}/c.npy (300x200 float16)")
+  file(READ "${WORK}/c.npy" header OFFSET 10 LIMIT 60)
+  if(NOT header MATCHES "'descr': '<f2', 'fortran_order': False, 'shape': [(]300, 200[)]")
+    die("an fp16 D is written as float16: ${header}")
+  endif()
+  ok(gemm --m 300 --n 200 --k 100 --a-major MN --b-major MN --d-type bf16 --c "${WORK}/c.npy"
+          --save-inputs "${WORK}/in" --out "${WORK}/d1.npy")
+  first_line("tcgen gemm: D = A·Bᵀ + C, M = 300, N = 200, K = 100: bf16 x bf16 -> bf16, A MN-major, B MN-major, tile 128x256, 4 stages")
+  has_line("saved ${WORK}/in/a.npy (100x300 float32)")
+  has_line("saved ${WORK}/in/b.npy (100x200 float32)")
+  has_line("saved ${WORK}/in/c.npy (300x200 float32)")
+  mentions("bound 0.00391 [^\n]*: PASSED\n")  # γ_101 + 2^-8
+  has_line("wrote ${WORK}/d1.npy (300x200 float32, bf16 values)")
+  # The saved inputs, given back, are the same problem: D to the bit; sizes from the files.
+  ok(gemm --a "${WORK}/in/a.npy" --b "${WORK}/in/b.npy" --c "${WORK}/in/c.npy" --a-major MN --b-major MN
+          --d-type bf16 --out "${WORK}/d2.npy")
+  first_line("tcgen gemm: D = A·Bᵀ + C, M = 300, N = 200, K = 100: bf16 x bf16 -> bf16, A MN-major, B MN-major, tile 128x256, 4 stages")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${WORK}/d1.npy" "${WORK}/d2.npy" RESULT_VARIABLE differ)
+  if(NOT differ EQUAL 0)
+    die("the saved inputs do not reproduce D")
+  endif()
+  # Read as K-major, the same K x M file is another shape: refused, naming the majors.
+  refused("--a = [^\n]*a.npy [(]shape 100x300[)] is invalid: a 2-D array of 100x300 [(]M x K|--b = [^\n]*b.npy [(]shape 100x200[)]"
+          gemm --a "${WORK}/in/a.npy" --b "${WORK}/in/b.npy" --m 100 --k 300 --b-major K)
+  ok(gemm --m 130 --n 70 --k 40 --dtype fp16 --a-major MN --d-type fp16 --out "${WORK}/d3.npy" --out-f32)
+  has_line("wrote ${WORK}/d3.npy (130x70 float32)")
+  mentions("bound 0.000491 [^\n]*: PASSED\n")  # γ_41 + 2^-11 = 2.4e-6 + 4.88e-4
+  ok(gemm --m 200 --n 100 --k 64 --no-reference --json)
+  if(NOT out MATCHES "\"checked\": false" OR out MATCHES "passed")
+    die("--no-reference reports checked false and no verdict: ${out}")
+  endif()
+  ok(gemm --m 64 --n 64 --k 64 --no-reference)
+  has_line("result: not checked (--no-reference: no fp64 reference was computed)")
+  refused("--a-major = MN is invalid: expected K with --backend ptx, which runs the kernels this build compiled"
+          gemm --m 64 --n 64 --k 64 --a-major MN --backend ptx)
+  refused("--d-type = fp16 is invalid: expected f32 with --backend ptx" gemm --m 64 --n 64 --k 64 --d-type fp16 --backend ptx)
+  refused("--c = [^\n]* is invalid: expected no C with --backend ptx" gemm --m 300 --n 200 --k 64 --c "${WORK}/c.npy" --backend ptx)
+  refused("--d-type = e4m3 is invalid" gemm --m 64 --n 64 --k 64 --d-type e4m3)
+  refused("--b-major = N is invalid" gemm --m 64 --n 64 --k 64 --b-major N)
+  refused("--out-f32 = [(]given[)] is invalid: --out, the file whose type it sets" gemm --m 8 --n 8 --k 8 --out-f32)
+  refused("--c = [^\n]*c.npy [(]shape 300x200[)] is invalid: a 2-D array of 64x64 [(]M x N" gemm --m 64 --n 64 --k 64 --c "${WORK}/c.npy")
+  unreadable("--save-inputs = [^\n]*/missing/a.npy" gemm --m 8 --n 8 --k 8 --save-inputs "${WORK}/missing")
+elseif(CASE STREQUAL "fmha_files")
+  # O in its own type (float16 for fp16), --save-inputs reproducing the run to
+  # the bit in either layout, and --no-reference.
+  file(MAKE_DIRECTORY "${WORK}/in")
+  ok(fmha --dtype fp16 --seq-q 70 --seq-k 90 --head-dim 64 --layout bshd --causal-top-left
+          --save-inputs "${WORK}/in" --out "${WORK}/o1.npy")
+  has_line("saved ${WORK}/in/q.npy (1x70x2x64 float16)")
+  has_line("saved ${WORK}/in/k.npy (1x90x1x64 float16)")
+  has_line("wrote ${WORK}/o1.npy (1x70x2x64 float16, [batch, seq, heads, head_dim])")
+  has_line("result: PASSED")
+  file(READ "${WORK}/o1.npy" header OFFSET 10 LIMIT 70)
+  if(NOT header MATCHES "'descr': '<f2', 'fortran_order': False, 'shape': [(]1, 70, 2, 64[)]")
+    die("an fp16 O is written as float16: ${header}")
+  endif()
+  ok(fmha --q "${WORK}/in/q.npy" --k "${WORK}/in/k.npy" --v "${WORK}/in/v.npy" --layout bshd --causal-top-left
+          --no-reference --out "${WORK}/o2.npy")
+  has_line("dtype: fp16 Q, K, V, O and P (the files' float16; --dtype bf16 rounds them), f32 accumulation, f32 LSE")
+  has_line("result: not checked (--no-reference: no fp64 reference was computed)")
+  if(out MATCHES "reference time")
+    die("--no-reference computed the reference")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${WORK}/o1.npy" "${WORK}/o2.npy" RESULT_VARIABLE differ)
+  if(NOT differ EQUAL 0)
+    die("the saved inputs do not reproduce O")
+  endif()
+  ok(fmha --seq-q 64 --seq-k 64 --head-dim 64 --dtype fp16 --out "${WORK}/o3.npy" --out-f32)
+  has_line("wrote ${WORK}/o3.npy (1x2x64x64 float32)")
+  refused("--out-f32 = [(]given[)] is invalid" fmha --out-f32)
+  unreadable("--save-inputs = [^\n]*/missing/q.npy" fmha --save-inputs "${WORK}/missing")
 elseif(CASE STREQUAL "output_errors")
   # Outputs that cannot be written: exit 3, the file and the reason named, nothing reported written.
   # A full device fails at the write; a missing directory or a directory as the file fail before the work.

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "../npy.hpp"
@@ -43,6 +45,25 @@ TEST_CASE("float32 arrays round-trip, and the header is NumPy's") {
   // np.save(np.zeros((2, 3), np.float32)) writes exactly this dict, and the data starts at byte 128.
   CHECK(head.find("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") == 10);
   CHECK(head[127] == '\n');
+  std::remove(path.c_str());
+}
+
+TEST_CASE("float16 output: '<f2' with IEEE half bits, read back exactly; a value that is no fp16 is refused") {
+  // 1.0 = 0x3C00, -2.0 = 0xC000, 65504 = 0x7BFF (the largest half), 2^-24 = 0x0001 (the smallest).
+  const float values[] = {1.0f, -2.0f, 65504.0f, 5.9604644775390625e-8f};
+  const std::string path = scratch("f16out");
+  write_npy("--out", path, {4}, values, true);
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() == 128 + 8);
+  CHECK(bytes.find("{'descr': '<f2', 'fortran_order': False, 'shape': (4,), }") == 10);
+  const unsigned char want[] = {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x01, 0x00};
+  for (int i = 0; i < 8; ++i) CHECK(static_cast<unsigned char>(bytes[128 + i]) == want[i]);
+  const auto a = read_npy(path);
+  CHECK(a.float16);
+  for (int i = 0; i < 4; ++i) CHECK(a.values[i] == values[i]);
+  const float not_half[] = {1.0f + 1.0f / 4096};
+  CHECK_THROWS_AS(write_npy("--out", path, {1}, not_half, true), std::logic_error);
   std::remove(path.c_str());
 }
 
