@@ -57,6 +57,7 @@ Device::Device() {
   const char* strict_env = std::getenv("TCGEN_RUN_STRICT");
   strict = strict_env && std::strcmp(strict_env, "0") != 0;
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
+  json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   // tcgen run learns that the program loaded this runtime, whatever way it ends.
   if (std::getenv("TCGEN_RUN_FD")) to_tcgen_run("loaded\n");
 }
@@ -78,6 +79,12 @@ double Device::elapsed_ms() const {
 }
 
 void Device::print_summary() const {
+  if (json_summary) {  // the same facts, one per line, for tcgen run to put into its JSON object
+    std::string lines = "json kernel_launches " + std::to_string(launched_) + "\n";
+    for (const auto& [rule, count] : warnings_) lines += "json warning " + rule + " " + std::to_string(count) + "\n";
+    if (sticky() != cudaSuccess) lines += std::string("json fault ") + cudaGetErrorName(sticky()) + "\n";
+    return to_tcgen_run(lines);
+  }
   std::string line = "tcgen run: " + std::to_string(launched_) + " kernel launch" + (launched_ == 1 ? "" : "es");
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);

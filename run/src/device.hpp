@@ -57,8 +57,9 @@ class Device {
   static Device& get();
   std::mutex mutex;
 
-  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED).
+  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED, TCGEN_RUN_JSON).
   bool strict = false;
+  bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
 
   void** register_binary(const void* wrapper);

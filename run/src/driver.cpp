@@ -28,7 +28,9 @@ namespace {
 struct ExitLine {
   ~ExitLine() {
     if (dlsym(RTLD_DEFAULT, "__cudaRegisterFatBinary") || !std::getenv("TCGEN_RUN_FD")) return;
-    tcgen::run::to_tcgen_run("tcgen run: the driver API only (no kernel launched through the runtime)\n");
+    tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_JSON")
+                                 ? "json kernel_launches 0\njson driver_only true\n"
+                                 : "tcgen run: the driver API only (no kernel launched through the runtime)\n");
   }
 };
 

@@ -35,14 +35,14 @@ verbs:
   fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (its PTX too, or a B200), against fp64:
                   tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
   ptx           what the host model's PTX interpreter makes of a PTX file: kernels, parameters, what it cannot run:
-                  tcgen ptx kernel.ptx
+                  tcgen ptx [--json] kernel.ptx
   run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
                 on the host model, every kernel's PTX with every rule checked:
-                  tcgen run [--strict] -- ./app args
+                  tcgen run [--strict] [--json] -- ./app args
 
 layout smem, layout tmem and atom print a summary, or --csv for the full
-mapping, and --svg FILE draws it; gemm and fmha take --json for their
-report. 'tcgen <verb> --help' lists the verb's options.
+mapping, and --svg FILE draws it; desc, idesc, gemm, fmha, ptx and run take
+--json for their report. 'tcgen <verb> --help' lists the verb's options.
 
 'tcgen help VERB' is 'tcgen VERB --help'; 'tcgen --version' prints the version.
 

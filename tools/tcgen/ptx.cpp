@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "args.hpp"
+#include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/module.hpp"
 #include "verbs.hpp"
@@ -15,7 +18,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(usage: tcgen ptx FILE.ptx
+constexpr const char* kHelp = R"(usage: tcgen ptx [--json] FILE.ptx
 
 Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 -lineinfo for sm_100a, PTX ISA 8.7 to 9.x) and lists each kernel (.entry):
@@ -23,7 +26,10 @@ its parameters (offset, size and alignment in the parameter buffer), its
 directives, registers and instructions, and every instruction the
 interpreter cannot run, with its PTX line, its CUDA source line and what is
 missing. Exit 0: every kernel runs; 1: some instruction cannot; 2: a file
-that is not PTX the interpreter reads (one sentence on stderr).
+that is not PTX the interpreter reads (one sentence on stderr). With --json
+the report is one JSON object on stdout with the same facts as fields: the
+module, and a list of kernels with their parameters, directives and the
+instructions the interpreter cannot run.
 
 examples:
   nvcc -ptx -lineinfo -gencode arch=compute_100a,code=sm_100a kernel.cu -o kernel.ptx
@@ -37,39 +43,81 @@ int ptx_module(std::span<const std::string> args) {
     std::cout << kHelp;
     return 0;
   }
-  if (args.size() != 1 || args[0].rfind("--", 0) == 0)
-    fail("FILE", args.empty() ? "(none)" : args[0], "one PTX file: tcgen ptx FILE.ptx");
-  const ptx::Module m = ptx::Module::load(args[0]);
-  std::printf("%s: PTX %s, target %s, %zu CUDA source file%s\n", m.name().c_str(), m.version().c_str(),
-              m.target().c_str(), m.files().empty() ? 0 : m.files().size() - 1, m.files().size() == 2 ? "" : "s");
+  std::vector<std::string> files;
+  bool json = false;
+  for (const std::string& a : args) {
+    if (a == "--json") json = true;
+    else if (a.rfind("--", 0) == 0) fail("option", a, "--json, or the PTX file: tcgen ptx [--json] FILE.ptx");
+    else files.push_back(a);
+  }
+  if (files.size() != 1)
+    fail("FILE", files.empty() ? "(none)" : files[1], "one PTX file: tcgen ptx [--json] FILE.ptx");
+  const ptx::Module m = ptx::Module::load(files[0]);
+  Report report(json);
+  const std::size_t sources = m.files().empty() ? 0 : m.files().size() - 1;
+  report.text("%s: PTX %s, target %s, %zu CUDA source file%s\n", m.name().c_str(), m.version().c_str(),
+              m.target().c_str(), sources, sources == 1 ? "" : "s");
+  report.field("verb", "ptx");
+  report.field("module", m.name());
+  report.field("ptx_version", m.version());
+  report.field("target", m.target());
+  report.field("cuda_source_files", static_cast<std::int64_t>(sources));
   std::size_t kernels = 0, missing = 0;
+  std::vector<Report> kernel_list;
   for (const ptx::Function& f : m.functions()) {
     if (!f.entry) continue;
     ++kernels;
-    std::printf("\nkernel %s\n  PTX name %s (line %u)\n", f.demangled.c_str(), f.name.c_str(), f.line);
-    for (std::size_t i = 0; i < f.params.size(); ++i)
-      std::printf("  param %zu: %s, %u bytes at offset %u, align %u\n", i, f.params[i].name.c_str(), f.params[i].bytes,
+    Report& k = kernel_list.emplace_back(true);
+    report.text("\nkernel %s\n  PTX name %s (line %u)\n", f.demangled.c_str(), f.name.c_str(), f.line);
+    k.field("name", f.demangled);
+    k.field("ptx_name", f.name);
+    k.field("line", static_cast<std::int64_t>(f.line));
+    std::vector<Report> params;
+    for (std::size_t i = 0; i < f.params.size(); ++i) {
+      report.text("  param %zu: %s, %u bytes at offset %u, align %u\n", i, f.params[i].name.c_str(), f.params[i].bytes,
                   f.params[i].offset, f.params[i].align);
-    for (const std::string& d : f.directives) std::printf("  directive %s\n", d.c_str());
-    std::printf("  %zu instructions, %u register slots, %u bytes of local memory\n", f.code.size() - 1, f.registers,
+      Report& q = params.emplace_back(true);
+      q.field("name", f.params[i].name);
+      q.field("bytes", static_cast<std::int64_t>(f.params[i].bytes));
+      q.field("offset", static_cast<std::int64_t>(f.params[i].offset));
+      q.field("align", static_cast<std::int64_t>(f.params[i].align));
+    }
+    k.field("params", params);
+    for (const std::string& d : f.directives) report.text("  directive %s\n", d.c_str());
+    k.field("directives", f.directives);
+    report.text("  %zu instructions, %u register slots, %u bytes of local memory\n", f.code.size() - 1, f.registers,
                 f.local_bytes);
+    k.field("instructions", static_cast<std::int64_t>(f.code.size() - 1));
+    k.field("register_slots", static_cast<std::int64_t>(f.registers));
+    k.field("local_bytes", static_cast<std::int64_t>(f.local_bytes));
     std::map<std::string, std::size_t> opcodes;
     for (const ptx::Unsupported& u : f.unsupported) ++opcodes[u.opcode];
+    std::vector<Report> cannot;
     if (f.unsupported.empty()) {
-      std::printf("  runs on the host model: every instruction is known\n");
-      continue;
+      report.text("  runs on the host model: every instruction is known\n");
+    } else {
+      missing += f.unsupported.size();
+      report.text("  cannot run %zu instruction%s (%zu opcode%s):\n", f.unsupported.size(),
+                  f.unsupported.size() == 1 ? "" : "s", opcodes.size(), opcodes.size() == 1 ? "" : "s");
     }
-    missing += f.unsupported.size();
-    std::printf("  cannot run %zu instruction%s (%zu opcode%s):\n", f.unsupported.size(),
-                f.unsupported.size() == 1 ? "" : "s", opcodes.size(), opcodes.size() == 1 ? "" : "s");
     for (const ptx::Unsupported& u : f.unsupported) {
-      std::printf("    line %u: %s: %s\n", u.line, u.opcode.c_str(), u.missing.c_str());
+      report.text("    line %u: %s: %s\n", u.line, u.opcode.c_str(), u.missing.c_str());
       const std::string source = m.source_text(f, u.loc);
-      if (!source.empty()) std::printf("      from %s\n", source.c_str());
+      if (!source.empty()) report.text("      from %s\n", source.c_str());
+      Report& c = cannot.emplace_back(true);
+      c.field("line", static_cast<std::int64_t>(u.line));
+      c.field("opcode", u.opcode);
+      c.field("missing", u.missing);
+      c.field("source", source);
     }
+    k.field("runs", f.unsupported.empty());
+    k.field("cannot_run", cannot);
   }
-  std::printf("\n%zu kernel%s, %zu instruction%s the interpreter cannot run\n", kernels, kernels == 1 ? "" : "s",
+  report.text("\n%zu kernel%s, %zu instruction%s the interpreter cannot run\n", kernels, kernels == 1 ? "" : "s",
               missing, missing == 1 ? "" : "s");
+  report.field("kernels", kernel_list);
+  report.field("instructions_it_cannot_run", static_cast<std::int64_t>(missing));
+  report.finish();
   return missing == 0 ? 0 : 1;
 }
 

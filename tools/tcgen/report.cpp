@@ -45,12 +45,27 @@ void Report::field(std::string_view key, double value) {
   raw(key, buf);
 }
 
-void Report::finish() const {
-  if (!json_) return;
+void Report::field(std::string_view key, const std::vector<std::string>& values) {
+  std::string list = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) list += (i ? ", " : "") + quoted(values[i]);
+  raw(key, list + "]");
+}
+
+void Report::field(std::string_view key, const std::vector<Report>& items) {
+  std::string list = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) list += (i ? ", " : "") + items[i].object();
+  raw(key, list + "]");
+}
+
+std::string Report::object() const {
   std::string out = "{";
   for (std::size_t i = 0; i < fields_.size(); ++i)
     out += (i ? ", " : "") + quoted(fields_[i].first) + ": " + fields_[i].second;
-  std::printf("%s}\n", out.c_str());
+  return out + "}";
+}
+
+void Report::finish() const {
+  if (json_) std::printf("%s\n", object().c_str());
 }
 
 }  // namespace tcgen::cli

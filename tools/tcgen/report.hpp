@@ -22,11 +22,17 @@ class Report {
   void field(std::string_view key, std::int64_t value);
   void field(std::string_view key, int value) { field(key, std::int64_t{value}); }
   void field(std::string_view key, bool value);
+  // A list of strings, and a list of objects (each item's fields).
+  void field(std::string_view key, const std::vector<std::string>& values);
+  void field(std::string_view key, const std::vector<Report>& items);
+  // A value that is already JSON text (another program's, checked by it).
+  void raw(std::string_view key, std::string value);
+  // The fields as one JSON object: {"key": value, ...}.
+  std::string object() const;
   // The JSON object, under --json; nothing otherwise.
   void finish() const;
 
  private:
-  void raw(std::string_view key, std::string value);
   bool json_;
   std::vector<std::pair<std::string, std::string>> fields_;
 };

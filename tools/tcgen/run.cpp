@@ -13,10 +13,12 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "verbs.hpp"
 
@@ -24,7 +26,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(usage: tcgen run [--strict] [--seed N] [--quiet] -- PROGRAM [ARGS...]
+constexpr const char* kHelp = R"(usage: tcgen run [--strict] [--seed N] [--quiet] [--json] -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
 kernel it launches runs as PTX through the model of tcgen05 with each
@@ -40,11 +42,43 @@ At exit one line sums up: kernels launched, PTX-letter warnings by rule.
   --strict   PTX-letter rules (docs/model.md) are errors, not counted warnings
   --seed N   schedule threads in a random order drawn from N (races show up)
   --quiet    no summary line
+  --json     the summary as one JSON object, the last line on stderr (stdout
+             is the program's): verb, program, arguments, exit_code,
+             kernel_launches, warnings {rule: count}, fault (the sticky
+             error's name, or null), driver_only
 
 Exit: the program's exit code (128 + N when signal N ended it); 2 for a bad
 command line or a program that cannot be started, or one that never loaded
 tcgen's runtime (it was linked with the static CUDA runtime).
 )";
+
+// The runtime's "json KEY VALUE" lines (device.cpp) as one object with the
+// program's name, arguments and exit code.
+std::string summary_json(const std::string& lines, std::span<const std::string> program, int code) {
+  Report r(true), warnings(true);
+  r.field("verb", "run");
+  r.field("program", program[0]);
+  r.field("arguments", std::vector<std::string>(program.begin() + 1, program.end()));
+  r.field("exit_code", code);
+  std::string fault, driver_only = "false";
+  std::int64_t launches = 0;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string tag, key, value, count;
+    words >> tag >> key >> value >> count;
+    if (key == "kernel_launches") launches = std::stoll(value);
+    if (key == "warning") warnings.field(value, static_cast<std::int64_t>(std::stoll(count)));
+    if (key == "fault") fault = value;
+    if (key == "driver_only") driver_only = value;
+  }
+  r.field("kernel_launches", launches);
+  r.raw("warnings", warnings.object());
+  if (fault.empty()) r.raw("fault", "null");
+  else r.field("fault", fault);
+  r.field("driver_only", driver_only == "true");
+  return r.object();
+}
 
 }  // namespace
 
@@ -53,7 +87,7 @@ int run_program(std::span<const std::string> args) {
     std::cout << kHelp;
     return args.empty() ? 2 : 0;
   }
-  bool strict = false, quiet = false;
+  bool strict = false, quiet = false, json = false;
   std::string seed;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
@@ -63,10 +97,11 @@ int run_program(std::span<const std::string> args) {
     }
     if (args[i] == "--strict") strict = true;
     else if (args[i] == "--quiet") quiet = true;
+    else if (args[i] == "--json") json = true;
     else if (args[i] == "--seed" && i + 1 < args.size())
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else
-      fail("option", args[i], "--strict, --quiet, --seed N or -- before the program; see tcgen run --help");
+      fail("option", args[i], "--strict, --quiet, --json, --seed N or -- before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
   const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
@@ -86,6 +121,7 @@ int run_program(std::span<const std::string> args) {
     setenv("TCGEN_RUN_FD", std::to_string(pipe_fds[1]).c_str(), 1);
     if (strict) setenv("TCGEN_RUN_STRICT", "1", 1);
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
+    if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     std::vector<char*> argv;
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
     argv.push_back(nullptr);
@@ -123,6 +159,10 @@ int run_program(std::span<const std::string> args) {
               << " never loaded tcgen's CUDA runtime: build it with -cudart shared (it was linked with the static "
                  "one, or uses no CUDA)\n";
     return code == 0 ? 2 : code;
+  }
+  if (json) {
+    std::cerr << summary_json(summary, args.subspan(i), code) << '\n';
+    return code;
   }
   if (!quiet) std::cerr << summary;
   return code;

@@ -756,6 +756,23 @@ elseif(CASE STREQUAL "ptx_list")
   has_line("  directive .maxntid 64")
   has_line("    line 15: tcgen05.shift.cta_group::1.down: tcgen05.shift")
   has_line("1 kernel, 1 instruction the interpreter cannot run")
+  # --json: the same facts as fields (checked by Python's parser).
+  run(ptx --json "${WORK}/tiny.ptx")
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "^{[^\n]*}\n$")
+    die("tcgen ptx --json: expected exit 1 and one JSON line")
+  endif()
+  file(WRITE "${WORK}/report.json" "${out}")
+  set(condition "d['verb'] == 'ptx' and d['target'] == 'sm_100a' and d['instructions_it_cannot_run'] == 1 and \
+len(d['kernels']) == 1 and d['kernels'][0]['name'] == 'tiny' and not d['kernels'][0]['runs'] and \
+[(p['offset'], p['bytes'], p['align']) for p in d['kernels'][0]['params']] == [(0, 8, 8), (8, 24, 8)] and \
+d['kernels'][0]['directives'] == ['.maxntid 64'] and d['kernels'][0]['cannot_run'][0]['line'] == 15 and \
+d['kernels'][0]['cannot_run'][0]['opcode'] == 'tcgen05.shift.cta_group::1.down'")
+  execute_process(COMMAND python3 -c "import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ${condition} else 1)"
+                  "${WORK}/report.json" RESULT_VARIABLE py ERROR_VARIABLE py_err)
+  if(NOT py EQUAL 0)
+    die("tcgen ptx --json: not the fields expected: ${out} ${py_err}")
+  endif()
+  refused("^tcgen: option = --csv is invalid: --json, or the PTX file" ptx --csv "${WORK}/tiny.ptx")
   file(WRITE "${WORK}/bad.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n  add.s32 %r1, %r2, 1;\n}\n")
   refused("^tcgen: PTX = [^\n]*bad.ptx:5: '%r1' in add.s32 is invalid: a register, variable, label or function declared in scope" ptx "${WORK}/bad.ptx")
   refused("^tcgen: FILE = [(]none[)] is invalid: one PTX file" ptx)
