@@ -20,14 +20,14 @@ using mma::MmaKind;
 using mma::ScaleType;
 
 constexpr Option kBuildOptions[] = {
-    {"kind", true},       {"a", true},         {"b", true},        {"d", true},       {"m", true},
+    {"kind", true},       {"a-type", true},    {"b-type", true},   {"d-type", true},       {"m", true},
     {"n", true},          {"a-major", true},   {"b-major", true},  {"negate-a", false}, {"negate-b", false},
     {"sparse", false},    {"selector", true},  {"cta-group", true}, {"ws", false},     {"ws-shift", true},
     {"saturate", false},  {"scale", true},     {"a-sf-id", true},  {"b-sf-id", true}, {"k96", false},
     {"json", false}};
 constexpr Option kDecodeOptions[] = {{"kind", true}, {"cta-group", true}, {"ws", false}, {"json", false}};
 
-constexpr const char* kHelp = R"(usage: tcgen idesc --kind K --a A --b B [--d D] --m M --n N [options] [--json]
+constexpr const char* kHelp = R"(usage: tcgen idesc --kind K --a-type A --b-type B [--d-type D] --m M --n N [options] [--json]
        tcgen idesc decode IDESC [--kind K] [--cta-group 1|2] [--ws] [--json]
 
 The 32-bit instruction descriptor (idesc) of tcgen05.mma, PTX
@@ -37,10 +37,11 @@ with status 2 and one line naming the field and the legal values.
 
 build options:
   --kind K          f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4
-  --a A, --b B      operand types: fp16 (or f16)/bf16 (f16), tf32 (tf32),
+  --a-type A, --b-type B
+                    operand types: fp16 (or f16)/bf16 (f16), tf32 (tf32),
                     e4m3/e5m2/e2m3/e3m2/e2m1 (f8f6f4, mxf8f6f4), s8/u8 (i8),
                     e2m1 (mxf4, mxf4nvf4)
-  --d D             accumulator type: f32 (default), fp16 (f16, f8f6f4), s32 (i8, default there)
+  --d-type D        accumulator type: f32 (default), fp16 (f16, f8f6f4), s32 (i8, default there)
   --m M, --n N      the MMA shape; K follows from the kind and sparsity
   --a-major K|MN    A's major-ness (default K; MN sets the "transpose A" bit)
   --b-major K|MN    B's major-ness (default K)
@@ -63,7 +64,7 @@ decode options:
   --ws              the instruction is tcgen05.mma.ws (default: when M = 32)
 
 examples:
-  tcgen idesc --kind f16 --a bf16 --b bf16 --d f32 --m 128 --n 256 --json
+  tcgen idesc --kind f16 --a-type bf16 --b-type bf16 --d-type f32 --m 128 --n 256 --json
   tcgen idesc decode 0x08400490 --kind f16
 )";
 
@@ -230,9 +231,9 @@ int idesc(std::span<const std::string> argv) {
   const Args args(argv, kBuildOptions);
   InstrDescriptorSpec s;
   s.kind = mma::parse_mma_kind(args.text("kind"));
-  s.a = parse_type(args, "a", s.a, true);
-  s.b = parse_type(args, "b", s.b, true);
-  s.d = parse_type(args, "d", s.kind == MmaKind::i8 ? ElementType::s32 : ElementType::f32, false);
+  s.a = parse_type(args, "a-type", s.a, true);
+  s.b = parse_type(args, "b-type", s.b, true);
+  s.d = parse_type(args, "d-type", s.kind == MmaKind::i8 ? ElementType::s32 : ElementType::f32, false);
   s.m = static_cast<int>(args.integer("m", 0, 65536));
   s.n = static_cast<int>(args.integer("n", 0, 65536));
   s.a_major = parse_major("--a-major", args.text_or("a-major", "K"));

@@ -29,7 +29,7 @@ verbs:
   desc          shared-memory matrix descriptors, one per MMA K step, or decode one:
                   tcgen desc smem --dtype bf16 --swizzle 128B --rows 128 --cols 64 --addr 0x400
   idesc         the 32-bit tcgen05.mma instruction descriptor, or decode one:
-                  tcgen idesc --kind f16 --a bf16 --b bf16 --d f32 --m 128 --n 256 --json
+                  tcgen idesc --kind f16 --a-type bf16 --b-type bf16 --d-type f32 --m 128 --n 256 --json
   gemm          D = A·Bᵀ with the tcgen05 GEMM on the host model (its PTX too, or a B200), against fp64:
                   tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy] [--backend ptx]
   fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (its PTX too, or a B200), against fp64:
