@@ -166,6 +166,8 @@ void draw(const layout::Layout& L, const TmemAccess& a, const std::string& path)
 
 }  // namespace
 
+const std::span<const Option> atom_options{kOptions};
+
 int atom(std::span<const std::string> argv) {
   if (wants_help(argv)) {
     std::cout << kHelp;

@@ -207,6 +207,9 @@ int desc_decode(std::span<const std::string> argv) {
 
 }  // namespace
 
+const std::span<const Option> desc_smem_options{kSmemOptions};
+const std::span<const Option> desc_decode_options{kDecodeOptions};
+
 int desc(std::span<const std::string> argv) {
   if (argv.empty()) fail("desc", "(none)", "expected smem or decode after desc; see tcgen desc --help");
   if (wants_help(argv)) {

@@ -231,6 +231,8 @@ std::string mask_text(const attention::FmhaMask& m) {
 
 }  // namespace
 
+const std::span<const Option> fmha_options{kOptions};
+
 int fmha(std::span<const std::string> args) {
   if (wants_help(args)) {
     std::cout << kHelp;

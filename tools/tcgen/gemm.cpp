@@ -121,6 +121,8 @@ std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" +
 
 }  // namespace
 
+const std::span<const Option> gemm_options{kOptions};
+
 int gemm(std::span<const std::string> args) {
   if (wants_help(args)) {
     std::cout << kHelp;

@@ -222,6 +222,9 @@ int decode_verb(std::span<const std::string> argv) {
 
 }  // namespace
 
+const std::span<const Option> idesc_options{kBuildOptions};
+const std::span<const Option> idesc_decode_options{kDecodeOptions};
+
 int idesc(std::span<const std::string> argv) {
   if (wants_help(argv)) {
     std::cout << kHelp;

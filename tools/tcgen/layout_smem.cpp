@@ -225,6 +225,8 @@ void draw(const SmemOperand& op, const Dtype& dt, const std::string& path) {
 
 }  // namespace
 
+const std::span<const Option> layout_smem_options{kOptions};
+
 int layout_smem(std::span<const std::string> argv) {
   if (wants_help(argv)) {
     std::cout << kHelp;

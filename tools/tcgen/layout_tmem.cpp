@@ -183,6 +183,8 @@ void draw(const layout::Layout& L, const AccumulatorSpec& s, const std::string& 
 
 }  // namespace
 
+const std::span<const Option> layout_tmem_options{kOptions};
+
 int layout_tmem(std::span<const std::string> argv) {
   if (wants_help(argv)) {
     std::cout << kHelp;

@@ -39,6 +39,8 @@ verbs:
   run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
                 on the host model, every kernel's PTX with every rule checked:
                   tcgen run [--strict] [--json] -- ./app args
+  completion    a bash completion script for all of the above:
+                  source <(tcgen completion bash)
 
 layout smem, layout tmem and atom print a summary, or --csv for the full
 mapping, and --svg FILE draws it; desc, idesc, gemm, fmha, ptx and run take
@@ -59,7 +61,7 @@ constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx or run; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx, run or completion; see tcgen --help");
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
@@ -83,6 +85,7 @@ int run(const std::vector<std::string>& args) {
   if (verb == "gemm") return gemm(rest);
   if (verb == "fmha") return fmha(rest);
   if (verb == "ptx") return ptx_module(rest);
+  if (verb == "completion") return completion(rest);
 #if defined(TCGEN_RUN)
   if (verb == "run") return run_program(rest);
 #else
@@ -99,7 +102,7 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx or run; see tcgen --help");
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx, run or completion; see tcgen --help");
 }
 
 }  // namespace

@@ -36,7 +36,11 @@ examples:
   tcgen ptx kernel.ptx
 )";
 
+constexpr Option kOptions[] = {{"json", false}};
+
 }  // namespace
+
+const std::span<const Option> ptx_options{kOptions};
 
 int ptx_module(std::span<const std::string> args) {
   if (wants_help(args)) {

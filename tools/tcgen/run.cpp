@@ -52,6 +52,9 @@ command line or a program that cannot be started, or one that never loaded
 tcgen's runtime (it was linked with the static CUDA runtime).
 )";
 
+// Before "--" (parsed by hand: everything after it is the program's).
+constexpr Option kOptions[] = {{"strict", false}, {"seed", true}, {"quiet", false}, {"json", false}};
+
 // The runtime's "json KEY VALUE" lines (device.cpp) as one object with the
 // program's name, arguments and exit code.
 std::string summary_json(const std::string& lines, std::span<const std::string> program, int code) {
@@ -81,6 +84,8 @@ std::string summary_json(const std::string& lines, std::span<const std::string> 
 }
 
 }  // namespace
+
+const std::span<const Option> run_options{kOptions};
 
 int run_program(std::span<const std::string> args) {
   if (args.empty() || wants_help(args.first(1))) {

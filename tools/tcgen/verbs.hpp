@@ -3,6 +3,9 @@
 // prints its --help when asked, and throws tcgen::Error on a bad request.
 #include <span>
 #include <string>
+#include <string_view>
+
+#include "args.hpp"
 
 namespace tcgen::cli {
 
@@ -15,5 +18,18 @@ int gemm(std::span<const std::string> args);         // tcgen gemm
 int fmha(std::span<const std::string> args);         // tcgen fmha
 int ptx_module(std::span<const std::string> args);   // tcgen ptx
 int run_program(std::span<const std::string> args);  // tcgen run
+int completion(std::span<const std::string> args);   // tcgen completion bash
+
+// Each command's options: the tables its parser checks against, shared with
+// the completion script so that the two cannot drift apart.
+extern const std::span<const Option> layout_smem_options, layout_tmem_options, atom_options, desc_smem_options,
+    desc_decode_options, idesc_options, idesc_decode_options, gemm_options, fmha_options, ptx_options, run_options;
+
+struct Command {
+  std::string_view words;  // what follows "tcgen": "gemm", "layout smem", "idesc decode"
+  std::span<const Option> options;
+};
+// Every command, in tcgen --help order.
+std::span<const Command> commands();
 
 }  // namespace tcgen::cli
