@@ -68,7 +68,7 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
 
 const std::string& Args::text(std::string_view name) const {
   const auto it = values_.find(std::string(name));
-  if (it == values_.end()) fail(("--" + std::string(name)).c_str(), "(not given)", "the option is required (see --help)");
+  if (it == values_.end()) fail(("--" + std::string(name)).c_str(), "(not given)", "expected the option, which is required (see --help)");
   return it->second;
 }
 

@@ -68,7 +68,7 @@ int completion(std::span<const std::string> args) {
     return 0;
   }
   if (args.size() != 1 || args[0] != "bash")
-    fail("shell", args.empty() ? "(none)" : args[0], "bash: tcgen completion bash");
+    fail("shell", args.empty() ? "(none)" : args[0], "expected bash: tcgen completion bash");
   // The first words: verbs; then the sub-verbs of each verb that has them.
   std::set<std::string> verbs = {"help", "completion"};
   std::map<std::string, std::string> subverbs;

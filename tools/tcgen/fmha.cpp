@@ -112,8 +112,8 @@ options:
                     or fp16 when --q, --k and --v are all float16 files)
   --backend B       host (default): the host model; ptx: the kernel's sm_100a
                     PTX, what a B200 runs, executed on the host model by
-                    tcgen's PTX interpreter; sm100: a B200 (exit 2 where there
-                    is none, or where tcgen was built without nvcc)
+                    tcgen's PTX interpreter; sm100: a B200 (exit 3 where there
+                    is none; 2 where tcgen was built without nvcc)
   --ptx FILE        with --backend ptx: the PTX to run (default: the one this
                     build compiled from attention/src/fmha_kernels.cu)
   --p-reuse R       when S = Q·Kᵀ may overwrite the P that the P·V issued just
@@ -187,7 +187,7 @@ NpyArray read_4d(const std::string& option, const std::string& path, const std::
     sizes_ok = a.shape[i] >= 1 && a.shape[i] <= std::size_t(kMaxSize[i]);
   if (!sizes_ok)
     fail(("--" + option).c_str(), path + " (shape " + shape_text(a.shape) + ")",
-         std::string(bshd ? "a 4-D array [batch, seq, heads, head_dim] (--layout bshd)" : "a 4-D array [batch, heads, seq, head_dim]") +
+         std::string(bshd ? "expected a 4-D array [batch, seq, heads, head_dim] (--layout bshd)" : "expected a 4-D array [batch, heads, seq, head_dim]") +
              " with sizes from 1 to " + std::to_string(kMaxSize[0]) +
              " (seq: to " + std::to_string(kMaxSize[2]) + ")");
   return a;
@@ -195,7 +195,7 @@ NpyArray read_4d(const std::string& option, const std::string& path, const std::
 
 // "L,R": two integers >= -1 (-1: unbounded).
 attention::FmhaMask parse_window(const std::string& text) {
-  const std::string expected = "L,R with integers L, R >= -1 (-1: unbounded), e.g. 64,0";
+  const std::string expected = "expected L,R with integers L, R >= -1 (-1: unbounded), e.g. 64,0";
   const std::size_t comma = text.find(',');
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) fail("--window", text, expected);
   const auto extent = [&](const std::string& part) {
@@ -225,7 +225,7 @@ std::string mask_text(const attention::FmhaMask& m) {
 [[noreturn]] void refuse_as_option(const Error& e, const attention::FmhaProblem& p) {
   if (e.field() == "head_dim") fail("--head-dim", e.value(), e.expected());
   if (e.field() == "heads_kv")
-    fail("--heads-kv", e.value(), "a divisor of --heads = " + std::to_string(p.heads) + " (grouped-query attention)");
+    fail("--heads-kv", e.value(), "expected a divisor of --heads = " + std::to_string(p.heads) + " (grouped-query attention)");
   throw e;
 }
 
@@ -245,39 +245,41 @@ int fmha(std::span<const std::string> args) {
   const auto saved = [&](const char* name) { return save_dir + "/" + name + ".npy"; };
   if (a.has("save-inputs"))
     for (const char* name : {"q", "k", "v"}) check_output_path("--save-inputs", saved(name));
-  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "--out, the file whose type it sets");
+  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
   const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
   const ElementType dtype_given = parse_element("--dtype", dtype_text, kTypes);
   if (backend != "host" && backend != "ptx" && backend != "sm100")
-    fail("--backend", backend, "host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
-  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
+    fail("--backend", backend, "expected host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
+  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
+  if (a.flag("strict-ptx") && backend == "sm100")
+    fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
   if (backend == "sm100") {
 #if defined(TCGEN_FMHA_SM100)
     if (const std::string why = exec::sm100_unavailable(); !why.empty())
-      fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why +
+      throw IoError("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why +
                                      "; --backend host runs the kernel on the host model");
 #else
-    fail("--backend", "sm100", "this build has no CUDA (nvcc not found at configure time); --backend host runs the "
+    fail("--backend", "sm100", "expected a build with CUDA; this one has none (nvcc not found at configure time); --backend host runs the "
                                "kernel on the host model");
 #endif
   }
   attention::FmhaMask mask = attention::FmhaMask::none();
   if (a.flag("causal") && a.flag("causal-top-left"))
-    fail("--causal-top-left", "(given)", "one causal mask: --causal (bottom-right aligned) or --causal-top-left");
+    fail("--causal-top-left", "(given)", "expected one causal mask: --causal (bottom-right aligned) or --causal-top-left");
   for (const char* causal : {"causal", "causal-top-left"})
     if (a.flag(causal) && a.has("window"))
-      fail("--window", a.text("window"), std::string("not together with --") + causal + "; give one of them");
+      fail("--window", a.text("window"), std::string("expected it not together with --") + causal + "; give one of them");
   if (a.flag("causal")) mask = attention::FmhaMask::causal();
   if (a.flag("causal-top-left")) mask = attention::FmhaMask::causal(attention::MaskCorner::top_left);
   if (a.has("window")) mask = parse_window(a.text("window"));
   const std::string layout = a.text_or("layout", "bhsd");
   if (layout != "bhsd" && layout != "bshd")
-    fail("--layout", layout, "bhsd ([batch, heads, seq, head_dim], PyTorch's) or bshd ([batch, seq, heads, head_dim], FlashAttention's)");
+    fail("--layout", layout, "expected bhsd ([batch, heads, seq, head_dim], PyTorch's) or bshd ([batch, seq, heads, head_dim], FlashAttention's)");
   const int given_files = int(a.has("q")) + int(a.has("k")) + int(a.has("v"));
   if (given_files != 0 && given_files != 3)
     fail(!a.has("q") ? "--q" : !a.has("k") ? "--k" : "--v", "(not given)",
-         "all three of --q, --k, --v, or none (random inputs)");
+         "expected all three of --q, --k, --v, or none (random inputs)");
 
   // Files first: sizes not given as options come from them.
   NpyArray fq, fk, fv;
@@ -305,10 +307,8 @@ int fmha(std::span<const std::string> args) {
   p.dtype = dtype;
   p.mask = mask;
   const std::string reuse = a.text_or("p-reuse", "issue-order");
-  if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "issue-order or wait-for-pv");
+  if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "expected issue-order or wait-for-pv");
   p.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
-  if (a.flag("strict-ptx") && backend == "sm100")
-    fail("--strict-ptx", "(given)", "the host model (--backend host or ptx): the B200 runs as it runs");
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   const bool scale_given = a.has("scale");
@@ -317,7 +317,7 @@ int fmha(std::span<const std::string> args) {
     char* end = nullptr;
     const double x = std::strtod(t.c_str(), &end);
     if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
-      fail("--scale", t, "a positive finite number, e.g. 0.125");
+      fail("--scale", t, "expected a positive finite number, e.g. 0.125");
     p.scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
   }
   try {
@@ -334,14 +334,20 @@ int fmha(std::span<const std::string> args) {
   attention::FmhaInputs in;
   std::string inputs;
   if (files) {
-    const auto check = [&](const char* option, const NpyArray& x, std::vector<std::size_t> want, const char* words) {
-      if (x.shape != want)
-        fail(option, a.text(option + 2) + " (shape " + shape_text(x.shape) + ")",
-             "shape " + shape_text(want) + " " + words + " from the options");
+    // Shapes as the files hold them: in --layout's order.
+    const bool bshd = layout == "bshd";
+    const auto check = [&](const char* option, const NpyArray& x, std::vector<std::size_t> want, const char* heads,
+                           const char* seq) {
+      if (x.shape == want) return;
+      std::vector<std::size_t> file = x.shape;
+      if (bshd) std::swap(file[1], file[2]), std::swap(want[1], want[2]);
+      fail(option, a.text(option + 2) + " (shape " + shape_text(file) + ")",
+           "expected shape " + shape_text(want) + " [batch, " + (bshd ? seq : heads) + ", " + (bshd ? heads : seq) +
+               ", head_dim] from the options");
     };
-    check("--q", fq, {B, H, Sq, D}, "[batch, heads, seq_q, head_dim]");
-    check("--k", fk, {B, Hkv, Sk, D}, "[batch, heads_kv, seq_k, head_dim]");
-    check("--v", fv, {B, Hkv, Sk, D}, "[batch, heads_kv, seq_k, head_dim]");
+    check("--q", fq, {B, H, Sq, D}, "heads", "seq_q");
+    check("--k", fk, {B, Hkv, Sk, D}, "heads_kv", "seq_k");
+    check("--v", fv, {B, Hkv, Sk, D}, "heads_kv", "seq_k");
     const auto round = [&](const char* option, std::vector<float>& x, std::vector<std::uint16_t>& bits) {
       bits.resize(x.size());
       for (std::size_t i = 0; i < x.size(); ++i) {
@@ -350,7 +356,7 @@ int fmha(std::span<const std::string> args) {
         if (!std::isfinite(r)) {
           std::ostringstream value;
           value << a.text(option + 2) << " (element " << i << " = " << x[i] << ")";
-          fail(option, value.str(), std::string("finite values within the range of ") + type);
+          fail(option, value.str(), std::string("expected finite values within the range of ") + type);
         }
         x[i] = r;
       }
@@ -428,7 +434,7 @@ int fmha(std::span<const std::string> args) {
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   attention::FmhaOutput got;
   double seconds = 0;
-  std::optional<ptx::Module> kernels;  // loaded first: a missing file is a bad request (exit 2)
+  std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
   if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "FMHA");
   try {
     if (backend == "host") {

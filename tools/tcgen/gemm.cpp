@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -87,7 +88,7 @@ options:
   --backend B          host (default): the host model, every tcgen05 rule
                        checked, any of the options above; ptx: the kernel's
                        sm_100a PTX, what a B200 runs, executed on the host
-                       model by tcgen's PTX interpreter; sm100: a B200 (exit 2
+                       model by tcgen's PTX interpreter; sm100: a B200 (exit 3
                        where there is none). ptx and sm100 run the kernels
                        this build compiled: K-major A and B, f32 D, no C
   --ptx FILE           with --backend ptx: the PTX to run (default: the one
@@ -111,10 +112,21 @@ std::vector<float> matrix_values(const std::string& option, const std::string& p
     // An ostringstream, not operator+: GCC 12 warns falsely (-Wrestrict) on string concatenation.
     std::ostringstream shape, expected;
     for (std::size_t i = 0; i < a.shape.size(); ++i) shape << (i ? "x" : "") << a.shape[i];
-    expected << "a 2-D array of " << rows << "x" << cols << " (" << what << " from --m, --n, --k and the majors)";
+    expected << "expected a 2-D array of " << rows << "x" << cols << " (" << what << " from --m, --n, --k and the majors)";
     fail(("--" + option).c_str(), path + " (shape " + (a.shape.empty() ? "scalar" : shape.str()) + ")", expected.str());
   }
   return std::move(a.values);
+}
+
+// A matrix read from `option`'s file holds only finite values of its type:
+// a value beyond the type's range (or inf, NaN in the file) is refused.
+void check_finite(const std::string& option, const std::string& path, const gemm::Matrix& x) {
+  for (std::size_t i = 0; i < x.values.size(); ++i)
+    if (!std::isfinite(x.values[i])) {
+      std::ostringstream value;
+      value << path << " (element " << i << " is " << x.values[i] << " in " << name(x.type) << ")";
+      fail(("--" + option).c_str(), value.str(), std::string("expected finite values within the range of ") + name(x.type));
+    }
 }
 
 std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
@@ -137,8 +149,8 @@ int gemm(std::span<const std::string> args) {
     for (const char* name : {"a", "b", "c"})
       if (name[0] != 'c' || a.has("c")) check_output_path("--save-inputs", saved(name));
   if (a.has("a") != a.has("b"))
-    fail(a.has("a") ? "--b" : "--a", "(not given)", "both --a and --b, or neither (random inputs)");
-  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "--out, the file whose type it sets");
+    fail(a.has("a") ? "--b" : "--a", "(not given)", "expected both --a and --b, or neither (random inputs)");
+  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
   const layout::Major a_major = parse_major("--a-major", a.text_or("a-major", "K"));
   const layout::Major b_major = parse_major("--b-major", a.text_or("b-major", "K"));
   constexpr ElementType kDTypes[] = {ElementType::f32, ElementType::bf16, ElementType::fp16};
@@ -152,11 +164,18 @@ int gemm(std::span<const std::string> args) {
   }
   if (a.has("c")) fc = read_npy(a.text("c"));
   const auto rows_axis = [](layout::Major major) { return major == layout::Major::K ? 0u : 1u; };
+  for (const auto& [option, file] : {std::pair{"--a", &fa}, std::pair{"--b", &fb}, std::pair{"--c", &fc}})
+    if (a.has(option + 2) && file->shape.size() != 2) {
+      std::ostringstream shape;
+      for (std::size_t i = 0; i < file->shape.size(); ++i) shape << (i ? "x" : "") << file->shape[i];
+      fail(option, a.text(option + 2) + " (shape " + (file->shape.empty() ? "scalar" : shape.str()) + ")",
+           "expected a 2-D array (a matrix)");
+    }
   const auto size = [&](const char* option, const NpyArray& file, std::size_t axis) {
-    if (a.has(option) || file.shape.size() != 2) return static_cast<int>(a.integer(option, 1, 65536));
+    if (a.has(option) || file.shape.empty()) return static_cast<int>(a.integer(option, 1, 65536));
     const std::size_t d = file.shape[axis];
     if (d < 1 || d > 65536)
-      fail((std::string("--") + option).c_str(), std::to_string(d) + " (from the file)", "a size from 1 to 65536");
+      fail((std::string("--") + option).c_str(), std::to_string(d) + " (from the file)", "expected a size from 1 to 65536");
     return static_cast<int>(d);
   };
   const int m = size("m", fa, rows_axis(a_major)), n = size("n", fb, rows_axis(b_major)),
@@ -168,8 +187,8 @@ int gemm(std::span<const std::string> args) {
   const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
   const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
   const std::string dtype = name(ab);
-  if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "host, ptx or sm100");
-  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "--backend ptx, which runs it");
+  if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "expected host, ptx or sm100");
+  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
   const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type};
   if (backend != "host") {
     // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu.
@@ -190,15 +209,15 @@ int gemm(std::span<const std::string> args) {
   const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (need > have)
     fail("--m, --n, --k", shape_text(m, n) + " x " + std::to_string(k),
-         "a problem that fits in memory: it needs about " + std::to_string(static_cast<long long>(need / (1 << 30))) +
+         "expected a problem that fits in memory: it needs about " + std::to_string(static_cast<long long>(need / (1 << 30))) +
              " GiB, this machine has " + std::to_string(static_cast<long long>(have / (1 << 30))) + " GiB");
 #if defined(TCGEN_GEMM_SM100)
   if (backend == "sm100")
     if (const std::string why = exec::sm100_unavailable(); !why.empty())
-      fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
+      throw IoError("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
 #else
   if (backend == "sm100")
-    fail("--backend", "sm100", "a tcgen built with nvcc (CUDA 12.8 or later) for sm_100a; this one is host-only");
+    fail("--backend", "sm100", "expected a tcgen built with nvcc (CUDA 12.8 or later) for sm_100a; this one is host-only");
 #endif
 
   // The inputs, stored as the kernel reads them and rounded to their types; the reference uses the rounded values.
@@ -216,6 +235,8 @@ int gemm(std::span<const std::string> args) {
     mb = gemm::make_matrix(ab, stored_rows(b_major, n), stored_cols(b_major, n),
                            matrix_values("b", a.text("b"), std::move(fb), stored_rows(b_major, n),
                                          stored_cols(b_major, n), operand_words(b_major, "N")));
+    check_finite("a", a.text("a"), ma);
+    check_finite("b", a.text("b"), mb);
     inputs = a.text("a") + " and " + a.text("b") + ", rounded to " + dtype;
   } else {
     ma = gemm::random_operand(ab, a_major, m, k, seed);
@@ -224,13 +245,14 @@ int gemm(std::span<const std::string> args) {
   }
   if (a.has("c")) {
     mc = gemm::make_matrix(d_type, m, n, matrix_values("c", a.text("c"), std::move(fc), m, n, "M x N"));
+    check_finite("c", a.text("c"), mc);
     inputs += "; C " + a.text("c") + ", rounded to " + std::string(name(d_type));
   }
   gemm::Matrix d = gemm::nan_matrix(d_type, m, n);
   const gemm::Problem p{m, n, k, ma.data(), mb.data(), a.has("c") ? mc.data() : nullptr, d.data(),
                         ma.ld, mb.ld, a.has("c") ? mc.ld : 0, d.ld};
 
-  std::optional<ptx::Module> kernels;  // loaded first: a missing file is a bad request (exit 2)
+  std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
   if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "gemm");
 
   Report report(a.flag("json"));

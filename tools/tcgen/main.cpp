@@ -89,7 +89,7 @@ int run(const std::vector<std::string>& args) {
 #if defined(TCGEN_RUN)
   if (verb == "run") return run_program(rest);
 #else
-  if (verb == "run") tcgen::fail("verb", verb, "a build with nvcc: tcgen run needs the CUDA toolkit's headers");
+  if (verb == "run") tcgen::fail("verb", verb, "expected a build with nvcc: tcgen run needs the CUDA toolkit's headers");
 #endif
   if (verb == "layout") {
     if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");

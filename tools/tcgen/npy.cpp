@@ -1,16 +1,12 @@
 #include "npy.hpp"
 
-#include <sys/stat.h>
-
 #include <bit>
 #include <cmath>
-#include <stdexcept>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <stdexcept>
 
 #include "tcgen/core/element_type.hpp"
 #include "output_file.hpp"
@@ -65,9 +61,7 @@ std::vector<std::size_t> parse_shape(const std::string& path, const std::string&
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw IoError("npy file", path, "expected a readable file (" + std::string(std::strerror(errno)) + ")");
-  if (S_ISDIR(st.st_mode)) throw IoError("npy file", path, "expected a file, not a directory");
+  check_input_file("npy file", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("npy file", path, "expected a readable file");
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "output_file.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/module.hpp"
@@ -51,11 +52,12 @@ int ptx_module(std::span<const std::string> args) {
   bool json = false;
   for (const std::string& a : args) {
     if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) fail("option", a, "--json, or the PTX file: tcgen ptx [--json] FILE.ptx");
+    else if (a.rfind("--", 0) == 0) fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx");
     else files.push_back(a);
   }
   if (files.size() != 1)
-    fail("FILE", files.empty() ? "(none)" : files[1], "one PTX file: tcgen ptx [--json] FILE.ptx");
+    fail("FILE", files.empty() ? "(none)" : files[1], "expected one PTX file: tcgen ptx [--json] FILE.ptx");
+  check_input_file("FILE", files[0]);
   const ptx::Module m = ptx::Module::load(files[0]);
   Report report(json);
   const std::size_t sources = m.files().empty() ? 0 : m.files().size() - 1;

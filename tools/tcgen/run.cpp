@@ -88,9 +88,9 @@ std::string summary_json(const std::string& lines, std::span<const std::string> 
 const std::span<const Option> run_options{kOptions};
 
 int run_program(std::span<const std::string> args) {
-  if (args.empty() || wants_help(args.first(1))) {
+  if (!args.empty() && wants_help(args.first(1))) {
     std::cout << kHelp;
-    return args.empty() ? 2 : 0;
+    return 0;
   }
   bool strict = false, quiet = false, json = false;
   std::string seed;
@@ -106,20 +106,20 @@ int run_program(std::span<const std::string> args) {
     else if (args[i] == "--seed" && i + 1 < args.size())
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else
-      fail("option", args[i], "--strict, --quiet, --json, --seed N or -- before the program; see tcgen run --help");
+      fail("option", args[i], "expected --strict, --quiet, --json, --seed N or -- before the program; see tcgen run --help");
   }
-  if (i == args.size()) fail("PROGRAM", "(none)", "a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
+  if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
   const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
   if (!std::filesystem::exists(lib / "libcudart.so.13"))
-    fail("tcgen's CUDA runtime", (lib / "libcudart.so.13").string(), "a built libcudart.so.13 (build target tcgen_cudart)");
+    fail("tcgen's CUDA runtime", (lib / "libcudart.so.13").string(), "expected a built libcudart.so.13 (build target tcgen_cudart)");
 
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) fail("pipe", std::strerror(errno), "a pipe for the runtime's summary");
+  if (pipe(pipe_fds) != 0) fail("pipe", std::strerror(errno), "expected a pipe for the runtime's summary");
   const char* old = std::getenv("LD_LIBRARY_PATH");
   std::string path = lib.string();
   if (old && *old) path.append(":").append(old);
   const pid_t child = fork();
-  if (child < 0) fail("fork", std::strerror(errno), "a child process for the program");
+  if (child < 0) fail("fork", std::strerror(errno), "expected a child process for the program");
   if (child == 0) {
     close(pipe_fds[0]);
     setenv("LD_LIBRARY_PATH", path.c_str(), 1);
@@ -131,7 +131,7 @@ int run_program(std::span<const std::string> args) {
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());
-    std::cerr << "tcgen: PROGRAM = " << args[i] << " is invalid: a program that can be started (" << std::strerror(errno)
+    std::cerr << "tcgen: PROGRAM = " << args[i] << " is invalid: expected a program that can be started (" << std::strerror(errno)
               << ")\n";
     _exit(2);
   }

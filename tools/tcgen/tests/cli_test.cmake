@@ -249,7 +249,7 @@ elseif(CASE STREQUAL "svg")
     endif()
   endforeach()
   run(layout tmem --m 128 --n 64 --svg "${WORK}/no/such/dir/x.svg")  # an output that cannot be written: exit 3
-  if(NOT rc EQUAL 3 OR NOT err MATCHES "^tcgen: --svg = [^\n]*x.svg is invalid: a path in an existing directory")
+  if(NOT rc EQUAL 3 OR NOT err MATCHES "^tcgen: --svg = [^\n]*x.svg is invalid: expected a path in an existing directory")
     die("an --svg into a missing directory: expected exit 3 naming the file")
   endif()
 elseif(CASE STREQUAL "sweep")
@@ -465,16 +465,16 @@ elseif(CASE STREQUAL "gemm_npy")
 elseif(CASE STREQUAL "gemm_refused")
   file(MAKE_DIRECTORY "${WORK}")
   ok(gemm --m 64 --n 48 --k 40 --out "${WORK}/a.npy")
-  refused("^tcgen: --a = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 64x40 [(]M x K from --m, --n, --k and the majors[)]"
+  refused("^tcgen: --a = [^\n]*a.npy [(]shape 64x48[)] is invalid: expected a 2-D array of 64x40 [(]M x K from --m, --n, --k and the majors[)]"
           gemm --m 64 --n 30 --k 40 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
-  refused("^tcgen: --b = [^\n]*a.npy [(]shape 64x48[)] is invalid: a 2-D array of 30x48 [(]N x K"
+  refused("^tcgen: --b = [^\n]*a.npy [(]shape 64x48[)] is invalid: expected a 2-D array of 30x48 [(]N x K"
           gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy" --b "${WORK}/a.npy")
-  refused("^tcgen: --b = [(]not given[)] is invalid: both --a and --b, or neither" gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy")
+  refused("^tcgen: --b = [(]not given[)] is invalid: expected both --a and --b, or neither" gemm --m 64 --n 30 --k 48 --a "${WORK}/a.npy")
   # The sizes from the files when not given: A is 64 x 48, so M = 64 and K = 48; B the same, so N = 64.
   ok(gemm --a "${WORK}/a.npy" --b "${WORK}/a.npy")
   first_line("tcgen gemm: D = A·Bᵀ, M = 64, N = 64, K = 48: bf16 x bf16 -> f32, A K-major, B K-major, tile 128x256, 4 stages")
   # Refused before any memory is taken (it died of bad_alloc after 14 s).
-  refused("^tcgen: --m, --n, --k = 65536x65536 x 65536 is invalid: a problem that fits in memory: it needs about 176 GiB"
+  refused("^tcgen: --m, --n, --k = 65536x65536 x 65536 is invalid: expected a problem that fits in memory: it needs about 176 GiB"
           gemm --m 65536 --n 65536 --k 65536)
   file(WRITE "${WORK}/text.npy" "not an array\n")
   refused("^tcgen: npy file = [^\n]*text.npy is invalid: expected a float32 or float16 .npy array"
@@ -488,14 +488,14 @@ elseif(CASE STREQUAL "gemm_refused")
   ok(gemm --m 16 --n 16 --k 16 --dtype f16)
   first_line("tcgen gemm: D = A·Bᵀ, M = 16, N = 16, K = 16: fp16 x fp16 -> f32, A K-major, B K-major, tile 128x256, 4 stages")
   ok(layout smem --dtype f16 --rows 8 --cols 64)
-  refused("^tcgen: --backend = gpu is invalid: host, ptx or sm100" gemm --m 8 --n 8 --k 8 --backend gpu)
-  # Without a B200 (or without nvcc) the sm100 backend exits 2 with a sentence; on a B200 it runs.
+  refused("^tcgen: --backend = gpu is invalid: expected host, ptx or sm100" gemm --m 8 --n 8 --k 8 --backend gpu)
+  # Without a B200 the sm100 backend exits 3 (the environment), without nvcc 2, with a sentence; on a B200 it runs.
   run(gemm --m 256 --n 512 --k 512 --backend sm100)
   if(rc EQUAL 0)
     has_line("backend: sm100 (device 0)")
     mentions(": PASSED\n")
-  elseif(NOT (rc EQUAL 2 AND out STREQUAL "" AND err MATCHES "^tcgen: --backend = sm100 is invalid: [^\n]*sm_100[^\n]*\n$"))
-    die("--backend sm100: expected exit 0 on a B200, else exit 2 with one line naming sm_100")
+  elseif(NOT ((rc EQUAL 3 OR rc EQUAL 2) AND out STREQUAL "" AND err MATCHES "^tcgen: --backend = sm100 is invalid: [^\n]*sm_100[^\n]*\n$"))
+    die("--backend sm100: expected exit 0 on a B200, else exit 3 (no GPU) or 2 (no CUDA) with one line naming sm_100")
   endif()
 elseif(CASE STREQUAL "gemm_help")
   foreach(cmd "gemm;--help" "gemm;-h")
@@ -582,27 +582,27 @@ sys.exit(0 if all(t[(s * H + h) * D + d] == a[(h * S + s) * D + d] for s in rang
   if(NOT bhsd_error OR NOT bhsd_error STREQUAL bshd_error)
     die("--layout bshd files: expected the bhsd files' result '${bhsd_error}', got '${bshd_error}'")
   endif()
-  refused("^tcgen: --layout = sbhd is invalid: bhsd" fmha --layout sbhd)
-  refused("^tcgen: --k = [^\n]*kv.npy [(]shape 1x1x130x64[)] is invalid: shape 1x1x99x64"
+  refused("^tcgen: --layout = sbhd is invalid: expected bhsd" fmha --layout sbhd)
+  refused("^tcgen: --k = [^\n]*kv.npy [(]shape 1x1x130x64[)] is invalid: expected shape 1x1x99x64"
           fmha --q "${WORK}/q.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy" --seq-k 99)
-  refused("^tcgen: --q = [^\n]*lse.npy [(]shape 1x2x96[)] is invalid: a 4-D array"
+  refused("^tcgen: --q = [^\n]*lse.npy [(]shape 1x2x96[)] is invalid: expected a 4-D array"
           fmha --q "${WORK}/lse.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy")
   unreadable("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
           fmha --q "${WORK}/missing.npy" --k "${WORK}/kv.npy" --v "${WORK}/kv.npy")
 elseif(CASE STREQUAL "fmha_refused")
   refused("^tcgen: --head-dim = 96 is invalid: expected 64, 128 or 256" fmha --head-dim 96)
   refused("^tcgen: --head-dim = 0 is invalid" fmha --head-dim 0)
-  refused("^tcgen: --window = 64,0 is invalid: not together with --causal" fmha --causal --window 64,0)
-  refused("^tcgen: --window = 64 is invalid: L,R with integers L, R >= -1" fmha --window 64)
-  refused("^tcgen: --window = -2,0 is invalid: L,R with integers L, R >= -1" fmha --window -2,0)
+  refused("^tcgen: --window = 64,0 is invalid: expected it not together with --causal" fmha --causal --window 64,0)
+  refused("^tcgen: --window = 64 is invalid: expected L,R with integers L, R >= -1" fmha --window 64)
+  refused("^tcgen: --window = -2,0 is invalid: expected L,R with integers L, R >= -1" fmha --window -2,0)
   refused("^tcgen: --window = 1,x is invalid" fmha --window 1,x)
   refused("^tcgen: --window = 1,2,3 is invalid" fmha --window 1,2,3)
   refused("^tcgen: --causal = " fmha --causal=yes)
-  refused("^tcgen: --heads-kv = 2 is invalid: a divisor of --heads = 3" fmha --heads 3 --heads-kv 2)
+  refused("^tcgen: --heads-kv = 2 is invalid: expected a divisor of --heads = 3" fmha --heads 3 --heads-kv 2)
   refused("^tcgen: --seq-q = 0 is invalid" fmha --seq-q 0)
   refused("^tcgen: --seq-k = \"-5\" is invalid" fmha --seq-k -5)
   refused("^tcgen: --dtype = fp8 is invalid: expected one of bf16, fp16 [(]f16 is fp16[)]" fmha --dtype fp8)
-  refused("^tcgen: --backend = gpu is invalid: host [(]the host model[)], ptx [(]its PTX on the host model[)] or sm100" fmha --backend gpu)
+  refused("^tcgen: --backend = gpu is invalid: expected host [(]the host model[)], ptx [(]its PTX on the host model[)] or sm100" fmha --backend gpu)
   refused("^tcgen: --scale = abc is invalid" fmha --scale abc)
   refused("^tcgen: --scale = -1 is invalid" fmha --scale -1)
   refused("^tcgen: --v = [(]not given[)]" fmha --q a.npy --k b.npy)
@@ -663,7 +663,7 @@ elseif(CASE STREQUAL "fmha_strict_ptx")
   ok(fmha --strict-ptx --p-reuse wait-for-pv --seq-q 128 --seq-k 300 --head-dim 64)
   has_line("P reuse: wait-for-pv (S waits until the P·V reading P completes); strict PTX mma pipelining")
   has_line("result: PASSED")
-  refused("^tcgen: --p-reuse = later is invalid: issue-order or wait-for-pv" fmha --p-reuse later)
+  refused("^tcgen: --p-reuse = later is invalid: expected issue-order or wait-for-pv" fmha --p-reuse later)
 elseif(CASE STREQUAL "fmha_speed")
   # The issue's host-model target: batch 1, 2 heads, 1024 x 1024, head_dim 128 in under 10 s.
   ok(fmha --batch 1 --heads 2 --seq-q 1024 --seq-k 1024 --head-dim 128)
@@ -677,14 +677,16 @@ elseif(CASE STREQUAL "fmha_speed")
     die("the kernel took ${seconds} s on the host model; the target is under 10 s")
   endif()
 elseif(CASE STREQUAL "fmha_backend_sm100")
-  # On a B200 it runs; else exit 2 with a sentence: no sm_100 GPU, or no CUDA in this build.
+  # On a B200 it runs; else a sentence: no sm_100 GPU (exit 3, the environment), or no CUDA in this build (exit 2).
   run(fmha --backend sm100 --seq-q 130 --seq-k 100 --heads 2 --heads-kv 1 --causal)
   if(rc EQUAL 0)
     mentions("\nbackend: sm100 [(]device 0[)]")
     has_line("result: PASSED")
-  elseif(NOT (rc EQUAL 2 AND out STREQUAL "" AND err MATCHES
-      "^tcgen: --backend = sm100 is invalid: (expected an sm_100 GPU [(]B200, GB200[)] to run on: [^\n]*|this build has no CUDA [(]nvcc not found at configure time[)])[^\n]*\n$"))
-    die("--backend sm100: expected exit 0 on a B200, else exit 2 with one line naming the missing sm_100 GPU or CUDA\n  stdout: ${out}")
+  elseif(NOT ((rc EQUAL 3 AND out STREQUAL "" AND err MATCHES
+      "^tcgen: --backend = sm100 is invalid: expected an sm_100 GPU [(]B200, GB200[)] to run on: [^\n]*\n$") OR
+      (rc EQUAL 2 AND out STREQUAL "" AND err MATCHES
+      "^tcgen: --backend = sm100 is invalid: expected a build with CUDA; this one has none [(]nvcc not found at configure time[)][^\n]*\n$")))
+    die("--backend sm100: expected exit 0 on a B200, else exit 3 naming the missing sm_100 GPU or exit 2 naming the missing CUDA\n  stdout: ${out}")
   endif()
 elseif(CASE STREQUAL "gemm_ptx")
   # The GEMM's sm_100a PTX on the host model through the PTX interpreter: the same check as --backend host.
@@ -698,8 +700,8 @@ elseif(CASE STREQUAL "gemm_ptx")
   mentions("\nbackend: ptx, [^\n]*gemm_kernels.ptx on the host model, 4 tiles on a persistent grid of 4 CTAs\n")
   mentions("\nexecuted: [0-9]+ PTX instructions\n")
   mentions("\nerror: max [|]D - D_fp64[|] / [(]sum[|]a[*]b[|] [+] [|]c[|][)] = [0-9.e-]+, bound 1.5e-05 [^\n]*: PASSED\n")
-  refused("^tcgen: --ptx = k.ptx is invalid: --backend ptx, which runs it" gemm --m 8 --n 8 --k 8 --ptx k.ptx)
-  refused("^tcgen: PTX file = ${WORK}/none.ptx is invalid: a readable file" gemm --m 8 --n 8 --k 8 --backend ptx --ptx "${WORK}/none.ptx")
+  refused("^tcgen: --ptx = k.ptx is invalid: expected --backend ptx, which runs it" gemm --m 8 --n 8 --k 8 --ptx k.ptx)
+  unreadable("^tcgen: --ptx = ${WORK}/none.ptx is invalid: expected a readable file" gemm --m 8 --n 8 --k 8 --backend ptx --ptx "${WORK}/none.ptx")
 elseif(CASE STREQUAL "fmha_ptx")
   # The FMHA's PTX on the host model; a broken rule is reported at its PTX line and CUDA source line.
   run(fmha --backend ptx --seq-q 130 --seq-k 100 --heads 2 --heads-kv 1 --causal)
@@ -774,10 +776,10 @@ d['kernels'][0]['cannot_run'][0]['opcode'] == 'tcgen05.shift.cta_group::1.down'"
   if(NOT py EQUAL 0)
     die("tcgen ptx --json: not the fields expected: ${out} ${py_err}")
   endif()
-  refused("^tcgen: option = --csv is invalid: --json, or the PTX file" ptx --csv "${WORK}/tiny.ptx")
+  refused("^tcgen: option = --csv is invalid: expected --json, or the PTX file" ptx --csv "${WORK}/tiny.ptx")
   file(WRITE "${WORK}/bad.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n  add.s32 %r1, %r2, 1;\n}\n")
   refused("^tcgen: PTX = [^\n]*bad.ptx:5: '%r1' in add.s32 is invalid: a register, variable, label or function declared in scope" ptx "${WORK}/bad.ptx")
-  refused("^tcgen: FILE = [(]none[)] is invalid: one PTX file" ptx)
+  refused("^tcgen: FILE = [(]none[)] is invalid: expected one PTX file" ptx)
 elseif(CASE STREQUAL "json")
   # --json: one JSON object on stdout (checked by Python's parser) with the report's facts as fields.
   file(MAKE_DIRECTORY "${WORK}")
@@ -842,7 +844,7 @@ elseif(CASE STREQUAL "gemm_configs")
     die("the saved inputs do not reproduce D")
   endif()
   # Read as K-major, the same K x M file is another shape: refused, naming the majors.
-  refused("--a = [^\n]*a.npy [(]shape 100x300[)] is invalid: a 2-D array of 100x300 [(]M x K|--b = [^\n]*b.npy [(]shape 100x200[)]"
+  refused("--a = [^\n]*a.npy [(]shape 100x300[)] is invalid: expected a 2-D array of 100x300 [(]M x K|--b = [^\n]*b.npy [(]shape 100x200[)]"
           gemm --a "${WORK}/in/a.npy" --b "${WORK}/in/b.npy" --m 100 --k 300 --b-major K)
   ok(gemm --m 130 --n 70 --k 40 --dtype fp16 --a-major MN --d-type fp16 --out "${WORK}/d3.npy" --out-f32)
   has_line("wrote ${WORK}/d3.npy (130x70 float32)")
@@ -859,8 +861,8 @@ elseif(CASE STREQUAL "gemm_configs")
   refused("--c = [^\n]* is invalid: expected no C with --backend ptx" gemm --m 300 --n 200 --k 64 --c "${WORK}/c.npy" --backend ptx)
   refused("--d-type = e4m3 is invalid" gemm --m 64 --n 64 --k 64 --d-type e4m3)
   refused("--b-major = N is invalid" gemm --m 64 --n 64 --k 64 --b-major N)
-  refused("--out-f32 = [(]given[)] is invalid: --out, the file whose type it sets" gemm --m 8 --n 8 --k 8 --out-f32)
-  refused("--c = [^\n]*c.npy [(]shape 300x200[)] is invalid: a 2-D array of 64x64 [(]M x N" gemm --m 64 --n 64 --k 64 --c "${WORK}/c.npy")
+  refused("--out-f32 = [(]given[)] is invalid: expected --out, the file whose type it sets" gemm --m 8 --n 8 --k 8 --out-f32)
+  refused("--c = [^\n]*c.npy [(]shape 300x200[)] is invalid: expected a 2-D array of 64x64 [(]M x N" gemm --m 64 --n 64 --k 64 --c "${WORK}/c.npy")
   unreadable("--save-inputs = [^\n]*/missing/a.npy" gemm --m 8 --n 8 --k 8 --save-inputs "${WORK}/missing")
 elseif(CASE STREQUAL "fmha_files")
   # O in its own type (float16 for fp16), --save-inputs reproducing the run to
@@ -895,10 +897,10 @@ elseif(CASE STREQUAL "output_errors")
   # Outputs that cannot be written: exit 3, the file and the reason named, nothing reported written.
   # A full device fails at the write; a missing directory or a directory as the file fail before the work.
   file(MAKE_DIRECTORY "${WORK}")
-  foreach(c "gemm,--m,8,--n,8,--k,8,--out,/dev/full|--out = /dev/full is invalid: all 384 bytes written [(]No space left on device[)]|1"
-            "fmha,--seq-q,64,--seq-k,64,--lse,/dev/full|--lse = /dev/full is invalid: all 640 bytes written [(]No space left|1"
-            "gemm,--m,8,--n,8,--k,8,--out,${WORK}/missing/o.npy|--out = [^\n]*missing/o.npy is invalid: a path in an existing directory|0"
-            "fmha,--seq-q,64,--seq-k,64,--out,${WORK}|--out = [^\n]* is invalid: a file to write, not a directory|0")
+  foreach(c "gemm,--m,8,--n,8,--k,8,--out,/dev/full|--out = /dev/full is invalid: expected all 384 bytes written [(]No space left on device[)]|1"
+            "fmha,--seq-q,64,--seq-k,64,--lse,/dev/full|--lse = /dev/full is invalid: expected all 640 bytes written [(]No space left|1"
+            "gemm,--m,8,--n,8,--k,8,--out,${WORK}/missing/o.npy|--out = [^\n]*missing/o.npy is invalid: expected a path in an existing directory|0"
+            "fmha,--seq-q,64,--seq-k,64,--out,${WORK}|--out = [^\n]* is invalid: expected a file to write, not a directory|0")
     string(REPLACE "|" ";" parts "${c}")
     list(GET parts 0 argv)
     list(GET parts 1 regex)

@@ -1,0 +1,38 @@
+"""Input files for the invocation table (invocations.txt): .npy files right
+and wrong in the ways numpy.lib.format allows a writer to get wrong, a
+directory, a file that is not PTX. Run as: make_fixtures.py DIR"""
+import os
+import struct
+import sys
+
+out = sys.argv[1]
+os.makedirs(os.path.join(out, "dir"), exist_ok=True)
+
+
+def npy(name, header, data=b""):
+    header = header + " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data)
+
+
+def f32(n):
+    return struct.pack("<%df" % n, *[((i * 37) % 19 - 9) / 8 for i in range(n)])
+
+
+npy("m8x8.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 8), }", f32(64))
+npy("qkv.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 16, 64), }", f32(1024))
+npy("negative.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, -64, 64), }", f32(8192))
+npy("twenty_digits.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (12345678901234567890, 1), }")
+npy("int32.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (8, 8), }", bytes(256))
+npy("big_endian.npy", "{'descr': '>f4', 'fortran_order': False, 'shape': (8, 8), }", bytes(256))
+npy("fortran.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (8, 8), }", f32(64))
+npy("truncated.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 8), }", f32(63))
+npy("no_shape.npy", "{'descr': '<f4', 'fortran_order': False, }", f32(1))
+npy("three_d.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 2), }", f32(8))
+npy("infinite.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 8), }", struct.pack("<f", float("inf")) * 64)
+with open(os.path.join(out, "empty.npy"), "wb"):
+    pass
+with open(os.path.join(out, "garbage.npy"), "wb") as f:
+    f.write(b"hello, not numpy\n")
+with open(os.path.join(out, "not.ptx"), "w") as f:
+    f.write("this is not PTX\n")
