@@ -1,5 +1,6 @@
-// The user's two bugs (../shared/seed/README.md, tcgen05-facts.md §8), run
-// through the host model.
+// Two bugs of a raw-PTX DeepSeek-V4 FMHA (its author's log: ../shared/seed/README.md;
+// tcgen05-facts.md §8): a 4x-scaled QK^T and a second tcgen05.st at the wrong
+// lanes, run through the host model.
 //  1. "The MMA output is exactly 4x the reference" in QK^T at head_dim 16: the
 //     model's tcgen05.mma returns the raw Q·K^T; a reference that applies the
 //     softmax scale 1/sqrt(head_dim) is sqrt(head_dim) below it in every row,
