@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "tcgen/model/tma.hpp"
+
 namespace tcgen::exec {
 
 namespace {
@@ -224,7 +226,7 @@ void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
 void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                             std::array<std::int32_t, 5> coords, int count) {
   if (!rt_.enter()) return;
-  const model::TensorMapSpec& spec = map.spec;
+  const tma::TensorMapSpec& spec = map.spec;
   const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile";
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
@@ -250,7 +252,7 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
 void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
                              std::array<std::int32_t, 5> coords, int count) {
   if (!rt_.enter()) return;
-  const model::TensorMapSpec& spec = map.spec;
+  const tma::TensorMapSpec& spec = map.spec;
   const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.global.shared::cta.tile";
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",

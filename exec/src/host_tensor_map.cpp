@@ -6,7 +6,7 @@
 
 namespace tcgen::exec {
 
-HostTensorMap host_tensor_map(const model::TensorMapSpec& spec, std::span<const std::uint8_t> global) {
+HostTensorMap host_tensor_map(const tma::TensorMapSpec& spec, std::span<const std::uint8_t> global) {
   spec.validate(reinterpret_cast<std::uintptr_t>(global.data()));
   const std::uint64_t spanned = spec.spanned_bytes();
   if (global.size() < spanned)

@@ -25,7 +25,7 @@ static_assert(sizeof(Packed) <= sizeof(TensorMap::bytes));
 
 }  // namespace
 
-TensorMap encode_tensor_map(const model::TensorMapSpec& spec, const void* global) {
+TensorMap encode_tensor_map(const tma::TensorMapSpec& spec, const void* global) {
   spec.validate(reinterpret_cast<std::uintptr_t>(global));
   Packed p{};
   p.magic = kMagic;
@@ -52,8 +52,8 @@ std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes) {
   DecodedTensorMap d;
   d.spec.element_bytes = p.element_bytes;
   d.spec.rank = p.rank;
-  d.spec.swizzle = static_cast<model::TmaSwizzle>(p.swizzle);
-  d.spec.oob_fill = static_cast<model::TmaOobFill>(p.oob_fill);
+  d.spec.swizzle = static_cast<tma::TmaSwizzle>(p.swizzle);
+  d.spec.oob_fill = static_cast<tma::TmaOobFill>(p.oob_fill);
   for (int i = 0; i < 5; ++i) {
     d.spec.global_dims[i] = p.dims[i];
     d.spec.box_dims[i] = p.box[i];

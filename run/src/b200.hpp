@@ -5,13 +5,15 @@
 
 #include <cstdint>
 
+#include "tcgen/tma/sm100_limits.hpp"
+
 namespace tcgen::run {
 
 // The limits the runtime enforces, as cudaDeviceProp states them.
 inline constexpr std::uint64_t kGlobalMemoryBytes = std::uint64_t{180} << 30;
-inline constexpr int kSharedPerBlockOptin = 232448;  // 227 KiB
+inline constexpr int kSharedPerBlockOptin = tma::kSmemBytesPerCta;  // 227 KiB
 inline constexpr int kSharedPerBlockDefault = 48 * 1024;  // without cudaFuncAttributeMaxDynamicSharedMemorySize
-inline constexpr int kSharedPerSm = 233472;          // 228 KiB
+inline constexpr int kSharedPerSm = tma::kSmemBytesPerSm;         // 228 KiB
 inline constexpr int kWarpsPerSm = 64, kCtasPerSm = 32;
 
 void b200_properties(cudaDeviceProp* p);

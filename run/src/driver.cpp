@@ -1,7 +1,7 @@
 // The CUDA driver API subset that tcgen05 programs call (libcuda.so.1, and
 // through cudaGetDriverEntryPoint): initialisation, the one device and its
 // attributes, error strings, cuGetProcAddress, and cuTensorMapEncodeTiled,
-// which validates the map as the driver does (model::TensorMapSpec::validate:
+// which validates the map as the driver does (tma::TensorMapSpec::validate:
 // DRV's rules, the field named) and encodes it in tcgen's own CUtensorMap
 // layout (ptx/tensor_map.hpp), which the interpreter's TMA reads back.
 #include "driver.hpp"
@@ -115,7 +115,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     return refuse("a null pointer among tensorMap, globalAddress, globalDim, globalStrides, boxDim, elementStrides");
   if (reinterpret_cast<std::uintptr_t>(map) % 64 != 0)
     return refuse("tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)");
-  tcgen::model::TensorMapSpec s;
+  tcgen::tma::TensorMapSpec s;
   s.element_bytes = element_bytes(type);
   if (s.element_bytes == 0)
     return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
@@ -123,17 +123,17 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
   if (rank < 1 || rank > 5) return refuse("tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5");
   if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return refuse("interleave is not modelled: expected INTERLEAVE_NONE");
   switch (swizzle) {
-    case CU_TENSOR_MAP_SWIZZLE_NONE: s.swizzle = tcgen::model::TmaSwizzle::none; break;
-    case CU_TENSOR_MAP_SWIZZLE_32B: s.swizzle = tcgen::model::TmaSwizzle::b32; break;
-    case CU_TENSOR_MAP_SWIZZLE_64B: s.swizzle = tcgen::model::TmaSwizzle::b64; break;
-    case CU_TENSOR_MAP_SWIZZLE_128B: s.swizzle = tcgen::model::TmaSwizzle::b128; break;
-    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::model::TmaSwizzle::b128_atom32b; break;
+    case CU_TENSOR_MAP_SWIZZLE_NONE: s.swizzle = tcgen::tma::TmaSwizzle::none; break;
+    case CU_TENSOR_MAP_SWIZZLE_32B: s.swizzle = tcgen::tma::TmaSwizzle::b32; break;
+    case CU_TENSOR_MAP_SWIZZLE_64B: s.swizzle = tcgen::tma::TmaSwizzle::b64; break;
+    case CU_TENSOR_MAP_SWIZZLE_128B: s.swizzle = tcgen::tma::TmaSwizzle::b128; break;
+    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::tma::TmaSwizzle::b128_atom32b; break;
     default: return refuse("swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled");
   }
   if (oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE && oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
     return refuse("oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA");
-  s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::model::TmaOobFill::zero
-                                                       : tcgen::model::TmaOobFill::nan_request_zero_fma;
+  s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::tma::TmaOobFill::zero
+                                                       : tcgen::tma::TmaOobFill::nan_request_zero_fma;
   s.rank = rank;
   for (cuuint32_t i = 0; i < rank; ++i) {
     s.global_dims[i] = dims[i];

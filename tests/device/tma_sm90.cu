@@ -1,6 +1,6 @@
 // Hopper's TMA as the judge of the host TMA model and of the layout library.
 // Each case encodes a tensor map with cuTensorMapEncodeTiled from the same
-// model::TensorMapSpec the host model reads, loads one box with
+// tma::TensorMapSpec the host model reads, loads one box with
 // cp.async.bulk.tensor into shared memory (mbarrier, transaction bytes from
 // the model), copies the shared-memory bytes out, and compares them byte for
 // byte with model::tma_load and with the canonical operand tile of
@@ -31,8 +31,8 @@ using namespace tcgen;
 using layout::Int;
 using layout::Major;
 using layout::SmemSwizzle;
-using model::TensorMapSpec;
-using model::TmaSwizzle;
+using tma::TensorMapSpec;
+using tma::TmaSwizzle;
 using test_tma::box_map;
 using test_tma::layout_image;
 using test_tma::Matrix;

@@ -84,12 +84,12 @@ TEST_CASE("TMA: a box narrower than its swizzle span lands only its bytes, and c
   constexpr int kRows = 8, kCols = 32;
   std::vector<std::uint8_t> tensor(2 * kRows * kCols);
   for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint8_t>(1 + i % 251);
-  model::TensorMapSpec spec;
+  tma::TensorMapSpec spec;
   spec.rank = 2;
   spec.global_dims = {kCols, kRows};
   spec.global_strides = {2 * kCols};
   spec.box_dims = {kCols, kRows};
-  spec.swizzle = model::TmaSwizzle::b128;
+  spec.swizzle = tma::TmaSwizzle::b128;
   const exec::HostTensorMap map = exec::host_tensor_map(spec, tensor);
   std::vector<std::uint8_t> smem(1024);
   launch({1, 1, 1}, 32, 2048, [&](HostArch& a) {
@@ -115,7 +115,7 @@ TEST_CASE("TMA: a box narrower than its swizzle span lands only its bytes, and c
 
 TEST_CASE("TMA: one coordinate per dimension of the map") {
   std::vector<std::uint8_t> tensor(64 * 64 * 2);
-  model::TensorMapSpec spec;
+  tma::TensorMapSpec spec;
   spec.rank = 2;
   spec.global_dims = {64, 64};
   spec.global_strides = {128};

@@ -25,8 +25,8 @@
 #include "tcgen/layout/smem_operand.hpp"
 
 using namespace tcgen;
-using model::TensorMapSpec;
-using model::TmaSwizzle;
+using tma::TensorMapSpec;
+using tma::TmaSwizzle;
 
 // tma_load takes the span's address as the map's global address, which must
 // be 16-byte aligned: operator new gives that to every std::vector here.
@@ -95,7 +95,7 @@ TEST_CASE("validate: each DRV rule of cuTensorMapEncodeTiled names its field") {
   bad([](TensorMapSpec& s) { s.swizzle = TmaSwizzle::b32; }, "box_dims[0]");
   bad([](TensorMapSpec& s) { s.element_strides[1] = 0; }, "element_strides[1]");
   bad([](TensorMapSpec& s) { s.element_strides[1] = 9; }, "element_strides[1]");
-  bad([](TensorMapSpec& s) { s.oob_fill = model::TmaOobFill::nan_request_zero_fma; }, "oob_fill");
+  bad([](TensorMapSpec& s) { s.oob_fill = tma::TmaOobFill::nan_request_zero_fma; }, "oob_fill");
   // Entries at and beyond rank are not arguments of the map.
   TensorMapSpec s = good;
   s.box_dims[2] = 0;

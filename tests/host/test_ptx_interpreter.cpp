@@ -398,7 +398,7 @@ std::string tma_store_kernel(const std::string& fence,
 ptx::LaunchStats launch_tma_store(const std::string& text, std::vector<std::uint32_t>& tensor) {
   const ptx::Module m = ptx::Module::parse(text, "t.ptx");
   tensor.assign(64 * 4, 0);
-  model::TensorMapSpec spec;
+  tma::TensorMapSpec spec;
   spec.element_bytes = 4;
   spec.rank = 2;
   spec.global_dims = {64, 4, 1, 1, 1};

@@ -7,7 +7,7 @@
 
 #include "tcgen/layout/smem_operand.hpp"
 #include "tcgen/mma/smem_matrix.hpp"
-#include "tcgen/model/tma.hpp"
+#include "tcgen/tma/tensor_map.hpp"
 
 namespace tcgen::kernels {
 
@@ -20,14 +20,14 @@ using OperandTile = mma::SmemMatrix<layout::SmemOperandSpec{layout::dense_elemen
 // The tensor map of a rows × k bf16 matrix, K contiguous, whose box is one
 // box_rows × 64 tile: the one description both the host (HostTensorMap) and
 // the device (cuTensorMapEncodeTiled) are built from.
-inline model::TensorMapSpec operand_map(std::uint64_t rows, std::uint64_t k, std::uint32_t box_rows) {
-  model::TensorMapSpec s;
+inline tma::TensorMapSpec operand_map(std::uint64_t rows, std::uint64_t k, std::uint32_t box_rows) {
+  tma::TensorMapSpec s;
   s.element_bytes = 2;
   s.rank = 2;
   s.global_dims = {k, rows};
   s.global_strides = {2 * k};
   s.box_dims = {kBlockK, box_rows};
-  s.swizzle = model::TmaSwizzle::b128;
+  s.swizzle = tma::TmaSwizzle::b128;
   return s;
 }
 

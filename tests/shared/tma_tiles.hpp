@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "tcgen/layout/smem_operand.hpp"
-#include "tcgen/model/tma.hpp"
+#include "tcgen/tma/tensor_map.hpp"
 
 namespace tcgen::test_tma {
 
 using layout::Int;
 using layout::Major;
 using layout::SmemSwizzle;
-using model::TensorMapSpec;
-using model::TmaSwizzle;
+using tma::TensorMapSpec;
+using tma::TmaSwizzle;
 
 // A matrix in global memory: `contig` elements of `e` bytes along its
 // contiguous dimension (K for K-major, M/N for MN-major), `strided` runs of

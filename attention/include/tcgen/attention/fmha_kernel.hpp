@@ -131,15 +131,15 @@ struct Fmha {
   };
 
   // The three tensor maps: each (batch, head) its own third-dimension index.
-  static model::TensorMapSpec q_map(const FmhaProblem& p) {
+  static tma::TensorMapSpec q_map(const FmhaProblem& p) {
     const auto n = static_cast<std::uint64_t>(p.batch) * p.heads, s = static_cast<std::uint64_t>(p.seq_q);
     return Q::map(s, kD, kD, n, s * kD);
   }
-  static model::TensorMapSpec k_map(const FmhaProblem& p) {
+  static tma::TensorMapSpec k_map(const FmhaProblem& p) {
     const auto n = static_cast<std::uint64_t>(p.batch) * p.heads_kv, s = static_cast<std::uint64_t>(p.seq_k);
     return K::map(s, kD, kD, n, s * kD);
   }
-  static model::TensorMapSpec v_map(const FmhaProblem& p) {
+  static tma::TensorMapSpec v_map(const FmhaProblem& p) {
     const auto n = static_cast<std::uint64_t>(p.batch) * p.heads_kv, s = static_cast<std::uint64_t>(p.seq_k);
     return V::map(kD, s, kD, n, s * kD);
   }

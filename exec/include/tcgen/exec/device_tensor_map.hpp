@@ -1,6 +1,6 @@
 #pragma once
 // A TMA tensor map on the device: the CUtensorMap that cuTensorMapEncodeTiled
-// builds from the same model::TensorMapSpec the host path reads
+// builds from the same tma::TensorMapSpec the host path reads
 // (host_tensor_map.hpp). A kernel's parameters hold it by value and are
 // passed as __grid_constant__, so the map stays in parameter space, where
 // cp.async.bulk.tensor may read it (CUDA Programming Guide, TMA).
@@ -16,7 +16,7 @@
 #include <string>
 
 #include "tcgen/core/error.hpp"
-#include "tcgen/model/tma.hpp"
+#include "tcgen/tma/tensor_map.hpp"
 
 namespace tcgen::exec {
 
@@ -32,7 +32,7 @@ struct DeviceTensorMap {
 // UINT8/16/32, which a tiled load moves byte for byte (only a NaN
 // out-of-bounds fill would read the type, and the spec allows zero fill
 // only). Throws tcgen::Error naming the field, or the CUresult.
-inline DeviceTensorMap device_tensor_map(const model::TensorMapSpec& spec, const void* global) {
+inline DeviceTensorMap device_tensor_map(const tma::TensorMapSpec& spec, const void* global) {
   spec.validate(reinterpret_cast<std::uintptr_t>(global));
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found{};
@@ -47,11 +47,11 @@ inline DeviceTensorMap device_tensor_map(const model::TensorMapSpec& spec, const
                                                              : CU_TENSOR_MAP_DATA_TYPE_UINT32;
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   switch (spec.swizzle) {
-    case model::TmaSwizzle::none: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
-    case model::TmaSwizzle::b32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
-    case model::TmaSwizzle::b64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
-    case model::TmaSwizzle::b128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
-    case model::TmaSwizzle::b128_atom32b: swizzle = CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B; break;
+    case tma::TmaSwizzle::none: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
+    case tma::TmaSwizzle::b32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
+    case tma::TmaSwizzle::b64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
+    case tma::TmaSwizzle::b128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
+    case tma::TmaSwizzle::b128_atom32b: swizzle = CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B; break;
   }
   cuuint64_t dims[5]{}, strides[4]{};
   cuuint32_t box[5]{}, element_strides[5]{};

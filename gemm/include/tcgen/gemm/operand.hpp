@@ -19,7 +19,7 @@
 #include "tcgen/exec/unroll.hpp"
 #include "tcgen/gemm/tma_boxes.hpp"
 #include "tcgen/mma/smem_matrix.hpp"
-#include "tcgen/model/tma.hpp"
+#include "tcgen/tma/tensor_map.hpp"
 
 namespace tcgen::gemm {
 
@@ -49,15 +49,15 @@ struct Operand {
   // operands of the same shape `stride` elements apart (the heads of an
   // attention batch) make a third dimension, so a tile of one never reads rows
   // of the next: past `rows` and `k` TMA fills zeros within each operand.
-  static model::TensorMapSpec map(std::uint64_t rows, std::uint64_t k, std::uint64_t ld, std::uint64_t count = 1,
+  static tma::TensorMapSpec map(std::uint64_t rows, std::uint64_t k, std::uint64_t ld, std::uint64_t count = 1,
                                   std::uint64_t stride = 0) {
-    model::TensorMapSpec s;
+    tma::TensorMapSpec s;
     s.element_bytes = 2;
     s.rank = stride > 0 ? 3 : 2;
     s.global_dims = {Major == layout::Major::K ? k : rows, Major == layout::Major::K ? rows : k, count};
     s.global_strides = {2 * ld, 2 * stride};
     s.box_dims = {static_cast<std::uint32_t>(kInner), static_cast<std::uint32_t>(kOuter), 1};
-    s.swizzle = model::TmaSwizzle::b128;
+    s.swizzle = tma::TmaSwizzle::b128;
     return s;
   }
 

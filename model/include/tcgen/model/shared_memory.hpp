@@ -7,17 +7,17 @@
 #include <span>
 #include <vector>
 
+#include "tcgen/tma/sm100_limits.hpp"
+
 namespace tcgen::model {
 
 class SharedMemory {
  public:
-  static constexpr std::uint32_t kMaxBytes = 232448;  // 227 KB per CTA on sm_100 (CUTLASS sm100_smem_capacity_bytes)
-  // The KiB below a CTA's shared memory that sm_90 and later reserve for the
-  // system (cudaDevAttrReservedSharedMemoryPerBlock): an image may hold it
-  // beside the 227 KB, as the SM's 228 KB do.
-  static constexpr std::uint32_t kReservedBytes = 1024;
+  static constexpr std::uint32_t kMaxBytes = tma::kSmemBytesPerCta;
+  // An image may hold the system's reserved KiB beside the 227 KB, as the SM's 228 KB do.
+  static constexpr std::uint32_t kReservedBytes = tma::kSmemReservedBytes;
   static constexpr std::uint32_t kMaxImageBytes = kMaxBytes + kReservedBytes;
-  static constexpr std::uint32_t kWindow = 1u << 18;  // descriptors address 18 bits (tcgen05-facts.md §1)
+  static constexpr std::uint32_t kWindow = tma::kDescriptorWindowBytes;
 
   // base: the shared address of the first byte. Throws tcgen::Error unless
   // base is 1024-aligned (so the swizzle patterns start on the image's

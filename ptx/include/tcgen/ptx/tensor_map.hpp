@@ -1,14 +1,14 @@
 #pragma once
 // The host model's CUtensorMap: the 128 opaque bytes a kernel receives for a
 // TMA tensor map (by value in its parameters, or anywhere in memory), here
-// holding the model::TensorMapSpec that cuTensorMapEncodeTiled takes and
+// holding the tma::TensorMapSpec that cuTensorMapEncodeTiled takes and
 // the tensor's address. NVIDIA's encoding is undocumented; this one is
 // tcgen's own, and cp.async.bulk.tensor decodes it from whatever address
 // its operand names.
 #include <cstdint>
 #include <optional>
 
-#include "tcgen/model/tma.hpp"
+#include "tcgen/tma/tensor_map.hpp"
 
 namespace tcgen::ptx {
 
@@ -17,13 +17,13 @@ struct TensorMap {
 };
 
 struct DecodedTensorMap {
-  model::TensorMapSpec spec;
+  tma::TensorMapSpec spec;
   std::uint64_t global = 0;  // the tensor's host address
 };
 
 // Validates spec for the tensor at `global` as the driver would
 // (TensorMapSpec::validate; throws tcgen::Error naming the field).
-TensorMap encode_tensor_map(const model::TensorMapSpec& spec, const void* global);
+TensorMap encode_tensor_map(const tma::TensorMapSpec& spec, const void* global);
 // nullopt: the bytes are no tensor map of this encoding.
 std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes);
 
