@@ -135,7 +135,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 includes=()
-for lib in core layout tmem mma model exec gemm attention; do includes+=(-I"$root/$lib/include"); done
+for dir in "$root"/*/include; do includes+=(-I"$dir"); done
 flags=(-std=c++20 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode=arch=compute_100a,code=sm_100a -Xptxas -v -c)
 (cd "$root" && "$nvcc" "${flags[@]}" tools/bench_gemm/main.cu "${includes[@]}" -o "$tmp/bench.o") 2>"$tmp/ptxas.txt"
 (cd "$root" && "$nvcc" "${flags[@]}" tools/bench_fmha/main.cu "${includes[@]}" -o "$tmp/fmha.o") 2>"$tmp/ptxas_fmha.txt"
