@@ -21,7 +21,7 @@
 //     Q::Tile / K::Tile give the FMHA's tcgen05.mma; and O = P·V (the PV
 //     MMA: B = V, MN-major, N = head_dim, V::Tile's descriptors over the
 //     kVChunks = 2 tiles of 64 keys) with a random P placed as a K-major
-//     128B-swizzled gemm::Operand<E, K, 128> tile (the FMHA's P comes from
+//     128B-swizzled tile::Operand<E, K, 128> tile (the FMHA's P comes from
 //     TMEM, which Hopper lacks). Both against fp64: |gpu − ref| ≤ 1e-5 ·
 //     Σ|a||b| per element (f32 accumulation up to rounding order). The host
 //     model's MMA (tcgen::model), fed the same bytes and the SM100
@@ -61,7 +61,7 @@
 #include "tcgen/exec/device_tensor_map.hpp"
 #include "tcgen/exec/host_tensor_map.hpp"
 #include "tcgen/exec/launch.hpp"
-#include "tcgen/gemm/operand.hpp"
+#include "tcgen/tile/operand.hpp"
 #include "tcgen/mma/descriptor_iterator.hpp"
 #include "tcgen/model/mma_math.hpp"
 #include "tcgen/model/operand_fetch.hpp"
@@ -91,7 +91,7 @@ struct Case {
   using Q = typename F::Q;
   using K = typename F::K;
   using V = typename F::V;
-  using P = gemm::Operand<E, Major::K, F::kM>;  // the PV MMA's A: 128 queries × 64 keys per V tile
+  using P = tile::Operand<E, Major::K, F::kM>;  // the PV MMA's A: 128 queries × 64 keys per V tile
   static constexpr int kQTiles = F::kQTiles, kChunks = F::kChunks, kVChunks = F::kVChunks, kM = F::kM, kN = F::kN;
   static constexpr std::uint32_t kQOff = 0, kKOff = kQOff + kQTiles * F::kQBytes, kVOff = kKOff + F::kKBytes,
                                  kLoaded = kVOff + F::kVBytes, kBars = kLoaded, kPOff = kLoaded + 1024,
@@ -117,14 +117,14 @@ TCGEN_HD void load_tiles(Arch& a, const Maps<Arch>& m, std::uint32_t smem, int h
   a.mbarrier_arrive_expect_tx(q_full, C::kQTiles * C::F::kQBytes);
   for (int t = 0; t < C::kQTiles; ++t)
     for (int c = 0; c < C::kChunks; ++c)
-      C::Q::load(a, m.q, smem + C::kQOff + (t * C::kChunks + c) * C::Q::bytes, q_full, t * C::kM, c * gemm::kBlockK,
+      C::Q::load(a, m.q, smem + C::kQOff + (t * C::kChunks + c) * C::Q::bytes, q_full, t * C::kM, c * tile::kBlockK,
                  head);
   a.mbarrier_arrive_expect_tx(k_full, C::F::kKBytes);
   for (int c = 0; c < C::kChunks; ++c)
-    C::K::load(a, m.k, smem + C::kKOff + c * C::K::bytes, k_full, key0, c * gemm::kBlockK, kv_head);
+    C::K::load(a, m.k, smem + C::kKOff + c * C::K::bytes, k_full, key0, c * tile::kBlockK, kv_head);
   a.mbarrier_arrive_expect_tx(v_full, C::F::kVBytes);
   for (int c = 0; c < C::kVChunks; ++c)
-    C::V::load(a, m.v, smem + C::kVOff + c * C::V::bytes, v_full, 0, key0 + c * gemm::kBlockK, kv_head);
+    C::V::load(a, m.v, smem + C::kVOff + c * C::V::bytes, v_full, 0, key0 + c * tile::kBlockK, kv_head);
 }
 
 // Descriptors relative to the 1024-aligned shared base, SM90 form (the
@@ -294,20 +294,20 @@ std::vector<std::uint8_t> layout_image(const attention::FmhaProblem& p, const st
   for (int t = 0; t < C::kQTiles; ++t)
     for (int c = 0; c < C::kChunks; ++c)
       for (int r = 0; r < C::kM; ++r)
-        for (int j = 0; j < gemm::kBlockK; ++j)
+        for (int j = 0; j < tile::kBlockK; ++j)
           put(image, C::Q::Tile::operand.address(C::kQOff + (t * C::kChunks + c) * C::Q::bytes, r, j),
-              element(q, head, p.seq_q, t * C::kM + r, c * gemm::kBlockK + j));
+              element(q, head, p.seq_q, t * C::kM + r, c * tile::kBlockK + j));
   const int key0 = kKeyBlock * C::kN;
   for (int c = 0; c < C::kChunks; ++c)
     for (int n = 0; n < C::kN; ++n)
-      for (int j = 0; j < gemm::kBlockK; ++j)
+      for (int j = 0; j < tile::kBlockK; ++j)
         put(image, C::K::Tile::operand.address(C::kKOff + c * C::K::bytes, n, j),
-            element(k, kv_head, p.seq_k, key0 + n, c * gemm::kBlockK + j));
+            element(k, kv_head, p.seq_k, key0 + n, c * tile::kBlockK + j));
   for (int c = 0; c < C::kVChunks; ++c)  // V tile c: (row = head_dim index, col = key)
     for (int n = 0; n < D; ++n)
-      for (int j = 0; j < gemm::kBlockK; ++j)
+      for (int j = 0; j < tile::kBlockK; ++j)
         put(image, C::V::Tile::operand.address(C::kVOff + c * C::V::bytes, n, j),
-            element(v, kv_head, p.seq_k, key0 + c * gemm::kBlockK + j, n));
+            element(v, kv_head, p.seq_k, key0 + c * tile::kBlockK + j, n));
   return image;
 }
 
@@ -480,8 +480,8 @@ void run_case(Counts& counts, std::mt19937& rng) {
   std::vector<std::uint8_t> p_image(C::kEnd - C::kPOff, 0);
   for (int c = 0; c < C::kVChunks; ++c)
     for (int r = 0; r < C::kM; ++r)
-      for (int j = 0; j < gemm::kBlockK; ++j)
-        put(p_image, C::P::Tile::operand.address(c * C::P::bytes, r, j), pv[r * C::kN + c * gemm::kBlockK + j]);
+      for (int j = 0; j < tile::kBlockK; ++j)
+        put(p_image, C::P::Tile::operand.address(c * C::P::bytes, r, j), pv[r * C::kN + c * tile::kBlockK + j]);
   const exec::DeviceBuffer p_buf(bytes_of(p_image));
   const std::uint8_t* dp = upload(p_buf, p_image);
 

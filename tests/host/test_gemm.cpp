@@ -106,9 +106,9 @@ void check(const Shape& s, std::uint64_t salt) {
 
 TEST_CASE("gemm: the TMA boxes fill the SmemOperand tiles") {
   // K-major: one box of 64 K × all rows; MN-major: one swizzle atom (64 × 8) per box.
-  using KA = gemm::Operand<bf16, Major::K, 128>;
+  using KA = tile::Operand<bf16, Major::K, 128>;
   static_assert(KA::kInner == 64 && KA::kOuter == 128 && KA::kCountInner == 1 && KA::kCountOuter == 1);
-  using MB = gemm::Operand<fp16, Major::MN, 256>;
+  using MB = tile::Operand<fp16, Major::MN, 256>;
   static_assert(MB::kInner == 64 && MB::kOuter == 8 && MB::kCountInner == 4 && MB::kCountOuter == 8);
   static_assert(MB::kStrideInner == 1024 && MB::kStrideOuter == 4096);  // M/N blocks first, then K groups
   CHECK(KA::bytes == 128 * 64 * 2);

@@ -43,10 +43,10 @@
 #include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/exec/unroll.hpp"
-#include "tcgen/gemm/convert.hpp"
-#include "tcgen/gemm/global_io.hpp"
-#include "tcgen/gemm/operand.hpp"
-#include "tcgen/gemm/ring.hpp"
+#include "tcgen/tile/convert.hpp"
+#include "tcgen/tile/global_io.hpp"
+#include "tcgen/tile/operand.hpp"
+#include "tcgen/tile/pipeline.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/tile_access.hpp"
 
@@ -58,8 +58,8 @@ struct Fmha {
   static_assert(HeadDim == 64 || HeadDim == 128 || HeadDim == 256, "the FMHA supports head_dim 64, 128 and 256");
   static constexpr int kD = HeadDim, kM = kFmhaBlockM, kN = kFmhaBlockN;
   static constexpr int kQTiles = fmha_q_tiles(kD);
-  static constexpr int kChunks = kD / gemm::kBlockK;   // Q and K: head_dim in 64-element swizzle rows
-  static constexpr int kVChunks = kN / gemm::kBlockK;  // V: the block's 128 keys in two 64-key tiles
+  static constexpr int kChunks = kD / tile::kBlockK;   // Q and K: head_dim in 64-element swizzle rows
+  static constexpr int kVChunks = kN / tile::kBlockK;  // V: the block's 128 keys in two 64-key tiles
   static constexpr unsigned kLoadWarp = 0, kMmaWarp = 1, kFirstSoftmaxWarp = 2;
   static constexpr unsigned kFirstCorrectionWarp = kFirstSoftmaxWarp + 4 * kQTiles;
   static constexpr unsigned kThreads = 32 * (kFirstCorrectionWarp + 4);
@@ -69,12 +69,12 @@ struct Fmha {
   using STile = typename Tmem::template Tile<"S0">;
   using OTile = typename Tmem::template Tile<"O0">;
   using PTile = typename Tmem::template Tile<"P0">;
-  using PHalf = tmem::OperandTile<kM, gemm::kBlockK, E>;  // the P columns one V tile multiplies
-  using Out = gemm::Storage<E>;
+  using PHalf = tmem::OperandTile<kM, tile::kBlockK, E>;  // the P columns one V tile multiplies
+  using Out = tile::Storage<E>;
 
-  using Q = gemm::Operand<E, layout::Major::K, kM>;
-  using K = gemm::Operand<E, layout::Major::K, kN>;
-  using V = gemm::Operand<E, layout::Major::MN, kD>;  // V is keys × head_dim, head_dim contiguous
+  using Q = tile::Operand<E, layout::Major::K, kM>;
+  using K = tile::Operand<E, layout::Major::K, kN>;
+  using V = tile::Operand<E, layout::Major::MN, kD>;  // V is keys × head_dim, head_dim contiguous
 
   using SAtom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = E, .b = E, .d = ElementType::f32,
                                                   .m = kM, .n = kN, .a_major = layout::Major::K,
@@ -223,20 +223,20 @@ struct Fmha {
     for (int t = 0; t < kQTiles; ++t)
       for (int c = 0; c < kChunks; ++c)
         Q::load(a, p.q, smem + kQ + (t * kChunks + c) * Q::bytes, bar(smem, kQFull), w.m0 + t * kM,
-                c * gemm::kBlockK, w.head);
-    gemm::Ring<kStages> ring;
+                c * tile::kBlockK, w.head);
+    tile::Ring<kStages> ring;
     for (int i = 0; i < w.blocks; ++i, ring.advance()) {
       const int key0 = (w.first_block + i) * kN;
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
       a.mbarrier_wait(bar(smem, kKEmpty + s), ring.empty_parity());
       a.mbarrier_arrive_expect_tx(bar(smem, kKFull + s), kKBytes);
       for (int c = 0; c < kChunks; ++c)
-        K::load(a, p.k, smem + kK + s * kKBytes + c * K::bytes, bar(smem, kKFull + s), key0, c * gemm::kBlockK,
+        K::load(a, p.k, smem + kK + s * kKBytes + c * K::bytes, bar(smem, kKFull + s), key0, c * tile::kBlockK,
                 w.kv_head);
       a.mbarrier_wait(bar(smem, kVEmpty + s), ring.empty_parity());
       a.mbarrier_arrive_expect_tx(bar(smem, kVFull + s), kVBytes);
       for (int c = 0; c < kVChunks; ++c)
-        V::load(a, p.v, smem + kV + s * kVBytes + c * V::bytes, bar(smem, kVFull + s), 0, key0 + c * gemm::kBlockK,
+        V::load(a, p.v, smem + kV + s * kVBytes + c * V::bytes, bar(smem, kVFull + s), 0, key0 + c * tile::kBlockK,
                 w.kv_head);
     }
     // The tail: every stage's last release (a tcgen05.commit arrival) has
@@ -269,7 +269,7 @@ struct Fmha {
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
     a.mbarrier_wait(bar(smem, kQFull), 0);
-    gemm::Ring<kStages> ring, previous;
+    tile::Ring<kStages> ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
       for (int t = 0; t < kQTiles; ++t) {
@@ -303,7 +303,7 @@ struct Fmha {
   // correction warps have rescaled O_t (block i ≥ 1).
   template <class Arch>
   static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
-                                   const gemm::Ring<kStages>& stage) {
+                                   const tile::Ring<kStages>& stage) {
     const std::uint32_t s = static_cast<std::uint32_t>(stage.slot);
     a.mbarrier_wait(bar(smem, kPFull + t), parity(i));
     if (i > 0) a.mbarrier_wait(bar(smem, kOReady + t), parity(i - 1));
@@ -362,7 +362,7 @@ struct Fmha {
           const int col = PWalk::column(c, j);
           const float p0 = visible(col) ? r.probability(f32(v[2 * j]), pr.scale) : 0.0f;
           const float p1 = visible(col + 1) ? r.probability(f32(v[2 * j + 1]), pr.scale) : 0.0f;
-          packed[j] = gemm::pack2<E>(p0, p1);
+          packed[j] = tile::pack2<E>(p0, p1);
           r.add(p0 + p1);
         }
         a.st(PSt{}, PWalk::address(pt, quarter, c), packed);
@@ -416,10 +416,10 @@ struct Fmha {
         if (m < pr.seq_q) {  // 8 values per 16-byte store: the row is contiguous and head_dim · 2 bytes long
           TCGEN_UNROLL
           for (int j = 0; j < OWalk::registers; j += 8) {
-            gemm::Vec16 packed;
+            tile::Vec16 packed;
             TCGEN_UNROLL
-            for (int k = 0; k < 4; ++k) packed.w[k] = gemm::pack2<E>(f32(v[j + 2 * k]) * inverse, f32(v[j + 2 * k + 1]) * inverse);
-            gemm::store16(out + OWalk::column(c, j), packed);
+            for (int k = 0; k < 4; ++k) packed.w[k] = tile::pack2<E>(f32(v[j + 2 * k]) * inverse, f32(v[j + 2 * k + 1]) * inverse);
+            tile::store16(out + OWalk::column(c, j), packed);
           }
         }
       }

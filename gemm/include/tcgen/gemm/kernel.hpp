@@ -37,8 +37,8 @@
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/gemm/config.hpp"
 #include "tcgen/gemm/epilogue.hpp"
-#include "tcgen/gemm/operand.hpp"
-#include "tcgen/gemm/ring.hpp"
+#include "tcgen/tile/operand.hpp"
+#include "tcgen/tile/pipeline.hpp"
 #include "tcgen/gemm/schedule.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/plan.hpp"
@@ -62,9 +62,9 @@ struct Gemm {
   using Atom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = C.ab, .b = C.ab,
                                                  .d = ElementType::f32, .m = kTileM, .n = kTileN,
                                                  .a_major = C.a_major, .b_major = C.b_major}>;
-  using A = Operand<C.ab, C.a_major, kTileM>;
-  using B = Operand<C.ab, C.b_major, kTileN>;
-  static_assert(A::Tile::ksteps * Atom::k == kBlockK, "one stage is a whole number of MMA K steps");
+  using A = tile::Operand<C.ab, C.a_major, kTileM>;
+  using B = tile::Operand<C.ab, C.b_major, kTileN>;
+  static_assert(A::Tile::ksteps * Atom::k == tile::kBlockK, "one stage is a whole number of MMA K steps");
 
   // Two accumulators side by side: tile i goes to D(i % 2).
   using Tmem = tmem::Plan<tmem::accumulator("D0", {kTileM, kTileN}), tmem::accumulator("D1", {kTileM, kTileN})>;
@@ -113,7 +113,7 @@ struct Gemm {
     const tmem::TmemAddress tmem_base = exec::publish_tmem(a, smem + kSlot);
 
     const Schedule schedule(p.m, p.n, kTileM, kTileN);
-    const int k_blocks = (p.k + kBlockK - 1) / kBlockK;
+    const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
     const int first = static_cast<int>(a.block_index().x), step = static_cast<int>(a.grid_dim().x);
 
     if (warp == kProducerWarp) {
@@ -142,15 +142,15 @@ struct Gemm {
   template <class Arch>
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
                                int k_blocks, int first, int step) {
-    Ring<kStages> ring;
+    tile::Ring<kStages> ring;
     for (int tile = first; tile < schedule.tiles(); tile += step) {
       const TileOrigin o = schedule.origin(tile);
       for (int kb = 0; kb < k_blocks; ++kb) {
         a.mbarrier_wait(empty(smem, ring.slot), ring.empty_parity());
         const std::uint32_t at = stage(smem, ring.slot), bar = full(smem, ring.slot);
         a.mbarrier_arrive_expect_tx(bar, kStageBytes);
-        A::load(a, p.a, at, bar, o.m0, kb * kBlockK);
-        B::load(a, p.b, at + A::bytes, bar, o.n0, kb * kBlockK);
+        A::load(a, p.a, at, bar, o.m0, kb * tile::kBlockK);
+        B::load(a, p.b, at + A::bytes, bar, o.n0, kb * tile::kBlockK);
         ring.advance();
       }
     }
@@ -160,8 +160,8 @@ struct Gemm {
   template <class Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Schedule& schedule,
                                 int k_blocks, int first, int step) {
-    Ring<kStages> ring;
-    Ring<2> acc;
+    tile::Ring<kStages> ring;
+    tile::Ring<2> acc;
     for (int tile = first; tile < schedule.tiles(); tile += step) {
       a.mbarrier_wait(acc_empty(smem, acc.slot), acc.empty_parity());
       a.fence_after_thread_sync();
@@ -186,7 +186,7 @@ struct Gemm {
   static TCGEN_HD void drain(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                              const Schedule& schedule, int first, int step) {
     const int quarter = static_cast<int>(a.warp_index() % 4);
-    Ring<2> acc;
+    tile::Ring<2> acc;
     for (int tile = first; tile < schedule.tiles(); tile += step) {
       a.mbarrier_wait(acc_full(smem, acc.slot), acc.full_parity());
       a.fence_after_thread_sync();

@@ -47,11 +47,11 @@ void check(const Problem& p, const Config& c);
 template <ElementType D>
 Output<D> output(const Problem& p) {
   const auto aligned = [](const void* ptr, int ld) {
-    return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0 && static_cast<std::uint64_t>(ld) * sizeof(Storage<D>) % 16 == 0;
+    return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0 && static_cast<std::uint64_t>(ld) * sizeof(tile::Storage<D>) % 16 == 0;
   };
   Output<D> o;
-  o.d = static_cast<Storage<D>*>(p.d);
-  o.c = static_cast<const Storage<D>*>(p.c);
+  o.d = static_cast<tile::Storage<D>*>(p.d);
+  o.c = static_cast<const tile::Storage<D>*>(p.c);
   o.ldd = p.ldd;
   o.ldc = p.ldc;
   o.m = p.m;

@@ -12,7 +12,7 @@
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/host_device.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
 
 // Storage of one D element: float for f32, its 16-bit pattern otherwise.
 template <ElementType D>
@@ -63,4 +63,4 @@ TCGEN_HD inline Storage<D> from_f32(float x) {
     return static_cast<std::uint16_t>(pack2<D>(x, 0.0f) & 0xFFFFu);
 }
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile

@@ -17,11 +17,11 @@
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/unroll.hpp"
-#include "tcgen/gemm/tma_boxes.hpp"
+#include "tcgen/tile/tma_boxes.hpp"
 #include "tcgen/mma/smem_matrix.hpp"
 #include "tcgen/tma/tensor_map.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
 
 constexpr int kBlockK = 64;  // K per stage: one 128-byte swizzle row of 16-bit elements
 
@@ -82,4 +82,4 @@ struct Operand {
   }
 };
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile

@@ -14,7 +14,7 @@
 
 #include "tcgen/core/host_device.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
 
 template <int N>
 struct Ring {
@@ -32,4 +32,4 @@ struct Ring {
   }
 };
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile

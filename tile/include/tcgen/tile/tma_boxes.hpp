@@ -16,7 +16,7 @@
 // has no field for that order (docs/gemm.md).
 #include "tcgen/layout/smem_operand.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
 
 using layout::Int;
 
@@ -83,4 +83,4 @@ constexpr TmaBoxes tma_boxes(const layout::SmemOperand& op) {
   return {};
 }
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile

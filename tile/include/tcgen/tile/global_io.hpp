@@ -7,7 +7,7 @@
 
 #include "tcgen/core/host_device.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
 
 struct Vec16 {
   std::uint32_t w[4];
@@ -32,4 +32,4 @@ TCGEN_HD inline Vec16 load16(const void* src) {
 #endif
 }
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile
