@@ -21,8 +21,9 @@
 //                      acc_empty[buffer], then store D (epilogue.hpp).
 //
 // With two accumulators in Tensor Memory the epilogue of one tile runs while
-// the MMAs of the next fill the other. Stages and accumulators are rings
-// (ring.hpp) whose mbarrier phases alternate by round.
+// the MMAs of the next fill the other. Stages and accumulators are pipelines
+// (tile/pipeline.hpp) whose mbarrier phases alternate by round; shared memory
+// is a compile-time plan (tile/smem_plan.hpp).
 //
 // Tensor Memory ordering (PTX #tcgen05-memory-consistency-model): the MMA
 // issuer reuses an accumulator only after the epilogue's tcgen05.wait::ld,
@@ -39,6 +40,7 @@
 #include "tcgen/gemm/epilogue.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/pipeline.hpp"
+#include "tcgen/tile/smem_plan.hpp"
 #include "tcgen/gemm/schedule.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/plan.hpp"
@@ -75,17 +77,16 @@ struct Gemm {
   using Store = Epilogue<C.d, Accumulator, kLd>;
 
   // Shared memory from smem_base() (1024-byte aligned, as the 128-byte
-  // swizzle needs): the stages, then the mbarriers and the TMEM address slot.
+  // swizzle needs): the stages, the mbarriers and the TMEM address slot.
   static constexpr std::uint32_t kStageBytes = A::bytes + B::bytes;
-  static_assert(kStageBytes % 1024 == 0, "each stage starts on the swizzle's 1024-byte period");
-  static constexpr std::uint32_t kFull = kStages * kStageBytes;    // full[s]: stage s has landed
-  static constexpr std::uint32_t kEmpty = kFull + 8 * kStages;     // empty[s]: the MMAs have read stage s
-  static constexpr std::uint32_t kAccFull = kEmpty + 8 * kStages;  // acc_full[b]: accumulator b is complete
-  static constexpr std::uint32_t kAccEmpty = kAccFull + 16;        // acc_empty[b]: the epilogue has read it
-  static constexpr std::uint32_t kSlot = kAccEmpty + 16;           // tcgen05.alloc writes the TMEM address
-  static constexpr std::uint32_t kSmemBytes = kSlot + 8;
-  // sm_100's 227 KB per CTA, less the 1 KB exec::device::launch adds to align the base.
-  static_assert(kSmemBytes <= exec::kKernelSmemBytes, "the stages do not fit in shared memory: fewer stages or a smaller tile_n");
+  using Smem = tile::SmemPlan<tile::buffer("stages", kStageBytes, 1024, kStages),
+                              tile::barriers("full", kStages, 1),   // stage s has landed: the producer's expect_tx
+                              tile::barriers("empty", kStages, 1),  // the MMAs have read stage s: one tcgen05.commit
+                              tile::barriers("acc_full", 2, 1),     // accumulator b is complete: one tcgen05.commit
+                              tile::barriers("acc_empty", 2, kEpilogueWarps),  // the epilogue has read it: one arrival a warp
+                              tile::buffer("tmem_slot", 4, 4)>;                // tcgen05.alloc writes the TMEM address
+  static_assert(Smem::template stride<"stages"> == kStageBytes, "each stage starts on the swizzle's 1024-byte period");
+  static constexpr std::uint32_t kSmemBytes = Smem::bytes;
 
   template <class Arch>
   struct Params {
@@ -98,19 +99,9 @@ struct Gemm {
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
-    exec::allocate_tmem<Tmem>(a, kMmaWarp, smem + kSlot);
-    if (a.thread_index() == 0) {
-      for (int s = 0; s < kStages; ++s) {
-        a.mbarrier_init(full(smem, s), 1);   // the producer's arrive.expect_tx; TMA completes the bytes
-        a.mbarrier_init(empty(smem, s), 1);  // one tcgen05.commit
-      }
-      for (int b = 0; b < 2; ++b) {
-        a.mbarrier_init(acc_full(smem, b), 1);                // one tcgen05.commit
-        a.mbarrier_init(acc_empty(smem, b), kEpilogueWarps);  // one arrival per epilogue warp
-      }
-      a.fence_mbarrier_init();
-    }
-    const tmem::TmemAddress tmem_base = exec::publish_tmem(a, smem + kSlot);
+    exec::allocate_tmem<Tmem>(a, kMmaWarp, Smem::template address<"tmem_slot">(smem));
+    if (a.thread_index() == 0) Smem::init_barriers(a, smem);
+    const tmem::TmemAddress tmem_base = exec::publish_tmem(a, Smem::template address<"tmem_slot">(smem));
 
     const Schedule schedule(p.m, p.n, kTileM, kTileN);
     const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
@@ -129,70 +120,76 @@ struct Gemm {
   }
 
  private:
-  static constexpr TCGEN_HD std::uint32_t full(std::uint32_t smem, int s) { return smem + kFull + 8u * s; }
-  static constexpr TCGEN_HD std::uint32_t empty(std::uint32_t smem, int s) { return smem + kEmpty + 8u * s; }
-  static constexpr TCGEN_HD std::uint32_t acc_full(std::uint32_t smem, int b) { return smem + kAccFull + 8u * b; }
-  static constexpr TCGEN_HD std::uint32_t acc_empty(std::uint32_t smem, int b) { return smem + kAccEmpty + 8u * b; }
-  static constexpr TCGEN_HD std::uint32_t stage(std::uint32_t smem, int s) { return smem + kStageBytes * s; }
+  // The stages' ring, and the two accumulators' ring, as one side sees each.
+  static constexpr TCGEN_HD tile::Pipeline<kStages> stages(std::uint32_t smem) {
+    return {Smem::template barrier<"full">(smem), Smem::template barrier<"empty">(smem)};
+  }
+  static constexpr TCGEN_HD tile::Pipeline<2> accumulators(std::uint32_t smem) {
+    return {Smem::template barrier<"acc_full">(smem), Smem::template barrier<"acc_empty">(smem)};
+  }
   static TCGEN_HD Accumulator accumulator(tmem::TmemAddress base, int b) {
     return b == 0 ? Tmem::template tile<"D0">(base) : Tmem::template tile<"D1">(base);
   }
 
-  // Warp 0, one lane.
+  // Warp 0, one lane: stage after stage, wait until it is empty, expect its
+  // bytes, load A's and B's tiles.
   template <class Arch>
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
                                int k_blocks, int first, int step) {
-    tile::Ring<kStages> ring;
-    for (int tile = first; tile < schedule.tiles(); tile += step) {
-      const TileOrigin o = schedule.origin(tile);
+    tile::Pipeline<kStages> stage = stages(smem);
+    for (int t = first; t < schedule.tiles(); t += step) {
+      const TileOrigin o = schedule.origin(t);
       for (int kb = 0; kb < k_blocks; ++kb) {
-        a.mbarrier_wait(empty(smem, ring.slot), ring.empty_parity());
-        const std::uint32_t at = stage(smem, ring.slot), bar = full(smem, ring.slot);
-        a.mbarrier_arrive_expect_tx(bar, kStageBytes);
-        A::load(a, p.a, at, bar, o.m0, kb * tile::kBlockK);
-        B::load(a, p.b, at + A::bytes, bar, o.n0, kb * tile::kBlockK);
-        ring.advance();
+        stage.acquire(a);
+        stage.expect_bytes(a, kStageBytes);
+        const std::uint32_t at = Smem::template address<"stages">(smem, stage.slot());
+        A::load(a, p.a, at, stage.full_barrier(), o.m0, kb * tile::kBlockK);
+        B::load(a, p.b, at + A::bytes, stage.full_barrier(), o.n0, kb * tile::kBlockK);
+        stage.advance();
       }
     }
   }
 
-  // Warp 1, one lane.
+  // Warp 1, one lane: per tile, acquire an empty accumulator; per stage, wait
+  // until it is full, issue its MMAs and release it when they complete; then
+  // commit the accumulator full.
   template <class Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Schedule& schedule,
                                 int k_blocks, int first, int step) {
-    tile::Ring<kStages> ring;
-    tile::Ring<2> acc;
-    for (int tile = first; tile < schedule.tiles(); tile += step) {
-      a.mbarrier_wait(acc_empty(smem, acc.slot), acc.empty_parity());
+    tile::Pipeline<kStages> stage = stages(smem);
+    tile::Pipeline<2> acc = accumulators(smem);
+    for (int t = first; t < schedule.tiles(); t += step) {
+      acc.acquire(a);
       a.fence_after_thread_sync();
-      const Accumulator d = accumulator(base, acc.slot);
+      const Accumulator d = accumulator(base, acc.slot());
       for (int kb = 0; kb < k_blocks; ++kb) {
-        a.mbarrier_wait(full(smem, ring.slot), ring.full_parity());
-        const std::uint32_t at = stage(smem, ring.slot);
+        stage.wait(a);
+        const std::uint32_t at = Smem::template address<"stages">(smem, stage.slot());
         const typename A::Tile ta(at);
         const typename B::Tile tb(at + A::bytes);
         TCGEN_UNROLL
         for (int k = 0; k < A::Tile::ksteps; ++k) a.mma(Atom{}, d, ta, tb, k, kb > 0 || k > 0);
-        a.commit(Atom{}, empty(smem, ring.slot));
-        ring.advance();
+        stage.release(a, Atom{});
+        stage.advance();
       }
-      a.commit(Atom{}, acc_full(smem, acc.slot));
+      acc.commit(a, Atom{});
       acc.advance();
     }
   }
 
-  // Warps 2-5.
+  // Warps 2-5: wait until an accumulator is full, store it, release it (one
+  // arrival a warp, after the warp's tcgen05.ld have completed).
   template <class Arch>
   static TCGEN_HD void drain(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                              const Schedule& schedule, int first, int step) {
     const int quarter = static_cast<int>(a.warp_index() % 4);
-    tile::Ring<2> acc;
-    for (int tile = first; tile < schedule.tiles(); tile += step) {
-      a.mbarrier_wait(acc_full(smem, acc.slot), acc.full_parity());
+    tile::Pipeline<2> acc = accumulators(smem);
+    for (int t = first; t < schedule.tiles(); t += step) {
+      acc.wait(a);
       a.fence_after_thread_sync();
-      Store::store(a, accumulator(base, acc.slot), quarter, p.out, schedule.origin(tile));
+      Store::store(a, accumulator(base, acc.slot()), quarter, p.out, schedule.origin(t));
       a.fence_before_thread_sync();
-      if (a.elect_one()) a.mbarrier_arrive(acc_empty(smem, acc.slot));
+      if (a.elect_one()) acc.release(a);
       acc.advance();
     }
   }
