@@ -47,6 +47,7 @@
 #include "tcgen/tile/global_io.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/pipeline.hpp"
+#include "tcgen/tile/smem_plan.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/tile_access.hpp"
 
@@ -103,24 +104,30 @@ struct Fmha {
   static constexpr std::uint32_t kQBytes = kChunks * Q::bytes, kKBytes = kChunks * K::bytes,
                                  kVBytes = kVChunks * V::bytes;
   static constexpr std::uint32_t kRowsBytes = kQTiles * kM * 4;  // one float per row of each tile
-  static constexpr std::uint32_t kFixedBytes = kQTiles * kQBytes + 2 * kRowsBytes + 8 * 64;
+  static constexpr std::uint32_t kFixedBytes = kQTiles * kQBytes + 2 * kRowsBytes + 8 * 64;  // 64 mbarriers at most
   // As many K/V stages as fit, up to 3: 3 at head_dim 64, 2 at 128, 1 at 256.
   static constexpr int kStages =
       static_cast<int>(std::min<std::uint32_t>(3, (exec::kKernelSmemBytes - kFixedBytes) / (kKBytes + kVBytes)));
   static_assert(kStages >= 1, "one K and one V block must fit beside the Q tiles");
 
-  static constexpr std::uint32_t kQ = 0, kK = kQ + kQTiles * kQBytes, kV = kK + kStages * kKBytes,
-                                 kFactor = kV + kStages * kVBytes, kInverse = kFactor + kRowsBytes,
-                                 kBars = kInverse + kRowsBytes;
-  // mbarriers: one for Q, one per stage (K, V) and one per Q tile (the rest);
-  // kFixedBytes reserves room for 64.
-  static constexpr std::uint32_t kQFull = 0, kKFull = 1, kKEmpty = kKFull + kStages, kVFull = kKEmpty + kStages,
-                                 kVEmpty = kVFull + kStages, kSFull = kVEmpty + kStages, kPFull = kSFull + kQTiles,
-                                 kODone = kPFull + kQTiles, kOReady = kODone + kQTiles, kStats = kOReady + kQTiles,
-                                 kDone = kStats + kQTiles, kBarCount = kDone + kQTiles;
-  static constexpr std::uint32_t kSlot = kBars + 8 * kBarCount;
-  static constexpr std::uint32_t kSmemBytes = kSlot + 8;
-  static_assert(kBarCount <= 64 && kSmemBytes <= exec::kKernelSmemBytes, "the tiles do not fit in shared memory");
+  // Arrivals per phase. p_full and o_ready hand TMEM written by tcgen05.st
+  // to the MMA: every thread arrives after its own wait::st and
+  // fence::before_thread_sync (PTX #tcgen05-memory-consistency-model, the
+  // pattern of tcgen05-facts.md §7.4), so 128 (a warpgroup: one thread per
+  // row). stats and done hand shared memory, ordered by __syncwarp and the
+  // release of one arrive per warp: 4. TMA transactions and tcgen05.commit: 1.
+  using Smem = tile::SmemPlan<tile::buffer("q", kQBytes, 1024, kQTiles),  // Q tile t: kChunks swizzled 64-column tiles
+                              tile::buffer("k", kKBytes, 1024, kStages),  // the K ring
+                              tile::buffer("v", kVBytes, 1024, kStages),  // the V ring
+                              tile::buffer("factor", kRowsBytes),         // each row's rescale factor, per tile
+                              tile::buffer("inverse", kRowsBytes),        // each row's 1/l, per tile
+                              tile::barriers("q_full", 1, 1), tile::barriers("k_full", kStages, 1),
+                              tile::barriers("k_empty", kStages, 1), tile::barriers("v_full", kStages, 1),
+                              tile::barriers("v_empty", kStages, 1), tile::barriers("s_full", kQTiles, 1),
+                              tile::barriers("p_full", kQTiles, kM), tile::barriers("o_done", kQTiles, 1),
+                              tile::barriers("o_ready", kQTiles, kM), tile::barriers("stats", kQTiles, kM / 32),
+                              tile::barriers("done", kQTiles, kM / 32), tile::buffer("tmem_slot", 4, 4)>;
+  static constexpr std::uint32_t kSmemBytes = Smem::bytes;
 
   template <class Arch>
   struct Params {
@@ -158,12 +165,9 @@ struct Fmha {
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
-    exec::allocate_tmem<Tmem>(a, kMmaWarp, smem + kSlot);
-    if (a.thread_index() == 0) {
-      for (std::uint32_t b = 0; b < kBarCount; ++b) a.mbarrier_init(bar(smem, b), arrivals(b));
-      a.fence_mbarrier_init();
-    }
-    const tmem::TmemAddress base = exec::publish_tmem(a, smem + kSlot);
+    exec::allocate_tmem<Tmem>(a, kMmaWarp, Smem::template address<"tmem_slot">(smem));
+    if (a.thread_index() == 0) Smem::init_barriers(a, smem);
+    const tmem::TmemAddress base = exec::publish_tmem(a, Smem::template address<"tmem_slot">(smem));
     const Work w = work(p.problem, a.block_index());
 
     if (warp == kLoadWarp) {
@@ -180,21 +184,18 @@ struct Fmha {
   }
 
  private:
-  static constexpr TCGEN_HD std::uint32_t bar(std::uint32_t smem, std::uint32_t b) { return smem + kBars + 8u * b; }
-  static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
-  // Arrivals per phase. p_full and o_ready hand TMEM written by tcgen05.st
-  // to the MMA: every thread arrives after its own wait::st and
-  // fence::before_thread_sync (PTX #tcgen05-memory-consistency-model, the
-  // pattern of tcgen05-facts.md §7.4), so 128. stats and done hand shared
-  // memory, ordered by __syncwarp and the release of one arrive per warp: 4.
-  // TMA transactions and tcgen05.commit: 1.
-  static constexpr TCGEN_HD std::uint32_t arrivals(std::uint32_t b) {
-    const bool by_thread = (b >= kPFull && b < kODone) || (b >= kOReady && b < kStats);
-    const bool by_warp = b >= kStats;
-    return by_thread ? kM : by_warp ? kM / 32 : 1;  // a warpgroup: one thread per row, 4 warps
+  template <tile::EntryName N>
+  static constexpr TCGEN_HD std::uint32_t bar(std::uint32_t smem, int i = 0) {
+    return Smem::template barrier<N>(smem, i);
   }
-  static TCGEN_HD std::uint32_t row_slot(std::uint32_t smem, std::uint32_t region, int t, int row) {
-    return smem + region + 4u * static_cast<std::uint32_t>(t * kM + row);
+  template <tile::EntryName N>
+  static constexpr TCGEN_HD std::uint32_t at(std::uint32_t smem, int i = 0) {
+    return Smem::template address<N>(smem, i);
+  }
+  static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
+  // Row `row` of tile t in the factor or inverse buffer (region: its address).
+  static TCGEN_HD std::uint32_t row_slot(std::uint32_t region, int t, int row) {
+    return region + 4u * static_cast<std::uint32_t>(t * kM + row);
   }
 
   template <class Dim>
@@ -219,24 +220,24 @@ struct Fmha {
   template <class Arch>
   static TCGEN_HD void load(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Work& w) {
     if (w.blocks == 0) return;
-    a.mbarrier_arrive_expect_tx(bar(smem, kQFull), kQTiles * kQBytes);
+    a.mbarrier_arrive_expect_tx(bar<"q_full">(smem), kQTiles * kQBytes);
     for (int t = 0; t < kQTiles; ++t)
       for (int c = 0; c < kChunks; ++c)
-        Q::load(a, p.q, smem + kQ + (t * kChunks + c) * Q::bytes, bar(smem, kQFull), w.m0 + t * kM,
+        Q::load(a, p.q, at<"q">(smem, t) + c * Q::bytes, bar<"q_full">(smem), w.m0 + t * kM,
                 c * tile::kBlockK, w.head);
     tile::Ring<kStages> ring;
     for (int i = 0; i < w.blocks; ++i, ring.advance()) {
       const int key0 = (w.first_block + i) * kN;
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
-      a.mbarrier_wait(bar(smem, kKEmpty + s), ring.empty_parity());
-      a.mbarrier_arrive_expect_tx(bar(smem, kKFull + s), kKBytes);
+      a.mbarrier_wait(bar<"k_empty">(smem, s), ring.empty_parity());
+      a.mbarrier_arrive_expect_tx(bar<"k_full">(smem, s), kKBytes);
       for (int c = 0; c < kChunks; ++c)
-        K::load(a, p.k, smem + kK + s * kKBytes + c * K::bytes, bar(smem, kKFull + s), key0, c * tile::kBlockK,
+        K::load(a, p.k, at<"k">(smem, s) + c * K::bytes, bar<"k_full">(smem, s), key0, c * tile::kBlockK,
                 w.kv_head);
-      a.mbarrier_wait(bar(smem, kVEmpty + s), ring.empty_parity());
-      a.mbarrier_arrive_expect_tx(bar(smem, kVFull + s), kVBytes);
+      a.mbarrier_wait(bar<"v_empty">(smem, s), ring.empty_parity());
+      a.mbarrier_arrive_expect_tx(bar<"v_full">(smem, s), kVBytes);
       for (int c = 0; c < kVChunks; ++c)
-        V::load(a, p.v, smem + kV + s * kVBytes + c * V::bytes, bar(smem, kVFull + s), 0, key0 + c * tile::kBlockK,
+        V::load(a, p.v, at<"v">(smem, s) + c * V::bytes, bar<"v_full">(smem, s), 0, key0 + c * tile::kBlockK,
                 w.kv_head);
     }
     // The tail: every stage's last release (a tcgen05.commit arrival) has
@@ -244,8 +245,8 @@ struct Fmha {
     // never filled counts as released.
     for (int i = 0; i < kStages; ++i, ring.advance()) {
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
-      a.mbarrier_wait(bar(smem, kKEmpty + s), ring.empty_parity());
-      a.mbarrier_wait(bar(smem, kVEmpty + s), ring.empty_parity());
+      a.mbarrier_wait(bar<"k_empty">(smem, s), ring.empty_parity());
+      a.mbarrier_wait(bar<"v_empty">(smem, s), ring.empty_parity());
     }
   }
 
@@ -268,7 +269,7 @@ struct Fmha {
   template <class Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
-    a.mbarrier_wait(bar(smem, kQFull), 0);
+    a.mbarrier_wait(bar<"q_full">(smem), 0);
     tile::Ring<kStages> ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
       const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
@@ -276,24 +277,24 @@ struct Fmha {
         if (i > 0) multiply_pv(a, smem, base, t, i - 1, previous);
         if (i < w.blocks) {
           if (t == 0) {  // K_i only now: P·V(i - 1) above need not wait for its load
-            a.mbarrier_wait(bar(smem, kKFull + s), ring.full_parity());
+            a.mbarrier_wait(bar<"k_full">(smem, s), ring.full_parity());
             a.fence_after_thread_sync();
           }
           if (i > 0 && reuse == PReuse::wait_for_pv) {  // P·V(i - 1) has read P_t before S_t overwrites it
-            a.mbarrier_wait(bar(smem, kODone + t), parity(i - 1));
+            a.mbarrier_wait(bar<"o_done">(smem, t), parity(i - 1));
             a.fence_after_thread_sync();
           }
           for (int c = 0; c < kChunks; ++c) {
-            const typename Q::Tile tq(smem + kQ + (t * kChunks + c) * Q::bytes);
-            const typename K::Tile tk(smem + kK + s * kKBytes + c * K::bytes);
+            const typename Q::Tile tq(at<"q">(smem, t) + c * Q::bytes);
+            const typename K::Tile tk(at<"k">(smem, s) + c * K::bytes);
             TCGEN_UNROLL
             for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, Plan::s(base, t), tq, tk, k, c > 0 || k > 0);
           }
-          a.commit(SAtom{}, bar(smem, kSFull + t));
+          a.commit(SAtom{}, bar<"s_full">(smem, t));
         }
       }
-      if (i > 0) a.commit(PvAtom{}, bar(smem, kVEmpty + static_cast<std::uint32_t>(previous.slot)));
-      if (i < w.blocks) a.commit(SAtom{}, bar(smem, kKEmpty + s));
+      if (i > 0) a.commit(PvAtom{}, bar<"v_empty">(smem, previous.slot));
+      if (i < w.blocks) a.commit(SAtom{}, bar<"k_empty">(smem, s));
       previous = ring;
       ring.advance();
     }
@@ -305,18 +306,18 @@ struct Fmha {
   static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
                                    const tile::Ring<kStages>& stage) {
     const std::uint32_t s = static_cast<std::uint32_t>(stage.slot);
-    a.mbarrier_wait(bar(smem, kPFull + t), parity(i));
-    if (i > 0) a.mbarrier_wait(bar(smem, kOReady + t), parity(i - 1));
-    a.mbarrier_wait(bar(smem, kVFull + s), stage.full_parity());
+    a.mbarrier_wait(bar<"p_full">(smem, t), parity(i));
+    if (i > 0) a.mbarrier_wait(bar<"o_ready">(smem, t), parity(i - 1));
+    a.mbarrier_wait(bar<"v_full">(smem, s), stage.full_parity());
     a.fence_after_thread_sync();
     const PTile pt = Plan::p(base, t);
     for (int c = 0; c < kVChunks; ++c) {
       const PHalf ph{pt.address.col_offset(static_cast<std::uint32_t>(c) * PHalf::columns)};
-      const typename V::Tile tv(smem + kV + s * kVBytes + c * V::bytes);
+      const typename V::Tile tv(at<"v">(smem, s) + c * V::bytes);
       TCGEN_UNROLL
       for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, Plan::o(base, t), ph, tv, k, i > 0 || c > 0 || k > 0);
     }
-    a.commit(PvAtom{}, bar(smem, kODone + t));
+    a.commit(PvAtom{}, bar<"o_done">(smem, t));
   }
 
   template <class Arch>
@@ -334,7 +335,7 @@ struct Fmha {
     for (int i = 0; i < w.blocks; ++i) {
       const int key0 = (w.first_block + i) * kN;
       const auto visible = [&](int col) { return key0 + col >= keys.begin && key0 + col < keys.end; };
-      a.mbarrier_wait(bar(smem, kSFull + t), parity(i));
+      a.mbarrier_wait(bar<"s_full">(smem, t), parity(i));
       a.fence_after_thread_sync();
       // The row's maximum over the keys it sees; the factor to the correction warps.
       float block_max = kNone;
@@ -348,8 +349,8 @@ struct Fmha {
       }
       const float factor = r.rescale_to(block_max, pr.scale);
       if (i > 0) {
-        a.smem_store(row_slot(smem, kFactor, t, row), factor);
-        arrive_warp(a, bar(smem, kStats + t));
+        a.smem_store(row_slot(at<"factor">(smem), t, row), factor);
+        arrive_warp(a, bar<"stats">(smem, t));
       }
       // P over S's upper half, chunks from last to first (fmha_plan.hpp says why).
       TCGEN_KEEP_ROLLED
@@ -369,11 +370,11 @@ struct Fmha {
       }
       a.wait_st();
       a.fence_before_thread_sync();
-      a.mbarrier_arrive(bar(smem, kPFull + t));
+      a.mbarrier_arrive(bar<"p_full">(smem, t));
     }
-    a.smem_store(row_slot(smem, kInverse, t, row), r.inverse_sum());
+    a.smem_store(row_slot(at<"inverse">(smem), t, row), r.inverse_sum());
     if (m < pr.seq_q) p.lse[static_cast<std::size_t>(w.head) * pr.seq_q + m] = r.lse(pr.scale);
-    arrive_warp(a, bar(smem, kDone + t));
+    arrive_warp(a, bar<"done">(smem, t));
   }
 
   template <class Arch>
@@ -383,27 +384,27 @@ struct Fmha {
     const int row = 32 * quarter + static_cast<int>(a.lane_index());
     for (int i = 1; i < w.blocks; ++i) {
       for (int t = 0; t < kQTiles; ++t) {
-        a.mbarrier_wait(bar(smem, kStats + t), parity(i - 1));
+        a.mbarrier_wait(bar<"stats">(smem, t), parity(i - 1));
         float factor = 1.0f;
-        a.smem_load(row_slot(smem, kFactor, t, row), factor);
-        a.mbarrier_wait(bar(smem, kODone + t), parity(i - 1));
+        a.smem_load(row_slot(at<"factor">(smem), t, row), factor);
+        a.mbarrier_wait(bar<"o_done">(smem, t), parity(i - 1));
         a.fence_after_thread_sync();
         // tcgen05.ld/st are warp-wide: the warp skips O only if none of its rows grew.
         if (a.any_sync(0xFFFFFFFFu, factor != 1.0f)) scale_o(a, Plan::o(base, t), quarter, factor);
         a.fence_before_thread_sync();
-        a.mbarrier_arrive(bar(smem, kOReady + t));
+        a.mbarrier_arrive(bar<"o_ready">(smem, t));
       }
     }
     // Epilogue: O / l to global memory (zeros for a tile that saw no key).
     const FmhaProblem& pr = p.problem;
     for (int t = 0; t < kQTiles; ++t) {
-      a.mbarrier_wait(bar(smem, kDone + t), 0);
+      a.mbarrier_wait(bar<"done">(smem, t), 0);
       float inverse = 0.0f;
-      a.smem_load(row_slot(smem, kInverse, t, row), inverse);
+      a.smem_load(row_slot(at<"inverse">(smem), t, row), inverse);
       const int m = w.m0 + t * kM + row;
       Out* out = p.o + (static_cast<std::size_t>(w.head) * pr.seq_q + m) * kD;
       if (w.blocks > 0) {
-        a.mbarrier_wait(bar(smem, kODone + t), parity(w.blocks - 1));
+        a.mbarrier_wait(bar<"o_done">(smem, t), parity(w.blocks - 1));
         a.fence_after_thread_sync();
       }
       TCGEN_UNROLL
