@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/attention/fmha_plan.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/online_softmax.hpp"
@@ -161,7 +162,7 @@ struct Fmha {
     int m0 = 0, head = 0, kv_head = 0, first_block = 0, blocks = 0;
   };
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
@@ -217,7 +218,7 @@ struct Fmha {
     return w;
   }
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void load(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Work& w) {
     if (w.blocks == 0) return;
     a.mbarrier_arrive_expect_tx(bar<"q_full">(smem), kQTiles * kQBytes);
@@ -266,7 +267,7 @@ struct Fmha {
   // p_full(i) and for o_ready(i - 1), which the correction warps give after
   // consuming stats(i - 1); their o_ready(i) follows o_done(i), committed
   // after that same P·V(i). The final 1/l goes through its own barrier (done).
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
     a.mbarrier_wait(bar<"q_full">(smem), 0);
@@ -302,7 +303,7 @@ struct Fmha {
 
   // O_t += P_t·V for block i, once the softmax has written P_t and the
   // correction warps have rescaled O_t (block i ≥ 1).
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
                                    const tile::Ring<kStages>& stage) {
     const std::uint32_t s = static_cast<std::uint32_t>(stage.slot);
@@ -320,7 +321,7 @@ struct Fmha {
     a.commit(PvAtom{}, bar<"o_done">(smem, t));
   }
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void softmax(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                                const Work& w, int t) {
     constexpr float kNone = -std::numeric_limits<float>::infinity();
@@ -377,7 +378,7 @@ struct Fmha {
     arrive_warp(a, bar<"done">(smem, t));
   }
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void correct(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                                const Work& w) {
     const int quarter = static_cast<int>(a.warp_index() % 4);
@@ -427,7 +428,7 @@ struct Fmha {
     }
   }
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void scale_o(Arch& a, const OTile& o, int quarter, float factor) {
     TCGEN_UNROLL
     for (int c = 0; c < OWalk::accesses; ++c) {
@@ -441,7 +442,7 @@ struct Fmha {
   }
 
   // One arrival per warp, after every lane's shared-memory and TMEM work.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void arrive_warp(Arch& a, std::uint32_t mbar) {
     a.sync_warp();
     if (a.elect_one()) a.mbarrier_arrive(mbar);

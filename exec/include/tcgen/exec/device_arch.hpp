@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/exec/device_tensor_map.hpp"
 #include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/ld_st.hpp"
@@ -258,5 +259,8 @@ struct DeviceArch {
   }
 #endif
 };
+
+// A missing or mistyped member is named here, not deep inside a kernel.
+static_assert(KernelArch<DeviceArch>, "DeviceArch provides every member of the kernel contract (kernel_arch.hpp)");
 
 }  // namespace tcgen::exec

@@ -42,6 +42,7 @@
 #include <type_traits>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/exec/cta_runtime.hpp"
 #include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/host_tensor_map.hpp"
@@ -306,5 +307,8 @@ template <layout::TmemAccess A>
 void HostArch::st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site) {
   st(model_access(A), taddr.raw(), r.r, site);
 }
+
+// A missing or mistyped member is named here, not deep inside a kernel.
+static_assert(KernelArch<HostArch>, "HostArch provides every member of the kernel contract (kernel_arch.hpp)");
 
 }  // namespace tcgen::exec

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/ld_st.hpp"
 #include "tcgen/exec/unroll.hpp"
@@ -59,7 +60,7 @@ struct Epilogue {
 
   // The whole tile, by warp `quarter` (its warp index % 4) of the
   // epilogue warpgroup; `origin` is the tile's place in D.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void store(Arch& a, const Tile& acc, int quarter, const Output<D>& out, TileOrigin origin) {
     const int lane = static_cast<int>(a.lane_index());
     // Not unrolled: one access's code (its registers are unrolled below) serves them all.

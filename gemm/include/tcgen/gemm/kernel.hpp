@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/exec/tmem_lifetime.hpp"
@@ -95,7 +96,7 @@ struct Gemm {
     Output<C.d> out;
   };
 
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
@@ -133,7 +134,7 @@ struct Gemm {
 
   // Warp 0, one lane: stage after stage, wait until it is empty, expect its
   // bytes, load A's and B's tiles.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
                                int k_blocks, int first, int step) {
     tile::Pipeline<kStages> stage = stages(smem);
@@ -153,7 +154,7 @@ struct Gemm {
   // Warp 1, one lane: per tile, acquire an empty accumulator; per stage, wait
   // until it is full, issue its MMAs and release it when they complete; then
   // commit the accumulator full.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Schedule& schedule,
                                 int k_blocks, int first, int step) {
     tile::Pipeline<kStages> stage = stages(smem);
@@ -179,7 +180,7 @@ struct Gemm {
 
   // Warps 2-5: wait until an accumulator is full, store it, release it (one
   // arrival a warp, after the warp's tcgen05.ld have completed).
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void drain(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                              const Schedule& schedule, int first, int step) {
     const int quarter = static_cast<int>(a.warp_index() % 4);

@@ -14,6 +14,7 @@
 // zeros add nothing to D.
 #include <cstdint>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/unroll.hpp"
@@ -65,7 +66,7 @@ struct Operand {
   // shared address dst, its bytes completing on mbar (kBoxBytes per box,
   // out-of-bounds zeros included); `index...`: which of the `count` operands
   // (one index for a map made with a stride, none otherwise).
-  template <class Arch, class... Index>
+  template <exec::KernelArch Arch, class... Index>
   static TCGEN_HD void load(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                             int row0, int k0, Index... index) {
     TCGEN_UNROLL

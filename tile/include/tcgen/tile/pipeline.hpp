@@ -13,6 +13,7 @@
 // waiting for `phase` there gives).
 #include <cstdint>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/host_device.hpp"
 
 namespace tcgen::tile {
@@ -51,32 +52,32 @@ class Pipeline {
   constexpr TCGEN_HD std::uint32_t empty_barrier() const { return empty_ + 8u * static_cast<std::uint32_t>(ring_.slot); }
 
   // Producer: wait until the consumer has released the slot (a fresh ring starts empty).
-  template <class Arch>
+  template <exec::KernelArch Arch>
   TCGEN_HD void acquire(Arch& a) const {
     a.mbarrier_wait(empty_barrier(), ring_.empty_parity());
   }
   // Producer: one arrival that expects `bytes` of TMA transactions on the full barrier.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   TCGEN_HD void expect_bytes(Arch& a, std::uint32_t bytes) const {
     a.mbarrier_arrive_expect_tx(full_barrier(), bytes);
   }
   // Producer: the slot is full once the MMAs issued so far complete (tcgen05.commit).
-  template <class Arch, class Atom>
+  template <exec::KernelArch Arch, class Atom>
   TCGEN_HD void commit(Arch& a, Atom atom) const {
     a.commit(atom, full_barrier());
   }
   // Consumer: wait until the slot is full.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   TCGEN_HD void wait(Arch& a) const {
     a.mbarrier_wait(full_barrier(), ring_.full_parity());
   }
   // Consumer: release the slot with this thread's arrival.
-  template <class Arch>
+  template <exec::KernelArch Arch>
   TCGEN_HD void release(Arch& a) const {
     a.mbarrier_arrive(empty_barrier());
   }
   // Consumer: release the slot once the MMAs issued so far, which read it, complete.
-  template <class Arch, class Atom>
+  template <exec::KernelArch Arch, class Atom>
   TCGEN_HD void release(Arch& a, Atom atom) const {
     a.commit(atom, empty_barrier());
   }

@@ -21,6 +21,7 @@
 #include <span>
 #include <utility>
 
+#include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/tmem/plan.hpp"
@@ -205,7 +206,7 @@ struct SmemPlan {
   // One thread: every mbarrier of the plan initialised with its group's
   // arrival count, then the fence that makes the inits visible to the async
   // proxy (PTX #parallel-synchronization-and-communication-instructions-mbarrier-init).
-  template <class Arch>
+  template <exec::KernelArch Arch>
   static TCGEN_HD void init_barriers(Arch& a, std::uint32_t base) {
     init_groups(a, base, std::make_index_sequence<sizeof...(Es)>());
     a.fence_mbarrier_init();
@@ -221,7 +222,7 @@ struct SmemPlan {
       for (int i = 0; i < n; ++i) a.mbarrier_init(base + at + 8u * static_cast<std::uint32_t>(i), arrivals);
     }
   }
-  template <class Arch, std::size_t... G>
+  template <exec::KernelArch Arch, std::size_t... G>
   static TCGEN_HD void init_groups(Arch& a, std::uint32_t base, std::index_sequence<G...>) {
     (init_group<G>(a, base), ...);
   }
