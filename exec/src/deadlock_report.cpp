@@ -3,18 +3,13 @@
 #include <cstdio>
 #include <utility>
 
+#include "tcgen/core/hex.hpp"
 #include "tcgen/exec/cta_runtime.hpp"
 #include "tcgen/exec/thread_set.hpp"
 
 namespace tcgen::exec {
 
 namespace {
-
-std::string hex(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%x", v);
-  return b;
-}
 
 }  // namespace
 

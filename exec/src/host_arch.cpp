@@ -1,3 +1,4 @@
+#include "tcgen/core/hex.hpp"
 #include "tcgen/exec/host_arch.hpp"
 
 #include <cstdio>
@@ -9,12 +10,6 @@
 namespace tcgen::exec {
 
 namespace {
-
-std::string hex(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%x", v);
-  return b;
-}
 
 }  // namespace
 

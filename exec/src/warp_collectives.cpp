@@ -1,3 +1,4 @@
+#include "tcgen/core/hex.hpp"
 #include "tcgen/exec/warp_collectives.hpp"
 
 #include <cstdio>
@@ -17,17 +18,11 @@ constexpr const char* kMaskRule =
     "the threads of membermask that have not exited execute the same .sync instruction with the same membermask, "
     "which holds the executing thread (PTX #data-movement-and-conversion-instructions-shfl-sync)";
 
-std::string hex(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
-
 std::string at(const CollectiveOp& op) { return op.instruction + " at " + site_text(op.site); }
 
 // "with membermask 0x0000001f", for the instructions that take one.
 std::string with_mask(const CollectiveOp& op, std::uint32_t mask) {
-  return op.aligned ? "" : " with membermask " + hex(mask);
+  return op.aligned ? "" : " with membermask " + hex(mask, 8);
 }
 
 // "lanes 0-15 wait", "lane 0 waits".
@@ -59,9 +54,9 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
                                                      Run run) {
   const std::uint32_t me = 1u << lane;
   if (op.aligned && mask != 0xFFFFFFFFu)
-    fail(op, "it is issued with member mask " + hex(mask) + " at " + site_text(op.site));
+    fail(op, "it is issued with member mask " + hex(mask, 8) + " at " + site_text(op.site));
   if (!(mask & me))
-    fail(op, "lane " + std::to_string(lane) + " executes it with membermask " + hex(mask) + ", which leaves it out");
+    fail(op, "lane " + std::to_string(lane) + " executes it with membermask " + hex(mask, 8) + ", which leaves it out");
   if (op.aligned && (exited_ & mask))
     fail(op, "lane " + std::to_string(lane) + " arrives at " + site_text(op.site) + " but " + lanes_text(exited_) +
                  " of the warp have exited");

@@ -1,5 +1,6 @@
 // The descriptor's encode/decode are header-only constexpr code; this unit
 // holds what needs strings: describe() for people and check_canonical().
+#include "tcgen/core/hex.hpp"
 #include "tcgen/mma/smem_descriptor.hpp"
 #include "tcgen/mma/descriptor_iterator.hpp"  // compiled once here: the header checks itself
 
@@ -8,12 +9,6 @@
 namespace tcgen::mma {
 
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string bytes_text(Int b) { return std::to_string(b) + " B"; }
 

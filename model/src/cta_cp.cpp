@@ -5,7 +5,7 @@
 
 #include "tcgen/model/cta.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
 

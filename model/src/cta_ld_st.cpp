@@ -5,7 +5,7 @@
 #include <string>
 
 #include "tcgen/model/cta.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
 

@@ -14,7 +14,7 @@
 #include "tcgen/model/datapath.hpp"
 #include "tcgen/model/idesc_decode.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 #include "mma_kernel.hpp"
 #include "operand_fetch_into.hpp"
 

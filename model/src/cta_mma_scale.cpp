@@ -12,7 +12,7 @@
 
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/model/cta.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
 

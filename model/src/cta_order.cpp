@@ -4,7 +4,7 @@
 #include <string>
 
 #include "tcgen/model/cta.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
 

@@ -6,7 +6,7 @@
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/model/cta.hpp"
-#include "hex.hpp"
+#include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
 

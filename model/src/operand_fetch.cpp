@@ -1,3 +1,4 @@
+#include "tcgen/core/hex.hpp"
 #include "tcgen/model/operand_fetch.hpp"
 
 #include <array>
@@ -107,12 +108,6 @@ std::uint32_t swizzle(std::uint32_t a, int layout_type, int base_offset) {
   }
   const std::uint32_t row = ((a >> 7) - static_cast<std::uint32_t>(base_offset)) & ((1u << b) - 1);
   return a ^ (row << m);
-}
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 constexpr const char* kLegal = " (PTX #tcgen05-canonical-layouts, Table 52)";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "decode.hpp"
+#include "tcgen/core/hex.hpp"
 #include "tcgen/model/cp_shape.hpp"
 #include "tcgen/model/ld_st_access.hpp"
 #include "tcgen/model/mma_types.hpp"

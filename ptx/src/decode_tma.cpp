@@ -4,6 +4,7 @@
 // tensor checked against the memory the kernel was given; the bulk-group
 // bookkeeping and prefetches, which change nothing a kernel computes.
 #include "decode.hpp"
+#include "tcgen/core/hex.hpp"
 #include "tcgen/exec/host_tensor_map.hpp"
 #include "tcgen/ptx/tensor_map.hpp"
 #include "thread.hpp"

@@ -4,17 +4,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "tcgen/core/hex.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/model/model_error.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 
 namespace tcgen::ptx {
-
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 void fault(const std::string& field, const std::string& value, const std::string& expected) {
   fail(field.c_str(), value, expected);

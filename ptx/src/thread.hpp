@@ -200,7 +200,5 @@ class Thread {
 // Throws tcgen::Error for a fault of the interpreter itself (an address
 // outside memory, an operand it cannot use).
 [[noreturn]] void fault(const std::string& field, const std::string& value, const std::string& expected);
-// "0x1f": addresses in messages.
-std::string hex(std::uint64_t v);
 
 }  // namespace tcgen::ptx

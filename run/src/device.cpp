@@ -7,6 +7,7 @@
 
 #include "b200.hpp"
 #include "driver.hpp"
+#include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/ptx/execution_error.hpp"
@@ -20,12 +21,6 @@ namespace {
 thread_local cudaError_t last_error = cudaSuccess;
 
 constexpr int kDefaultSmem = kSharedPerBlockDefault, kMaxSmem = kSharedPerBlockOptin;
-
-std::string hex(const void* p) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%p", p);
-  return b;
-}
 
 std::string dims(const dim3& d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
@@ -122,14 +117,16 @@ const ptx::Module& Device::module(Binary& b) {
 Kernel* Device::kernel(const void* function, const char* call) {
   const auto k = kernels_.find(function);
   if (k != kernels_.end()) return &k->second;
-  report(std::string(call) + " of " + hex(function) + ", which is no registered kernel (cudaErrorInvalidDeviceFunction)");
+  report(std::string(call) + " of " + hex(reinterpret_cast<std::uintptr_t>(function)) +
+         ", which is no registered kernel (cudaErrorInvalidDeviceFunction)");
   return nullptr;
 }
 
 std::uint8_t* Device::symbol(const void* host_variable, std::uint64_t* bytes, const char* call) {
   const auto s = symbols_.find(host_variable);
   if (s == symbols_.end()) {
-    report(std::string(call) + ": " + hex(host_variable) + " is no registered __device__ or __constant__ variable");
+    report(std::string(call) + ": " + hex(reinterpret_cast<std::uintptr_t>(host_variable)) +
+           " is no registered __device__ or __constant__ variable");
     return nullptr;
   }
   try {
@@ -326,7 +323,7 @@ cudaError_t Device::release(void* p, bool pinned, const char* call) {
   if (!p) return cudaSuccess;
   const auto it = blocks_.find(reinterpret_cast<std::uintptr_t>(p));
   if (it == blocks_.end() || it->second.pinned != pinned) {
-    report(std::string(call) + "(" + hex(p) + "): not an address " + (pinned ? "cudaMallocHost" : "cudaMalloc") +
+    report(std::string(call) + "(" + hex(reinterpret_cast<std::uintptr_t>(p)) + "): not an address " + (pinned ? "cudaMallocHost" : "cudaMalloc") +
            " returned, or already freed (cudaErrorInvalidValue)");
     return result(cudaErrorInvalidValue);
   }
@@ -351,7 +348,7 @@ std::optional<Device::Range> Device::device_memory_at(std::uintptr_t a) const {
 bool Device::device_range(const void* p, std::uint64_t bytes, const char* call, const char* what) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (const std::optional<Range> r = device_memory_at(a); r && bytes <= r->bytes - (a - r->begin)) return true;
-  report(std::string(call) + ": the " + what + " [" + hex(p) + ", +" + std::to_string(bytes) +
+  report(std::string(call) + ": the " + what + " [" + hex(reinterpret_cast<std::uintptr_t>(p)) + ", +" + std::to_string(bytes) +
          ") is not inside any live cudaMalloc or cudaMallocHost block or device variable (as compute-sanitizer's "
          "memcheck would report; cudaErrorInvalidValue)");
   return false;

@@ -1,3 +1,4 @@
+#include "tcgen/core/hex.hpp"
 #include "tcgen/run/fatbin.hpp"
 
 #include <zstd.h>
@@ -18,12 +19,6 @@ T read(const std::uint8_t* p, std::size_t offset) {
   T v;
   std::memcpy(&v, p + offset, sizeof v);
   return v;
-}
-
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 
 }  // namespace

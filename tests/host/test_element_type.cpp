@@ -1,5 +1,6 @@
 // Element types: exhaustive round trips, RNE against an independent
 // brute-force reference, spec-cited known points, constexpr-ness, parsing.
+#include "tcgen/core/hex.hpp"
 #include "tcgen/core/element_type.hpp"
 
 #include <doctest/doctest.h>
@@ -118,11 +119,6 @@ std::uint32_t ref_encode(const Table& t, float x) {
   return sign | ((lo->second & 1) == 0 ? lo->second : hi->second);
 }
 
-std::string hex(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%X", v);
-  return b;
-}
 std::string describe(float x) {
   char b[64];
   std::snprintf(b, sizeof b, "%a (%.9g)", double(x), double(x));
@@ -137,7 +133,7 @@ struct Mismatches {
     if (std::isnan(x)) return;
     const std::uint32_t got = lib_encode(*t.spec, x), want = ref_encode(t, x);
     if (got == want) return;
-    if (count++ < 8) first += "  " + describe(x) + ": got " + hex(got) + ", reference " + hex(want) + "\n";
+    if (count++ < 8) first += "  " + describe(x) + ": got " + tcgen::hex_upper(got) + ", reference " + tcgen::hex_upper(want) + "\n";
   }
 };
 
@@ -177,7 +173,7 @@ TEST_CASE("exhaustive: decode matches the spec table, encode(decode(p)) == p, de
           break;
       }
       ok = ok && lib_encode(s, v) == want;
-      if (!ok && bad++ < 8) first += "  " + hex(p) + " -> " + describe(v) + " -> " + hex(lib_encode(s, v)) + "\n";
+      if (!ok && bad++ < 8) first += "  " + tcgen::hex_upper(p) + " -> " + describe(v) + " -> " + tcgen::hex_upper(lib_encode(s, v)) + "\n";
     }
     INFO("first failures:\n" << first);
     CHECK(bad == 0);

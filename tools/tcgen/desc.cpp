@@ -8,6 +8,7 @@
 
 #include "args.hpp"
 #include "dtype.hpp"
+#include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/mma/descriptor_iterator.hpp"
 #include "tcgen/mma/smem_descriptor.hpp"
@@ -67,12 +68,6 @@ examples:
   tcgen desc smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --addr 0x400 --json
   tcgen desc decode 0x4000404000010040
 )";
-
-std::string hex64(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // 0x followed by 1-16 hex digits, or a decimal integer.
 std::uint64_t parse_u64(const char* option, const std::string& text, const char* expected) {
@@ -151,7 +146,7 @@ int desc_smem(std::span<const std::string> argv) {
     std::cout << "[\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
-      std::cout << "  {\"kstep\":" << r.k << ",\"desc\":\"" << hex64(r.desc) << "\",\"start_address\":"
+      std::cout << "  {\"kstep\":" << r.k << ",\"desc\":\"" << hex(r.desc, 16) << "\",\"start_address\":"
                 << r.f.start_address << ",\"lbo\":" << r.f.lbo << ",\"sbo\":" << r.f.sbo
                 << ",\"base_offset\":" << r.f.base_offset << ",\"layout_type\":" << code_for(arch, r.f.layout_type)
                 << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
@@ -172,7 +167,7 @@ int desc_smem(std::span<const std::string> argv) {
             << " elements (32 B of K); only the start address moves:\n";
   std::cout << "kstep  desc                start_address  lbo     sbo     base_offset  layout_type\n";
   for (const Row& r : rows)
-    std::cout << pad(std::to_string(r.k), 7) << pad(hex64(r.desc), 20) << pad(std::to_string(r.f.start_address), 15)
+    std::cout << pad(std::to_string(r.k), 7) << pad(hex(r.desc, 16), 20) << pad(std::to_string(r.f.start_address), 15)
               << pad(std::to_string(r.f.lbo), 8) << pad(std::to_string(r.f.sbo), 8)
               << pad(std::to_string(r.f.base_offset), 13) << code_for(arch, r.f.layout_type) << "\n";
   return 0;
@@ -187,13 +182,13 @@ int desc_decode(std::span<const std::string> argv) {
   const mma::SmemDescriptorFields f = mma::decode(value, arch);  // refuses naming the field
   const auto lines = mma::describe(value, arch);
   if (args.flag("json")) {
-    std::cout << "{\"arch\":\"" << arch_name(arch) << "\",\"desc\":\"" << hex64(value)
+    std::cout << "{\"arch\":\"" << arch_name(arch) << "\",\"desc\":\"" << hex(value, 16)
               << "\",\"start_address\":" << f.start_address << ",\"lbo\":" << f.lbo << ",\"sbo\":" << f.sbo
               << ",\"base_offset\":" << f.base_offset << ",\"layout_type\":" << code_for(arch, f.layout_type)
               << ",\"swizzle\":\"" << mma::swizzle_name(f.layout_type) << "\"}\n";
     return 0;
   }
-  std::cout << "descriptor " << hex64(value) << ", " << arch_name(arch) << " (" << arch_instr(arch) << ")\n"
+  std::cout << "descriptor " << hex(value, 16) << ", " << arch_name(arch) << " (" << arch_instr(arch) << ")\n"
             << "bits   field                raw     meaning\n";
   for (const auto& l : lines) {
     char raw[24];

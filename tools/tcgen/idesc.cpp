@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "dtype.hpp"
+#include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/mma/instr_descriptor.hpp"
 #include "verbs.hpp"
@@ -76,12 +77,6 @@ ElementType parse_type(const Args& args, std::string_view option, ElementType fa
   return parse_element("--" + std::string(option), args.text(option), all_element_types);
 }
 
-std::string hex(std::uint32_t w) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08X", w);
-  return buf;
-}
-
 std::string instruction(const InstrDescriptorSpec& s) {
   return std::string("tcgen05.mma") + (s.ws ? ".ws" : "") + (s.sparse ? ".sp" : "") + ".cta_group::" +
          std::to_string(s.cta_group) + ".kind::" + mma::name(s.kind) + (mma::block_scaled(s.kind) ? ".block_scale" : "");
@@ -150,7 +145,7 @@ void print(std::uint32_t w, const InstrDescriptorSpec& s, bool json, const std::
   const std::vector<Row> table = rows(w, s);
   const auto b = [](bool v) { return v ? "true" : "false"; };
   if (json) {
-    std::cout << "{\"idesc\":\"" << hex(w) << "\",\"instruction\":\"" << instruction(s) << "\",\"kind\":\""
+    std::cout << "{\"idesc\":\"" << hex_upper(w, 8) << "\",\"instruction\":\"" << instruction(s) << "\",\"kind\":\""
               << mma::name(s.kind) << "\",\"a\":\"" << name(s.a) << "\",\"b\":\"" << name(s.b) << "\",\"d\":\""
               << name(s.d) << "\",\"m\":" << s.m << ",\"n\":" << s.n << ",\"k\":" << mma::k_per_instruction(s)
               << ",\"a_major\":\"" << layout::name(s.a_major) << "\",\"b_major\":\"" << layout::name(s.b_major)
@@ -167,7 +162,7 @@ void print(std::uint32_t w, const InstrDescriptorSpec& s, bool json, const std::
     std::cout << "]}\n";
     return;
   }
-  std::cout << "idesc: " << hex(w) << "\n"
+  std::cout << "idesc: " << hex_upper(w, 8) << "\n"
             << "instruction: " << instruction(s) << "\n"
             << "shape: M=" << s.m << " N=" << s.n << " K=" << mma::k_per_instruction(s) << "\n";
   if (!note.empty()) std::cout << note << "\n";
