@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "kernel_run.hpp"
 #include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
@@ -25,16 +26,14 @@
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/attention/fmha_ptx.hpp"
 #include "tcgen/ptx/execution_error.hpp"
-#include "ptx_kernels.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/launch_options.hpp"
 #include "verbs.hpp"
-#if defined(TCGEN_FMHA_SM100)
+#if defined(TCGEN_SM100)
 #include "tcgen/attention/sm100_runner.hpp"
-#include "tcgen/exec/sm100_device.hpp"
 #endif
 
 namespace tcgen::cli {
@@ -239,31 +238,13 @@ int fmha(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  for (const char* o : {"out", "lse"})  // before the work, not after it
-    if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
-  const std::string save_dir = a.text_or("save-inputs", "");
-  const auto saved = [&](const char* name) { return save_dir + "/" + name + ".npy"; };
-  if (a.has("save-inputs"))
-    for (const char* name : {"q", "k", "v"}) check_output_path("--save-inputs", saved(name));
-  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
-  const std::string dtype_text = a.text_or("dtype", "bf16"), backend = a.text_or("backend", "host");
+  check_outputs(a, {"out", "lse"});
+  const SavedInputs saved(a, {"q", "k", "v"});
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
-  const ElementType dtype_given = parse_element("--dtype", dtype_text, kTypes);
-  if (backend != "host" && backend != "ptx" && backend != "sm100")
-    fail("--backend", backend, "expected host (the host model), ptx (its PTX on the host model) or sm100 (a B200)");
-  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
-  if (a.flag("strict-ptx") && backend == "sm100")
+  const ElementType dtype_given = parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
+  if (a.flag("strict-ptx") && a.text_or("backend", "host") == "sm100")
     fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
-  if (backend == "sm100") {
-#if defined(TCGEN_FMHA_SM100)
-    if (const std::string why = exec::sm100_unavailable(); !why.empty())
-      throw IoError("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why +
-                                     "; --backend host runs the kernel on the host model");
-#else
-    fail("--backend", "sm100", "expected a build with CUDA; this one has none (nvcc not found at configure time); --backend host runs the "
-                               "kernel on the host model");
-#endif
-  }
+  const Backend backend = parse_backend(a);
   attention::FmhaMask mask = attention::FmhaMask::none();
   if (a.flag("causal") && a.flag("causal-top-left"))
     fail("--causal-top-left", "(given)", "expected one causal mask: --causal (bottom-right aligned) or --causal-top-left");
@@ -414,20 +395,20 @@ int fmha(std::span<const std::string> args) {
   report.field("scale", double(p.scale.value()));
   report.field("inputs", inputs.starts_with("inputs: ") ? inputs.substr(8) : inputs);
   report.field("tflop", flops * 1e-12);
-  report.field("backend", backend);
+  report.field("backend", name(backend));
 
-  if (a.has("save-inputs")) {
+  if (saved.wanted()) {
     const auto save = [&](const char* name, const std::vector<float>& values, std::size_t heads, std::size_t seq) {
       NpyArray x{{B, heads, seq, D}, values, false};
       if (layout == "bshd") swap_axes_1_2(x);
-      write_npy("--save-inputs", saved(name), x.shape, x.values, dtype == ElementType::fp16);
-      report.text("saved %s (%s %s)\n", saved(name).c_str(), shape_text(x.shape).c_str(),
+      write_npy("--save-inputs", saved.path(name), x.shape, x.values, dtype == ElementType::fp16);
+      report.text("saved %s (%s %s)\n", saved.path(name).c_str(), shape_text(x.shape).c_str(),
                   dtype == ElementType::fp16 ? "float16" : "float32");
     };
     save("q", in.q, H, Sq);
     save("k", in.k, Hkv, Sk);
     save("v", in.v, Hkv, Sk);
-    report.field("saved_inputs", save_dir);
+    report.field("saved_inputs", saved.dir());
   }
 
   // The problem is valid by now: an error from the run is the kernel's (a broken
@@ -435,9 +416,9 @@ int fmha(std::span<const std::string> args) {
   attention::FmhaOutput got;
   double seconds = 0;
   std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
-  if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "FMHA");
+  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
   try {
-    if (backend == "host") {
+    if (backend == Backend::host) {
       report.text("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
                   B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
@@ -447,7 +428,7 @@ int fmha(std::span<const std::string> args) {
       options.progress = terminal_progress(a.flag("quiet"));
       got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } else if (backend == "ptx") {
+    } else if (backend == Backend::ptx) {
       report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
                   kernels->name().c_str(), B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
@@ -458,15 +439,9 @@ int fmha(std::span<const std::string> args) {
       ptx::LaunchStats stats;
       got = attention::run_fmha_ptx(*kernels, p, in.qb, in.kb, in.vb, options, false, &stats);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
-      report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
-      for (const auto& [rule, count] : stats.warnings) {
-        report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
-                    static_cast<unsigned long long>(count));
-        report.field("warning_" + rule, static_cast<std::int64_t>(count));
-      }
+      report_ptx_stats(report, stats);
     } else {
-#if defined(TCGEN_FMHA_SM100)
+#if defined(TCGEN_SM100)
       report.text("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
@@ -475,8 +450,8 @@ int fmha(std::span<const std::string> args) {
     }
   } catch (const std::exception& e) {
     std::fflush(stdout);
-    std::cerr << "tcgen: the FMHA kernel failed on " << (backend == "sm100" ? "the sm100 GPU" : "the host model")
-              << (backend == "ptx" ? " (PTX)" : "") << ": " << e.what() << '\n';
+    std::cerr << "tcgen: the FMHA kernel failed on " << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model")
+              << (backend == Backend::ptx ? " (PTX)" : "") << ": " << e.what() << '\n';
     report.text("result: FAILED (the kernel did not finish)\n");
     report.field("passed", false);
     report.field("failure", e.what());
@@ -484,7 +459,7 @@ int fmha(std::span<const std::string> args) {
     return 1;
   }
   report.text("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
-              backend == "sm100" ? "sm100, CUDA events" : backend == "ptx" ? "PTX on the host model" : "host model",
+              backend == Backend::sm100 ? "sm100, CUDA events" : backend == Backend::ptx ? "PTX on the host model" : "host model",
               flops / seconds * 1e-9);
 
   report.field("seconds", seconds);

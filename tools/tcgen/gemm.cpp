@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "kernel_run.hpp"
 #include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
@@ -22,10 +23,8 @@
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/gemm/ptx_gemm.hpp"
 #include "tcgen/ptx/execution_error.hpp"
-#include "ptx_kernels.hpp"
 #include "tcgen/gemm/reference.hpp"
-#if defined(TCGEN_GEMM_SM100)
-#include "tcgen/exec/sm100_device.hpp"
+#if defined(TCGEN_SM100)
 #include "tcgen/gemm/sm100_runner.hpp"
 #endif
 #include "verbs.hpp"
@@ -141,16 +140,10 @@ int gemm(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  // Every output is checked before the work, not after it.
-  if (a.has("out")) check_output_path("--out", a.text("out"));
-  const std::string save_dir = a.text_or("save-inputs", "");
-  const auto saved = [&](const char* name) { return save_dir + "/" + name + ".npy"; };
-  if (a.has("save-inputs"))
-    for (const char* name : {"a", "b", "c"})
-      if (name[0] != 'c' || a.has("c")) check_output_path("--save-inputs", saved(name));
+  check_outputs(a, {"out"});
+  const SavedInputs saved = a.has("c") ? SavedInputs(a, {"a", "b", "c"}) : SavedInputs(a, {"a", "b"});
   if (a.has("a") != a.has("b"))
     fail(a.has("a") ? "--b" : "--a", "(not given)", "expected both --a and --b, or neither (random inputs)");
-  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
   const layout::Major a_major = parse_major("--a-major", a.text_or("a-major", "K"));
   const layout::Major b_major = parse_major("--b-major", a.text_or("b-major", "K"));
   constexpr ElementType kDTypes[] = {ElementType::f32, ElementType::bf16, ElementType::fp16};
@@ -181,19 +174,17 @@ int gemm(std::span<const std::string> args) {
   const int m = size("m", fa, rows_axis(a_major)), n = size("n", fb, rows_axis(b_major)),
             k = size("k", fa, 1 - rows_axis(a_major));
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
-  const std::string backend = a.text_or("backend", "host");
+  const Backend backend = parse_backend(a);
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
   // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
   const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
   const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
   const std::string dtype = name(ab);
-  if (backend != "host" && backend != "ptx" && backend != "sm100") fail("--backend", backend, "expected host, ptx or sm100");
-  if (a.has("ptx") && backend != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
   const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type};
-  if (backend != "host") {
+  if (backend != Backend::host) {
     // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu.
     const auto only = [&](const char* what) {
-      return "expected " + std::string(what) + " with --backend " + backend +
+      return "expected " + std::string(what) + " with --backend " + name(backend) +
              ", which runs the kernels this build compiled (K-major A and B, f32 D, no C); --backend host runs any";
     };
     if (a_major != layout::Major::K) fail("--a-major", "MN", only("K"));
@@ -211,14 +202,6 @@ int gemm(std::span<const std::string> args) {
     fail("--m, --n, --k", shape_text(m, n) + " x " + std::to_string(k),
          "expected a problem that fits in memory: it needs about " + std::to_string(static_cast<long long>(need / (1 << 30))) +
              " GiB, this machine has " + std::to_string(static_cast<long long>(have / (1 << 30))) + " GiB");
-#if defined(TCGEN_GEMM_SM100)
-  if (backend == "sm100")
-    if (const std::string why = exec::sm100_unavailable(); !why.empty())
-      throw IoError("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
-#else
-  if (backend == "sm100")
-    fail("--backend", "sm100", "expected a tcgen built with nvcc (CUDA 12.8 or later) for sm_100a; this one is host-only");
-#endif
 
   // The inputs, stored as the kernel reads them and rounded to their types; the reference uses the rounded values.
   const auto operand_words = [](layout::Major major, const char* rows) {
@@ -253,7 +236,7 @@ int gemm(std::span<const std::string> args) {
                         ma.ld, mb.ld, a.has("c") ? mc.ld : 0, d.ld};
 
   std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
-  if (backend == "ptx") kernels = load_kernels(a, kBuiltPtx, "gemm");
+  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "gemm");
 
   Report report(a.flag("json"));
   report.text("tcgen gemm: D = A·Bᵀ%s, M = %d, N = %d, K = %d: %s\n", a.has("c") ? " + C" : "", m, n, k,
@@ -265,29 +248,29 @@ int gemm(std::span<const std::string> args) {
   report.field("k", k);
   report.field("kernel", gemm::describe(config));
   report.field("inputs", inputs);
-  report.field("backend", backend);
-  if (a.has("save-inputs")) {
+  report.field("backend", name(backend));
+  if (saved.wanted()) {
     // bf16 values are exact in float32; .npy has no bfloat16.
     const auto save = [&](const char* name, const gemm::Matrix& x) {
-      write_npy("--save-inputs", saved(name), {std::size_t(x.rows), std::size_t(x.cols)}, gemm::to_floats(x),
+      write_npy("--save-inputs", saved.path(name), {std::size_t(x.rows), std::size_t(x.cols)}, gemm::to_floats(x),
                 x.type == ElementType::fp16);
-      report.text("saved %s (%dx%d %s)\n", saved(name).c_str(), x.rows, x.cols,
+      report.text("saved %s (%dx%d %s)\n", saved.path(name).c_str(), x.rows, x.cols,
                   x.type == ElementType::fp16 ? "float16" : "float32");
     };
     save("a", ma);
     save("b", mb);
     if (a.has("c")) save("c", mc);
-    report.field("saved_inputs", save_dir);
+    report.field("saved_inputs", saved.dir());
   }
   double seconds = 0;
-  if (backend == "host") {
+  if (backend == Backend::host) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
     report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
                 gemm::grid_ctas(tiles, 0));
     const auto start = std::chrono::steady_clock::now();
     run_host_gemm(config, p);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  } else if (backend == "ptx") {
+  } else if (backend == Backend::ptx) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
     report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
                 kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0));
@@ -307,15 +290,9 @@ int gemm(std::span<const std::string> args) {
       return 1;
     }
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
-    report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
-    for (const auto& [rule, count] : stats.warnings) {
-      report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
-                  static_cast<unsigned long long>(count));
-      report.field("warning_" + rule, static_cast<std::int64_t>(count));
-    }
+    report_ptx_stats(report, stats);
   } else {
-#if defined(TCGEN_GEMM_SM100)
+#if defined(TCGEN_SM100)
     report.text("backend: sm100 (device 0)\n");
     seconds = gemm::sm100::run(ab, p);
 #endif

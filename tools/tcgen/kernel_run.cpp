@@ -1,0 +1,76 @@
+#include "kernel_run.hpp"
+
+#include <fstream>
+
+#include "output_file.hpp"
+#include "tcgen/core/error.hpp"
+#if defined(TCGEN_SM100)
+#include "tcgen/exec/sm100_device.hpp"
+#endif
+
+namespace tcgen::cli {
+
+const char* name(Backend b) {
+  switch (b) {
+    case Backend::host: return "host";
+    case Backend::ptx: return "ptx";
+    case Backend::sm100: return "sm100";
+  }
+  return "?";
+}
+
+void check_outputs(const Args& a, std::initializer_list<const char*> options) {
+  for (const char* o : options)
+    if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
+  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
+}
+
+SavedInputs::SavedInputs(const Args& a, std::initializer_list<const char*> names) : dir_(a.text_or("save-inputs", "")) {
+  if (wanted())
+    for (const char* n : names) check_output_path("--save-inputs", path(n));
+}
+
+Backend parse_backend(const Args& a) {
+  const std::string b = a.text_or("backend", "host");
+  if (b != "host" && b != "ptx" && b != "sm100")
+    fail("--backend", b, "expected host (the host model), ptx (the kernel's PTX on the host model) or sm100 (a B200)");
+  if (a.has("ptx") && b != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
+  if (b != "sm100") return b == "host" ? Backend::host : Backend::ptx;
+#if defined(TCGEN_SM100)
+  if (const std::string why = exec::sm100_unavailable(); !why.empty())
+    throw IoError("--backend", "sm100",
+                  "expected an sm_100 GPU (B200, GB200) to run on: " + why + "; --backend host runs the kernel on the host model");
+#else
+  fail("--backend", "sm100",
+       "expected a build with CUDA; this one has none (nvcc not found at configure time); --backend host runs the kernel "
+       "on the host model");
+#endif
+  return Backend::sm100;
+}
+
+ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels) {
+  if (a.has("ptx")) {
+    check_input_file("--ptx", a.text("ptx"));
+    return ptx::Module::load(a.text("ptx"));
+  }
+  if (built.empty())
+    fail("--backend", "ptx",
+         std::string("expected the kernels' PTX, which this build lacks (nvcc not found at configure time): give --ptx "
+                     "FILE, from nvcc -ptx -lineinfo -gencode arch=compute_100a,code=sm_100a of the ") +
+             kernels + " kernels");
+  if (!std::ifstream(built))
+    fail("--ptx", built, "expected the PTX this build compiled; rebuild (cmake --build build) or give --ptx FILE");
+  return ptx::Module::load(built);
+}
+
+void report_ptx_stats(Report& report, const ptx::LaunchStats& stats) {
+  report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
+  report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
+  for (const auto& [rule, count] : stats.warnings) {
+    report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
+                static_cast<unsigned long long>(count));
+    report.field("warning_" + rule, static_cast<std::int64_t>(count));
+  }
+}
+
+}  // namespace tcgen::cli

@@ -1,0 +1,47 @@
+#pragma once
+// What the verbs that run a kernel (gemm, fmha) share, written once: the
+// outputs checked before the work, --backend and --ptx, the B200's presence,
+// the --save-inputs directory, and a PTX run's statistics in the report.
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "args.hpp"
+#include "report.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+namespace tcgen::cli {
+
+// host: the host model; ptx: the kernel's sm_100a PTX on the host model; sm100: a B200.
+enum class Backend { host, ptx, sm100 };
+const char* name(Backend b);
+
+// Checks the options that name output files (exit 3 before any work when one
+// cannot be written), and that --out-f32 comes with --out.
+void check_outputs(const Args& a, std::initializer_list<const char*> options);
+
+// --save-inputs DIR: DIR/NAME.npy, each checked writable before the work; empty without the option.
+class SavedInputs {
+ public:
+  SavedInputs(const Args& a, std::initializer_list<const char*> names);
+  bool wanted() const { return !dir_.empty(); }
+  const std::string& dir() const { return dir_; }
+  std::string path(const char* name) const { return dir_ + "/" + name + ".npy"; }
+
+ private:
+  std::string dir_;
+};
+
+// --backend (default host) and --ptx (only with ptx). sm100 is checked here:
+// exit 3 (the environment) without an sm_100 GPU, exit 2 in a build without CUDA.
+Backend parse_backend(const Args& a);
+
+// The kernels' PTX for --backend ptx: --ptx FILE, or what this build
+// compiled (`built`, empty where nvcc was not found) of `kernels`' source.
+ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels);
+
+// "executed: N PTX instructions" and each PTX-letter warning with its count, as text and fields.
+void report_ptx_stats(Report& report, const ptx::LaunchStats& stats);
+
+}  // namespace tcgen::cli
