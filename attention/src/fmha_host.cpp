@@ -6,23 +6,20 @@
 
 namespace tcgen::attention {
 
-FmhaOutput run_fmha_host(const FmhaProblem& pr, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
-                         std::span<const std::uint16_t> v, const exec::LaunchOptions& options) {
-  pr.validate();
+FmhaOutput run_fmha_host(const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q,
+                         std::span<const std::uint16_t> k, std::span<const std::uint16_t> v,
+                         const exec::LaunchOptions& launch, const FmhaOptions& options) {
+  const FmhaProblem& pr = problem;
   pr.check_sizes(q.size(), k.size(), v.size());
-  const auto bytes = [](std::span<const std::uint16_t> s) {
-    return std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size_bytes());
+  // The host model reads a tensor through its bytes: the map's whole span.
+  const auto encode = [](const tma::TensorMapSpec& spec, const void* tensor) {
+    return exec::host_tensor_map(spec, std::span(static_cast<const std::uint8_t*>(tensor), spec.spanned_bytes()));
   };
   FmhaOutput out{std::vector<std::uint16_t>(pr.q_elements()), std::vector<float>(pr.lse_elements())};
-  visit_fmha(pr, [&]<class F>() {
-    typename F::template Params<exec::HostArch> p;
-    p.q = exec::host_tensor_map(F::q_map(pr), bytes(q));
-    p.k = exec::host_tensor_map(F::k_map(pr), bytes(k));
-    p.v = exec::host_tensor_map(F::v_map(pr), bytes(v));
-    p.problem = pr;
-    p.o = out.o.data();
-    p.lse = out.lse.data();
-    exec::host::launch(F::grid(pr), F::kThreads, F::kSmemBytes, [&](exec::HostArch& a) { F::run(a, p); }, options);
+  visit_fmha(problem, [&]<class F>() {
+    const auto p = F::template params<exec::HostArch>(problem, options, encode, q.data(), k.data(), v.data(),
+                                                      out.o.data(), out.lse.data());
+    exec::host::launch(F::grid(pr), F::kThreads, F::kSmemBytes, [&](exec::HostArch& a) { F::run(a, p); }, launch);
   });
   return out;
 }

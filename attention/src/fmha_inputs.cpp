@@ -6,8 +6,8 @@
 
 namespace tcgen::attention {
 
-FmhaInputs random_fmha_inputs(const FmhaProblem& p, std::uint64_t seed, bool rising) {
-  p.validate();
+FmhaInputs random_fmha_inputs(const CheckedFmhaProblem& checked, std::uint64_t seed, bool rising) {
+  const FmhaProblem& p = checked;
   std::mt19937_64 g(seed);
   const auto fill = [&](std::vector<float>& x, std::vector<std::uint16_t>& bits, std::size_t n, float bound,
                         int seq, bool gain) {

@@ -6,20 +6,19 @@
 
 namespace tcgen::attention {
 
-FmhaOutput run_fmha_ptx(const ptx::Module& module, const FmhaProblem& pr, std::span<const std::uint16_t> q,
+FmhaOutput run_fmha_ptx(const ptx::Module& module, const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q,
                         std::span<const std::uint16_t> k, std::span<const std::uint16_t> v,
-                        const exec::LaunchOptions& options, bool strict, ptx::LaunchStats* stats) {
-  pr.validate();
+                        const exec::LaunchOptions& launch, bool strict, ptx::LaunchStats* stats,
+                        const FmhaOptions& options) {
+  const FmhaProblem& pr = problem;
   pr.check_sizes(q.size(), k.size(), v.size());
   FmhaOutput out{std::vector<std::uint16_t>(pr.q_elements()), std::vector<float>(pr.lse_elements())};
-  visit_fmha(pr, [&]<class F>() {
-    typename F::template Params<ptx::DeviceLayout> p;
-    p.q = ptx::encode_tensor_map(F::q_map(pr), q.data());
-    p.k = ptx::encode_tensor_map(F::k_map(pr), k.data());
-    p.v = ptx::encode_tensor_map(F::v_map(pr), v.data());
-    p.problem = pr;
-    p.o = out.o.data();
-    p.lse = out.lse.data();
+  const auto encode = [](const tma::TensorMapSpec& spec, const void* tensor) {
+    return ptx::encode_tensor_map(spec, tensor);
+  };
+  visit_fmha(problem, [&]<class F>() {
+    const auto p = F::template params<ptx::DeviceLayout>(problem, options, encode, q.data(), k.data(), v.data(),
+                                                         out.o.data(), out.lse.data());
     const ptx::Argument args[] = {ptx::argument(p)};
     const ptx::Allocation memory[] = {{q.data(), q.size_bytes(), "Q"},
                                       {k.data(), k.size_bytes(), "K"},
@@ -30,7 +29,7 @@ FmhaOutput run_fmha_ptx(const ptx::Module& module, const FmhaProblem& pr, std::s
     const ptx::LaunchStats s = ptx::launch(
         module, module.entry_instance("tcgen::attention::fmha_kernel", typeid(F)),
         {.grid = F::grid(pr), .block = {F::kThreads, 1, 1}, .dynamic_smem = F::kSmemBytes + exec::kSmemAlignment,
-         .options = options, .strict = strict},
+         .options = launch, .strict = strict},
         args, memory);
     if (stats) *stats = s;
   });

@@ -13,8 +13,7 @@
 namespace tcgen::attention {
 namespace {
 
-void check_inputs(const FmhaProblem& p, std::span<const float> q, std::span<const float> k, std::span<const float> v) {
-  p.validate();
+void check_sizes(const FmhaProblem& p, std::span<const float> q, std::span<const float> k, std::span<const float> v) {
   p.check_sizes(q.size(), k.size(), v.size());
 }
 
@@ -41,9 +40,10 @@ bool sees(const FmhaMask& m, std::int64_t i, std::int64_t j, std::int64_t seq_q,
 
 }  // namespace
 
-FmhaResult<double> fmha_reference(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+FmhaResult<double> fmha_reference(const CheckedFmhaProblem& checked, std::span<const float> q, std::span<const float> k,
                                   std::span<const float> v) {
-  check_inputs(p, q, k, v);
+  const FmhaProblem& p = checked;
+  check_sizes(p, q, k, v);
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const int d = p.head_dim;
   const double sc = p.scale.value();
@@ -85,9 +85,10 @@ FmhaResult<double> fmha_reference(const FmhaProblem& p, std::span<const float> q
   return r;
 }
 
-FmhaResult<float> fmha_blocked(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+FmhaResult<float> fmha_blocked(const CheckedFmhaProblem& checked, std::span<const float> q, std::span<const float> k,
                                std::span<const float> v, int block_n, ElementType p_type) {
-  check_inputs(p, q, k, v);
+  const FmhaProblem& p = checked;
+  check_sizes(p, q, k, v);
   if (block_n <= 0) fail("block_n", block_n, "expected a positive K block");
   const int d = p.head_dim;
   FmhaResult<float> r;

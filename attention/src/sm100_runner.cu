@@ -15,11 +15,11 @@ namespace tcgen::attention::sm100 {
 using exec::check_cuda;
 using exec::DeviceBuffer;
 
-FmhaOutput run(const FmhaProblem& problem, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
-               std::span<const std::uint16_t> v, double* seconds) {
+FmhaOutput run(const CheckedFmhaProblem& checked, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
+               std::span<const std::uint16_t> v, double* seconds, const FmhaOptions& options) {
   if (const std::string why = exec::sm100_unavailable(); !why.empty())
-    fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
-  problem.validate();
+    fail("device", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
+  const FmhaProblem& problem = checked;
   problem.check_sizes(q.size(), k.size(), v.size());
   const std::size_t nq = problem.q_elements(), nkv = problem.kv_elements(), nlse = problem.lse_elements();
   check_cuda(cudaSetDevice(0), "cudaSetDevice");
@@ -30,7 +30,7 @@ FmhaOutput run(const FmhaProblem& problem, std::span<const std::uint16_t> q, std
   check_cuda(cudaMemcpy(dv.ptr, v.data(), nkv * e, cudaMemcpyHostToDevice), "copy V");
   exec::DeviceTimer timer;
   timer.start();
-  check_cuda(launch_fmha_device(problem, dq.ptr, dk.ptr, dv.ptr, dout.ptr, static_cast<float*>(dlse.ptr)),
+  check_cuda(launch_fmha_device(checked, dq.ptr, dk.ptr, dv.ptr, dout.ptr, static_cast<float*>(dlse.ptr), nullptr, options),
              "launch_fmha_device");
   const double elapsed = timer.stop_seconds("the FMHA kernel");
   if (seconds != nullptr) *seconds = elapsed;

@@ -195,14 +195,14 @@ TEST_CASE("the FMHA kernel leans on FA4's mma → mma order: strict mode refuses
 
 TEST_CASE("the FMHA with PReuse::wait_for_pv keeps to PTX's letter: strict mode accepts it, and it is right") {
   using namespace tcgen::attention;
-  for (FmhaProblem p : {FmhaProblem::make(1, 2, 1, 200, 300, 64, FmhaMask::causal()),
+  for (const FmhaProblem& p : {FmhaProblem::make(1, 2, 1, 200, 300, 64, FmhaMask::causal()),
                         FmhaProblem::make(1, 1, 1, 130, 333, 256, FmhaMask::none(), ElementType::fp16)}) {
     CAPTURE(p.head_dim);
-    p.p_reuse = PReuse::wait_for_pv;
     const FmhaInputs in = random_fmha_inputs(p, 11);
     tcgen::exec::LaunchOptions strict;
     strict.strict_mma_pipelining = true;
-    const FmhaCheck check = check_fmha(p, in, run_fmha_host(p, in.qb, in.kb, in.vb, strict));
+    const FmhaCheck check =
+        check_fmha(p, in, run_fmha_host(p, in.qb, in.kb, in.vb, strict, FmhaOptions{.p_reuse = PReuse::wait_for_pv}));
     CHECK_MESSAGE(check.o.ok, check.o.text());
     CHECK_MESSAGE(check.lse.ok, check.lse.text());
   }

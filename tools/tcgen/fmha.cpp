@@ -289,7 +289,8 @@ int fmha(std::span<const std::string> args) {
   p.mask = mask;
   const std::string reuse = a.text_or("p-reuse", "issue-order");
   if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "expected issue-order or wait-for-pv");
-  p.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
+  attention::FmhaOptions kernel_options;
+  kernel_options.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   const bool scale_given = a.has("scale");
@@ -301,11 +302,14 @@ int fmha(std::span<const std::string> args) {
       fail("--scale", t, "expected a positive finite number, e.g. 0.125");
     p.scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
   }
-  try {
-    p.validate();
-  } catch (const Error& e) {
-    refuse_as_option(e, p);
-  }
+  // Validated once, here; the inputs, the kernel, the reference and the check take the checked problem.
+  const attention::CheckedFmhaProblem problem = [&]() -> attention::CheckedFmhaProblem {
+    try {
+      return p;
+    } catch (const Error& e) {
+      refuse_as_option(e, p);
+    }
+  }();
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
 
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
@@ -350,7 +354,7 @@ int fmha(std::span<const std::string> args) {
     round("--v", in.v, in.vb);
     inputs = "inputs: " + a.text("q") + ", " + a.text("k") + ", " + a.text("v") + ", rounded to " + type;
   } else {
-    in = attention::random_fmha_inputs(p, seed);
+    in = attention::random_fmha_inputs(problem, seed);
     inputs = "inputs: Q, K uniform in [-2, 2), V uniform in [-1, 1) from seed " + std::to_string(seed) +
              ", rounded to " + type;
   }
@@ -371,7 +375,7 @@ int fmha(std::span<const std::string> args) {
               from_files ? " (the files' float16; --dtype bf16 rounds them)" : "");
   report.text("mask: %s\n", mask_text(mask).c_str());
   report.text("P reuse: %s%s\n",
-              p.p_reuse == attention::PReuse::wait_for_pv ? "wait-for-pv (S waits until the P·V reading P completes)"
+              kernel_options.p_reuse == attention::PReuse::wait_for_pv ? "wait-for-pv (S waits until the P·V reading P completes)"
                                                           : "issue-order (S right after the P·V reading P, as FA4)",
               a.flag("strict-ptx") ? "; strict PTX mma pipelining" : "");
   if (empty_rows > 0)
@@ -426,7 +430,7 @@ int fmha(std::span<const std::string> args) {
       exec::LaunchOptions options;
       options.strict_mma_pipelining = a.flag("strict-ptx");
       options.progress = terminal_progress(a.flag("quiet"));
-      got = attention::run_fmha_host(p, in.qb, in.kb, in.vb, options);
+      got = attention::run_fmha_host(problem, in.qb, in.kb, in.vb, options, kernel_options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else if (backend == Backend::ptx) {
       report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
@@ -437,7 +441,7 @@ int fmha(std::span<const std::string> args) {
       options.strict_mma_pipelining = a.flag("strict-ptx");
       options.progress = terminal_progress(a.flag("quiet"));
       ptx::LaunchStats stats;
-      got = attention::run_fmha_ptx(*kernels, p, in.qb, in.kb, in.vb, options, false, &stats);
+      got = attention::run_fmha_ptx(*kernels, problem, in.qb, in.kb, in.vb, options, false, &stats, kernel_options);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report_ptx_stats(report, stats);
     } else {
@@ -445,7 +449,7 @@ int fmha(std::span<const std::string> args) {
       report.text("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      got = attention::sm100::run(p, in.qb, in.kb, in.vb, &seconds);
+      got = attention::sm100::run(problem, in.qb, in.kb, in.vb, &seconds, kernel_options);
 #endif
     }
   } catch (const std::exception& e) {
@@ -466,13 +470,13 @@ int fmha(std::span<const std::string> args) {
   bool passed = true;
   if (!a.flag("no-reference")) {
     const auto ref_start = std::chrono::steady_clock::now();
-    const attention::FmhaResult<double> ref = attention::fmha_reference(p, in.q, in.k, in.v);
+    const attention::FmhaResult<double> ref = attention::fmha_reference(problem, in.q, in.k, in.v);
     const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
     report.text("reference time %.6f s (fp64, plain C++)\n", ref_seconds);
     report.field("reference_seconds", ref_seconds);
 
     // On failure compare() has logged its report (per-row ratio and cosine, a diagnosis) to stderr.
-    const attention::FmhaCheck c = attention::check_fmha(p, ref, got);
+    const attention::FmhaCheck c = attention::check_fmha(problem, ref, got);
     report.text("O max row relative error (2-norm) %.3g (bound %s)\n", c.o.max_rel_error,
                 bound_text(attention::kFmhaOBound).c_str());
     report.text("LSE max relative error %.3g (bound %s)\n", c.lse.max_rel_error,

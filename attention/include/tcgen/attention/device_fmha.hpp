@@ -26,21 +26,20 @@ __global__ void __launch_bounds__(F::kThreads, 1)
   F::run(a, p);
 }
 
-// Throws tcgen::Error (from problem.validate()) for a problem the kernel
-// does not run; returns cudaErrorMisalignedAddress when o is not 16-byte
-// aligned (the epilogue writes O in 16-byte pieces; cudaMalloc gives 256).
-inline cudaError_t launch_fmha_device(const FmhaProblem& pr, const void* q, const void* k, const void* v, void* o,
-                                      float* lse, cudaStream_t stream = nullptr) {
+// Throws tcgen::Error (validating a plain FmhaProblem) for a problem the
+// kernel does not run; returns cudaErrorMisalignedAddress when o is not
+// 16-byte aligned (the epilogue writes O in 16-byte pieces; cudaMalloc gives 256).
+inline cudaError_t launch_fmha_device(const CheckedFmhaProblem& problem, const void* q, const void* k, const void* v,
+                                      void* o, float* lse, cudaStream_t stream = nullptr,
+                                      const FmhaOptions& options = {}) {
   if (reinterpret_cast<std::uintptr_t>(o) % 16 != 0) return cudaErrorMisalignedAddress;
-  return visit_fmha(pr, [&]<class F>() {
-    typename F::template Params<exec::DeviceArch> p;
-    p.q = exec::device_tensor_map(F::q_map(pr), q);
-    p.k = exec::device_tensor_map(F::k_map(pr), k);
-    p.v = exec::device_tensor_map(F::v_map(pr), v);
-    p.problem = pr;
-    p.o = static_cast<typename F::Out*>(o);
-    p.lse = lse;
-    return exec::device::launch(fmha_kernel<F>, F::grid(pr), F::kThreads, F::kSmemBytes, p, stream);
+  const auto encode = [](const tma::TensorMapSpec& spec, const void* tensor) {
+    return exec::device_tensor_map(spec, tensor);
+  };
+  return visit_fmha(problem, [&]<class F>() {
+    const auto p = F::template params<exec::DeviceArch>(problem, options, encode, q, k, v,
+                                                        static_cast<typename F::Out*>(o), lse);
+    return exec::device::launch(fmha_kernel<F>, F::grid(problem), F::kThreads, F::kSmemBytes, p, stream);
   });
 }
 

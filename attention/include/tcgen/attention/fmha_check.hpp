@@ -22,8 +22,8 @@ struct FmhaCheck {
 };
 
 // `out` from the kernel against fmha_reference(problem, in.q, in.k, in.v).
-FmhaCheck check_fmha(const FmhaProblem& problem, const FmhaInputs& in, const FmhaOutput& out);
+FmhaCheck check_fmha(const CheckedFmhaProblem& problem, const FmhaInputs& in, const FmhaOutput& out);
 // The same against a reference already computed (e.g. with another scale).
-FmhaCheck check_fmha(const FmhaProblem& problem, const FmhaResult<double>& reference, const FmhaOutput& out);
+FmhaCheck check_fmha(const CheckedFmhaProblem& problem, const FmhaResult<double>& reference, const FmhaOutput& out);
 
 }  // namespace tcgen::attention

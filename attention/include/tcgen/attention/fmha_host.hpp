@@ -16,8 +16,8 @@
 
 namespace tcgen::attention {
 
-FmhaOutput run_fmha_host(const FmhaProblem& problem, std::span<const std::uint16_t> q,
+FmhaOutput run_fmha_host(const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q,
                          std::span<const std::uint16_t> k, std::span<const std::uint16_t> v,
-                         const exec::LaunchOptions& options = {});
+                         const exec::LaunchOptions& launch = {}, const FmhaOptions& options = {});
 
 }  // namespace tcgen::attention

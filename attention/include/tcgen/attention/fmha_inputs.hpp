@@ -21,6 +21,6 @@ struct FmhaInputs {
 // each block of 128 keys scores higher than the one before by more than the
 // softmax's rescale threshold and the kernel must rescale O (with plain
 // random inputs the first block's maximum is rarely beaten by 2^8).
-FmhaInputs random_fmha_inputs(const FmhaProblem& problem, std::uint64_t seed, bool rising = false);
+FmhaInputs random_fmha_inputs(const CheckedFmhaProblem& problem, std::uint64_t seed, bool rising = false);
 
 }  // namespace tcgen::attention

@@ -134,9 +134,26 @@ struct Fmha {
   struct Params {
     typename Arch::TensorMap q, k, v;  // from q_map, k_map, v_map below
     FmhaProblem problem;
+    PReuse p_reuse = PReuse::issue_order;
     Out* o = nullptr;      // [batch, heads, seq_q, head_dim], 16-byte aligned
     float* lse = nullptr;  // [batch, heads, seq_q]
   };
+
+  // The parameters of one launch, for any face: `encode(spec, tensor)` makes
+  // the face's tensor map of q_map, k_map or v_map over that tensor.
+  template <class Arch, class Encode>
+  static Params<Arch> params(const CheckedFmhaProblem& problem, const FmhaOptions& options, Encode&& encode,
+                             const void* q, const void* k, const void* v, Out* o, float* lse) {
+    Params<Arch> p;
+    p.q = encode(q_map(problem), q);
+    p.k = encode(k_map(problem), k);
+    p.v = encode(v_map(problem), v);
+    p.problem = problem;
+    p.p_reuse = options.p_reuse;
+    p.o = o;
+    p.lse = lse;
+    return p;
+  }
 
   // The three tensor maps: each (batch, head) its own third-dimension index.
   static tma::TensorMapSpec q_map(const FmhaProblem& p) {
@@ -174,7 +191,7 @@ struct Fmha {
     if (warp == kLoadWarp) {
       if (a.elect_one()) load(a, p, smem, w);
     } else if (warp == kMmaWarp) {
-      if (a.elect_one()) multiply(a, smem, base, w, p.problem.p_reuse);
+      if (a.elect_one()) multiply(a, smem, base, w, p.p_reuse);
     } else if (warp < kFirstCorrectionWarp) {
       softmax(a, p, smem, base, w, static_cast<int>(warp - kFirstSoftmaxWarp) / 4);
     } else {
@@ -259,7 +276,7 @@ struct Fmha {
   // S, N = head_dim then 128). FA4 (flash_fwd_sm100.py: "this gemm is
   // scheduled after the PV gemm") and CUTLASS example 77 rely on the same
   // issue order, and the host model accepts it (model/src/cta_order.cpp).
-  // PReuse::wait_for_pv waits for that P·V first (fmha_problem.hpp).
+  // PReuse::wait_for_pv (FmhaOptions) waits for that P·V first (fmha_problem.hpp).
   //
   // No mbarrier gets two phases ahead of its waiter (a parity wait cannot
   // tell phase n from n + 2): the softmax's arrivals for block i + 1 (stats,
@@ -453,11 +470,11 @@ struct Fmha {
 
 // Calls visit.template operator()<Fmha<E, D>>() for the problem's dtype and
 // head_dim: the one place where a problem known at run time picks a compiled
-// kernel (the host model's run and the B200 launch). Throws tcgen::Error,
-// from problem.validate(), for a problem no kernel runs.
+// kernel (the host model's run and the B200 launch); a checked problem is one
+// some kernel runs.
 template <class Visit>
-decltype(auto) visit_fmha(const FmhaProblem& problem, Visit&& visit) {
-  problem.validate();
+decltype(auto) visit_fmha(const CheckedFmhaProblem& checked, Visit&& visit) {
+  const FmhaProblem& problem = checked;
   const auto for_type = [&]<ElementType E>() -> decltype(auto) {
     if (problem.head_dim == 64) return visit.template operator()<Fmha<E, 64>>();
     if (problem.head_dim == 128) return visit.template operator()<Fmha<E, 128>>();

@@ -78,7 +78,6 @@ struct FmhaProblem {
   ElementType dtype = ElementType::bf16;  // Q, K, V, O (and P in TMEM): bf16 or fp16
   FmhaMask mask;
   SoftmaxScale scale = SoftmaxScale::for_head_dim(128);  // make() sets 1/sqrt(head_dim)
-  PReuse p_reuse = PReuse::issue_order;                  // a choice of the kernel's, not of the maths
 
   // The usual problem, with the default scale 1/sqrt(head_dim) (set `scale`
   // after it for another; it is always printed by the tools).
@@ -102,6 +101,26 @@ struct FmhaProblem {
   constexpr TCGEN_HD int kv_head(int head) const { return head / (heads / heads_kv); }
   // FLOPs of the two GEMMs over the keys the mask lets through (4 · Σ_rows keys · head_dim).
   double flops() const;
+};
+
+// A problem validate() has accepted. Everything that runs or checks an FMHA
+// (the runners, the reference, the inputs, the check) takes one, so a caller
+// that validates once (the CLI) passes the checked problem on and nothing
+// validates again; passing a plain FmhaProblem validates it on the way.
+class CheckedFmhaProblem {
+ public:
+  CheckedFmhaProblem(const FmhaProblem& p) : p_(p) { p_.validate(); }  // implicit: validates
+  operator const FmhaProblem&() const { return p_; }
+  const FmhaProblem& get() const { return p_; }
+  const FmhaProblem* operator->() const { return &p_; }
+
+ private:
+  FmhaProblem p_;
+};
+
+// The kernel's choices, apart from the maths: the reference never sees them.
+struct FmhaOptions {
+  PReuse p_reuse = PReuse::issue_order;
 };
 
 // What an FMHA run returns, in the layouts above.

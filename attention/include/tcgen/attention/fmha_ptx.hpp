@@ -17,8 +17,9 @@ namespace tcgen::attention {
 // Throws tcgen::Error for a bad problem or a module without the problem's
 // instantiation, ptx::ExecutionError for a broken rule. `stats`, when given,
 // gets what the launch executed.
-FmhaOutput run_fmha_ptx(const ptx::Module& module, const FmhaProblem& problem, std::span<const std::uint16_t> q,
+FmhaOutput run_fmha_ptx(const ptx::Module& module, const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q,
                         std::span<const std::uint16_t> k, std::span<const std::uint16_t> v,
-                        const exec::LaunchOptions& options = {}, bool strict = false, ptx::LaunchStats* stats = nullptr);
+                        const exec::LaunchOptions& launch = {}, bool strict = false, ptx::LaunchStats* stats = nullptr,
+                        const FmhaOptions& options = {});
 
 }  // namespace tcgen::attention

@@ -33,12 +33,12 @@ struct FmhaResult {
 
 // Throws tcgen::Error from p.validate(), or naming "q", "k" or "v" when an
 // array's size is not p.q_elements() / p.kv_elements().
-FmhaResult<double> fmha_reference(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+FmhaResult<double> fmha_reference(const CheckedFmhaProblem& p, std::span<const float> q, std::span<const float> k,
                                   std::span<const float> v);
 
 // block_n: K/V rows per step (the kernel's kFmhaBlockN, 128); p_type: what P
 // is rounded to before P·V (bf16 as in the kernel; f32 checks the algorithm alone).
-FmhaResult<float> fmha_blocked(const FmhaProblem& p, std::span<const float> q, std::span<const float> k,
+FmhaResult<float> fmha_blocked(const CheckedFmhaProblem& p, std::span<const float> q, std::span<const float> k,
                                std::span<const float> v, int block_n = 128, ElementType p_type = ElementType::bf16);
 
 }  // namespace tcgen::attention

@@ -14,7 +14,7 @@ namespace tcgen::attention::sm100 {
 // once, timed by CUDA events, and copies O and LSE back. `seconds`, when
 // given, gets the kernel's time. Throws tcgen::Error for a bad problem or
 // array size, a missing sm_100 GPU (exec::sm100_unavailable()) or a CUDA error.
-FmhaOutput run(const FmhaProblem& problem, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
-               std::span<const std::uint16_t> v, double* seconds = nullptr);
+FmhaOutput run(const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
+               std::span<const std::uint16_t> v, double* seconds = nullptr, const FmhaOptions& options = {});
 
 }  // namespace tcgen::attention::sm100
