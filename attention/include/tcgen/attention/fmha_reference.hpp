@@ -31,7 +31,7 @@ struct FmhaResult {
   std::vector<T> lse;  // [batch, heads, seq_q], natural log
 };
 
-// Throws tcgen::Error from p.validate(), or naming "q", "k" or "v" when an
+// Throws tcgen::Error from validating a plain FmhaProblem, or naming "q", "k" or "v" when an
 // array's size is not p.q_elements() / p.kv_elements().
 FmhaResult<double> fmha_reference(const CheckedFmhaProblem& p, std::span<const float> q, std::span<const float> k,
                                   std::span<const float> v);
