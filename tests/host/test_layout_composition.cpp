@@ -178,9 +178,8 @@ struct CompositionCase {
 // Every pair of that test that tcgen can express, in its order and under its
 // section titles. Left out: "Swizzle composition" (2 pairs: a swizzle
 // functor is not a tcgen layout), "BETA: Tuple strides" (2 pairs: strides
-// E<i> are not integers), the differences in kCuteCompositionDifferences
-// below, and "The SM80 fp64 MMA NT problem" (2 pairs), where tcgen throws
-// and CuTe answers, reported for a decision rather than asserted.
+// E<i> are not integers), and the differences in kCuteCompositionDifferences
+// below.
 constexpr CompositionCase kCuteCompositionCases[] = {
     // "Simple tests"
     {"1:0", "1:0"},
@@ -285,6 +284,11 @@ constexpr CompositionDifference kCuteCompositionDifferences[] = {
     // 2:24 and 3:24; tcgen requires it to divide.
     {"(8,8):(8,1)", "2:3", "composition stride"},
     {"(8,8):(8,1)", "3:3", "composition stride"},
+    // "The SM80 fp64 MMA NT problem": a negative stride of B over a multi-leaf
+    // A. CuTe walks back through A's first leaf, R = 2:1 and (2,2):(1,-512);
+    // tcgen composes negative strides with a one-leaf A only.
+    {"(1,(2,4)):(0,(-1,512))", "2:-1", "composition stride"},
+    {"(1,(2,4)):(0,(-1,512))", "4:-1", "composition stride"},
 };
 }  // namespace
 

@@ -52,6 +52,11 @@ namespace detail {
 constexpr void compose_leaf(const Mode& a, Int s, Int d, Mode& out) {
   if (s == 1) return;
   if (d == 0) { out.push(s, 0); return; }
+  // A negative stride of B walks A backwards from 0: CuTe answers it through
+  // A's first leaf (its "BETA: Negative strides"); here only a one-leaf A.
+  if (d < 0 && a.count > 1)
+    fail("composition stride", d, "expected a non-negative stride of B where A has more than one leaf (B's negative strides "
+                                  "compose only with a one-leaf A)");
   Int rest_stride = d, rest_shape = s;
   for (int j = 0; j < a.count; ++j) {
     const Int as = a.shape[j], ad = a.stride[j];
