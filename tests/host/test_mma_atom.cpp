@@ -128,6 +128,30 @@ TEST_CASE("SmemMatrix: kstep(k) equals the descriptor iterator for every layout 
   }
 }
 
+TEST_CASE("OperandTile: K step k of a TMEM A operand starts 8 columns (256 bits of each row) after step k - 1") {
+  // One instruction's K (Mma::k) fills 8 of the tile's columns, so the
+  // tile's last K step ends on its last column: kind::f16 (16 bf16 per step,
+  // 2 per column) and kind::f8f6f4 (32 e4m3, 4 per column), 64 and 128 rows.
+  const auto last_step_ends_the_tile = []<class Tile, class Atom>() {
+    const Tile t{tcgen::tmem::TmemAddress(32, 64)};
+    const int steps = Tile::k / Atom::k;
+    for (int k = 0; k < steps; ++k) {
+      CHECK(t.kstep(k).lane() == 32);
+      CHECK(t.kstep(k).column() == 64 + 8u * static_cast<std::uint32_t>(k));
+    }
+    CHECK(t.kstep(steps - 1).column() + 8 == 64 + Tile::columns);
+  };
+  using tcgen::ElementType;
+  using F16 = tcgen::mma::Mma<tcgen::mma::InstrDescriptorSpec{.kind = tcgen::mma::MmaKind::f16, .a = ElementType::bf16,
+                                                              .b = ElementType::bf16, .d = ElementType::f32, .m = 128,
+                                                              .n = 64}>;
+  using F8 = tcgen::mma::Mma<tcgen::mma::InstrDescriptorSpec{.kind = tcgen::mma::MmaKind::f8f6f4,
+                                                             .a = ElementType::e4m3, .b = ElementType::e4m3,
+                                                             .d = ElementType::f32, .m = 64, .n = 64}>;
+  last_step_ends_the_tile.operator()<tcgen::tmem::OperandTile<128, 64, ElementType::bf16>, F16>();
+  last_step_ends_the_tile.operator()<tcgen::tmem::OperandTile<64, 128, ElementType::e4m3>, F8>();
+}
+
 TEST_CASE("SmemMatrix: addresses and K steps the descriptor cannot hold are errors") {
   expect_error([] { Dense<16, K, SW128, 128, 64> tile(0x408); }, "smem_address");           // not 16-byte aligned
   expect_error([] { Dense<16, K, SW128, 128, 64> tile(0x3E000); }, "smem_address");         // past 256 KiB

@@ -278,17 +278,17 @@ void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate, tmem::TmemAd
       model::MmaVariant{.scale_vec = Atom::scale_vec, .scale_a_tmem = scale_a.raw(), .scale_b_tmem = scale_b.raw()});
 }
 
+// A's K step through the operand's own kstep(), as Mma::issue takes it on the device.
 template <class A>
 std::optional<std::uint32_t> HostArch::a_tmem_operand(A a, int kstep) {
-  if constexpr (requires { a.kstep(0); }) return std::nullopt;
-  // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2), as Mma::issue steps.
-  else return a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
+  if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>) return a.kstep(kstep).raw();
+  else return std::nullopt;
 }
 
 template <class A>
 std::uint64_t HostArch::a_desc_operand(A a, int kstep) {
-  if constexpr (requires { a.kstep(0); }) return a.kstep(kstep);
-  else return 0;
+  if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>) return 0;
+  else return a.kstep(kstep);
 }
 
 template <class Atom>

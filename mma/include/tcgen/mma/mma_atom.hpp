@@ -181,14 +181,13 @@ struct Mma {
   }
 
  private:
-  template <layout::SmemOperandSpec SA>
-  __device__ static std::uint64_t a_operand(SmemMatrix<SA> a, int kstep) {
-    return a.kstep(kstep);
-  }
-  // One MMA reads 256 bits of K per row: 8 TMEM columns (tcgen05-facts-2.md §1.2).
-  template <int M, int K, ElementType E>
-  __device__ static std::uint32_t a_operand(tmem::OperandTile<M, K, E> a, int kstep) {
-    return a.address.col_offset(8u * static_cast<std::uint32_t>(kstep)).raw();
+  // A's K step as the instruction takes it: a descriptor (SS) or a TMEM address (TS).
+  template <class A>
+  __device__ static auto a_operand(A a, int kstep) {
+    if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>)
+      return a.kstep(kstep).raw();
+    else
+      return a.kstep(kstep);
   }
 
   // Inline asm wants its text as one string literal, so the kind (the one

@@ -45,6 +45,11 @@ struct OperandTile {
   static constexpr std::uint32_t columns = K / per_column;
 
   TmemAddress address;
+
+  // Where MMA K step k reads A: one instruction takes 256 bits of each row,
+  // 8 columns (tcgen05-facts-2.md §1.2), as SmemMatrix::kstep is where it
+  // reads a shared-memory operand. Both faces issue through it.
+  constexpr TCGEN_HD TmemAddress kstep(int k) const { return address.col_offset(8u * static_cast<std::uint32_t>(k)); }
 };
 
 // Cells that only tcgen05.st / ld / cp touch, such as the softmax row
