@@ -224,7 +224,7 @@ SmemDescriptorFields check_canonical(const layout::Layout& tile, const layout::S
   f.start_address = chunk_bytes(0, 0);
   f.lbo = can.lbo >= 0 ? can.digits[static_cast<std::size_t>(can.lbo)].stride : 16;
   f.sbo = can.digits[static_cast<std::size_t>(can.sbo)].stride;
-  f.layout_type = layout::sm100_layout_type(spec.swizzle);
+  f.layout_type = layout_type(spec.swizzle);
   (void)encode(f);  // strides that do not fit the fields throw naming lbo or sbo
   return f;
 }

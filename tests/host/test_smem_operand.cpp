@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/mma/smem_descriptor.hpp"
 
 using namespace tcgen::layout;
 
@@ -134,13 +135,13 @@ std::string describe(Major m, SmemSwizzle s, const Format& f, Int rows, Int cols
 // matrices column-major, LBO = BLOCK_MN·16 B, SBO = 128 B"), bf16 128 x 16.
 constexpr SmemOperandSpec kUserSpec{dense_element(16), Major::K, SmemSwizzle::none, 128, 16};
 constexpr SmemOperand kUser = smem_operand<kUserSpec>();
-static_assert(kUser.lbo() == 2048 && kUser.sbo() == 128);
-static_assert(kUser.layout_type() == 0 && kUser.ksteps() == 1 && kUser.size_bytes() == 128 * 16 * 2);
+static_assert(tcgen::mma::lbo(kUser) == 2048 && tcgen::mma::sbo(kUser) == 128);
+static_assert(tcgen::mma::layout_type(kUser.spec().swizzle) == 0 && kUser.ksteps() == 1 && kUser.size_bytes() == 128 * 16 * 2);
 static_assert(kUser.offset(9, 8) == 2048 + 128 + 16);  // core matrix (1,1), row 1 of it
 // tcgen05-facts.md §1 worked encoding: K-major SW128, LBO = 16 B, SBO = 1024 B (bf16 128 x 64).
 constexpr SmemOperandSpec kSw128Spec{dense_element(16), Major::K, SmemSwizzle::b128, 128, 64};
 constexpr SmemOperand kSw128 = smem_operand<kSw128Spec>();
-static_assert(kSw128.lbo() == 16 && kSw128.sbo() == 1024 && kSw128.layout_type() == 2);
+static_assert(tcgen::mma::lbo(kSw128) == 16 && tcgen::mma::sbo(kSw128) == 1024 && tcgen::mma::layout_type(kSw128.spec().swizzle) == 2);
 static_assert(kSw128.ksteps() == 4 && kSw128.kstep_offset(1) == 32 && kSw128.kstep_offset(3) == 96);
 
 }  // namespace
@@ -172,7 +173,7 @@ TEST_CASE("every legal operand tile: injective, dense, PTX canonical addresses, 
             ++tiles;
 
             // Descriptor fields: 16-byte aligned (PTX, §1), within 14 bits of 16 B.
-            const Int L = op.lbo(), S = op.sbo();
+            const Int L = tcgen::mma::lbo(op), S = tcgen::mma::sbo(op);
             CHECK(L % 16 == 0);
             CHECK(S % 16 == 0);
             CHECK(L > 0);
@@ -180,7 +181,7 @@ TEST_CASE("every legal operand tile: injective, dense, PTX canonical addresses, 
             CHECK(L < (Int{1} << 18));
             CHECK(S < (Int{1} << 18));
             CHECK(op.ksteps() == cols / ks);
-            CHECK(op.layout_type() == (s == SmemSwizzle::none ? 0 : s == SmemSwizzle::b128_base32b ? 1
+            CHECK(tcgen::mma::layout_type(op.spec().swizzle) == (s == SmemSwizzle::none ? 0 : s == SmemSwizzle::b128_base32b ? 1
                                        : s == SmemSwizzle::b128 ? 2 : s == SmemSwizzle::b64 ? 4 : 6));
             if (m == Major::K && s != SmemSwizzle::none) {
               CHECK(L == 16);            // §2.2: K-major swizzled LBO "not used, assumed to be 1"
@@ -276,9 +277,9 @@ TEST_CASE("known point: the user's K-major no-swizzle bf16 128x16 operand") {
   // core matrix (i, j) (8 rows x 16 B, contiguous) at byte j·LBO + i·SBO,
   // LBO = 128·16 = 2048 B, SBO = 128 B; core matrices column-major.
   const SmemOperand op = make_smem_operand({dense_element(16), Major::K, SmemSwizzle::none, 128, 16});
-  CHECK(op.lbo() == 2048);
-  CHECK(op.sbo() == 128);
-  CHECK(op.layout_type() == 0);
+  CHECK(tcgen::mma::lbo(op) == 2048);
+  CHECK(tcgen::mma::sbo(op) == 128);
+  CHECK(tcgen::mma::layout_type(op.spec().swizzle) == 0);
   for (Int r = 0; r < 128; ++r)
     for (Int k = 0; k < 16; ++k) {
       const Int i = r / 8, j = k / 8;  // core matrix
@@ -291,9 +292,9 @@ TEST_CASE("known point: K-major SW128 bf16 128x64") {
   // hardware-checks.md: K steps inside one 128B atom advance only the start
   // address, by 32 B.
   const SmemOperand op = make_smem_operand({dense_element(16), Major::K, SmemSwizzle::b128, 128, 64});
-  CHECK(op.lbo() == 16);
-  CHECK(op.sbo() == 1024);
-  CHECK(op.layout_type() == 2);
+  CHECK(tcgen::mma::lbo(op) == 16);
+  CHECK(tcgen::mma::sbo(op) == 1024);
+  CHECK(tcgen::mma::layout_type(op.spec().swizzle) == 2);
   for (Int s = 0; s < 4; ++s) CHECK(op.kstep_offset(s) == 32 * s);
   // Row 1 of the 128B atom is 128 B on, row 8 is the next atom (SBO); the
   // physical address of (1, 0) at base 0 is 0x080 ^ 0x010 = 0x090 (§2.3).
@@ -327,31 +328,31 @@ TEST_CASE("known points: swizzle functions of §2.3, codes of §1, base offset")
     if (s != SmemSwizzle::none) CHECK(f.period() == period(s));
   }
   // §1, descriptor bits 61-63: 0 none, 1 128B/32B-atom, 2 128B, 4 64B, 6 32B.
-  CHECK(sm100_layout_type(SmemSwizzle::none) == 0);
-  CHECK(sm100_layout_type(SmemSwizzle::b128_base32b) == 1);
-  CHECK(sm100_layout_type(SmemSwizzle::b128) == 2);
-  CHECK(sm100_layout_type(SmemSwizzle::b64) == 4);
-  CHECK(sm100_layout_type(SmemSwizzle::b32) == 6);
+  CHECK(tcgen::mma::layout_type(SmemSwizzle::none) == 0);
+  CHECK(tcgen::mma::layout_type(SmemSwizzle::b128_base32b) == 1);
+  CHECK(tcgen::mma::layout_type(SmemSwizzle::b128) == 2);
+  CHECK(tcgen::mma::layout_type(SmemSwizzle::b64) == 4);
+  CHECK(tcgen::mma::layout_type(SmemSwizzle::b32) == 6);
   // §1 base offset: 0 when the pattern starts on its 1024/512/256 B boundary,
   // else (start >> 7) & 7. hardware-checks.md ("base offset"): a 128B tile at
   // 8192 + 3·128 swizzled relative to its own start needs 3; swizzled on the
   // absolute address it needs 0 wherever it starts.
   const auto tile = SwizzleAnchor::tile, absolute = SwizzleAnchor::absolute;
-  CHECK(base_offset(SmemSwizzle::b128, 0x400, tile) == 0);
-  CHECK(base_offset(SmemSwizzle::b128, 0x2000, tile) == 0);
-  CHECK(base_offset(SmemSwizzle::b64, 0x200, tile) == 0);
-  CHECK(base_offset(SmemSwizzle::b32, 0x100, tile) == 0);
-  CHECK(base_offset(SmemSwizzle::b128, 8192 + 3 * 128, tile) == 3);
-  CHECK(base_offset(SmemSwizzle::b128, 8192 + 3 * 128, absolute) == 0);
-  CHECK(base_offset(SmemSwizzle::b128, 0x280, tile) == 5);
-  CHECK(base_offset(SmemSwizzle::b64, 0x2080, tile) == 1);
-  CHECK(base_offset(SmemSwizzle::b32, 0x080, tile) == 1);
-  CHECK(base_offset(SmemSwizzle::none, 0x080, tile) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, 0x400, tile) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, 0x2000, tile) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b64, 0x200, tile) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b32, 0x100, tile) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, 8192 + 3 * 128, tile) == 3);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, 8192 + 3 * 128, absolute) == 0);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, 0x280, tile) == 5);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b64, 0x2080, tile) == 1);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::b32, 0x080, tile) == 1);
+  CHECK(tcgen::mma::base_offset(SmemSwizzle::none, 0x080, tile) == 0);
   for (Int a = 0; a < 0x4000; a += 16) {
-    CHECK(base_offset(SmemSwizzle::b128, a, tile) == (a % 1024 == 0 ? 0 : (a >> 7) & 7));
-    CHECK(base_offset(SmemSwizzle::b64, a, tile) == (a % 512 == 0 ? 0 : (a >> 7) & 7));
-    CHECK(base_offset(SmemSwizzle::b32, a, tile) == (a % 256 == 0 ? 0 : (a >> 7) & 7));
-    for (SmemSwizzle s : kSwizzles) CHECK(base_offset(s, a, absolute) == 0);
+    CHECK(tcgen::mma::base_offset(SmemSwizzle::b128, a, tile) == (a % 1024 == 0 ? 0 : (a >> 7) & 7));
+    CHECK(tcgen::mma::base_offset(SmemSwizzle::b64, a, tile) == (a % 512 == 0 ? 0 : (a >> 7) & 7));
+    CHECK(tcgen::mma::base_offset(SmemSwizzle::b32, a, tile) == (a % 256 == 0 ? 0 : (a >> 7) & 7));
+    for (SmemSwizzle s : kSwizzles) CHECK(tcgen::mma::base_offset(s, a, absolute) == 0);
   }
 }
 

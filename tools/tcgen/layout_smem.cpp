@@ -12,6 +12,7 @@
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/smem_operand.hpp"
+#include "tcgen/mma/smem_descriptor.hpp"
 #include "verbs.hpp"
 
 namespace tcgen::cli {
@@ -89,10 +90,10 @@ void print_summary(const SmemOperand& op, const Dtype& dt) {
                                                : "tile base aligned to " + std::to_string(z.period()) +
                                                      " B (descriptor base offset 0)")
             << "\n"
-            << "LBO: " << op.lbo() << " B (field " << (op.lbo() >> 4) << ")"
+            << "LBO: " << mma::lbo(op) << " B (field " << (mma::lbo(op) >> 4) << ")"
             << (k_swizzled ? ", not used by swizzled K-major operands (assumed 1)" : "") << "\n"
-            << "SBO: " << op.sbo() << " B (field " << (op.sbo() >> 4) << ")\n"
-            << "layout type: " << op.layout_type() << " (descriptor bits 61-63, " << layout::name(s.swizzle) << ")\n"
+            << "SBO: " << mma::sbo(op) << " B (field " << (mma::sbo(op) >> 4) << ")\n"
+            << "layout type: " << mma::layout_type(s.swizzle) << " (descriptor bits 61-63, " << layout::name(s.swizzle) << ")\n"
             << "K steps: " << op.ksteps() << " of " << layout::kstep_elements(s.element)
             << " elements (32 B of K); start offsets:";
   constexpr Int kShown = 32;
@@ -162,8 +163,8 @@ void draw(const SmemOperand& op, const Dtype& dt, const std::string& path) {
   svg.text(10, 20, "tcgen layout smem: " + std::string(dt.name) + ", " + layout::name(s.major) + "-major, swizzle " +
                        layout::name(s.swizzle) + ", " + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
                        " (rows x cols)", 14, "start", true);
-  svg.text(10, 38, "LBO " + std::to_string(op.lbo()) + " B, SBO " + std::to_string(op.sbo()) + " B, layout type " +
-                       std::to_string(op.layout_type()) + ", " + std::to_string(op.size_bytes()) +
+  svg.text(10, 38, "LBO " + std::to_string(mma::lbo(op)) + " B, SBO " + std::to_string(mma::sbo(op)) + " B, layout type " +
+                       std::to_string(mma::layout_type(s.swizzle)) + ", " + std::to_string(op.size_bytes()) +
                        " B" + (s.swizzle == SmemSwizzle::none ? std::string("; offsets from the tile base")
                                                    : "; offsets from a tile base aligned to " +
                                                          std::to_string(op.swizzle().period()) + " B"),

@@ -1,13 +1,13 @@
 #pragma once
 // Canonical shared-memory operand layouts of tcgen05.mma (and wgmma): a whole
 // operand tile of rows (M or N) × cols (K) elements, built from the PTX swizzle
-// atom tiled M/N-first, with the descriptor's LBO, SBO, layout type and base
-// offset read off the layout.
+// atom tiled M/N-first: where each element lies, byte (and bit), and the
+// swizzle. The matrix descriptor's fields (LBO, SBO, layout type, base
+// offset) are read off this layout by mma/smem_descriptor.hpp.
 //
-// PTX ISA anchors: #tcgen05-canonical-layouts (the layouts),
-// #tcgen05-shared-memory-descriptor (fields), #tcgen05-matrix-descriptors
-// (LBO/SBO meaning), Table 52/53 in #tcgen05-smem-layout (legal combinations,
-// atom sizes). Facts: ../shared/reference/tcgen05-facts.md §1, §2.
+// PTX ISA anchors: #tcgen05-canonical-layouts (the layouts), Table 52/53 in
+// #tcgen05-smem-layout (legal combinations, atom sizes). Facts:
+// ../shared/reference/tcgen05-facts.md §1, §2.
 #include "tcgen/layout/algebra.hpp"
 #include "tcgen/layout/swizzle.hpp"
 
@@ -49,18 +49,6 @@ constexpr Swizzle swizzle_function(SmemSwizzle s) {
     case SmemSwizzle::b128_base32b: return {2, 5, 2};  // 32-byte granules (CUTLASS Layout_MN_SW128_32B_Atom)
   }
   return {};
-}
-
-// Descriptor bits 61-63, "swizzling mode" (#tcgen05-shared-memory-descriptor).
-constexpr int sm100_layout_type(SmemSwizzle s) {
-  switch (s) {
-    case SmemSwizzle::none: return 0;
-    case SmemSwizzle::b128_base32b: return 1;
-    case SmemSwizzle::b128: return 2;
-    case SmemSwizzle::b64: return 4;
-    case SmemSwizzle::b32: return 6;
-  }
-  return -1;
 }
 
 // How elements sit in 16-byte chunks. T = per_chunk is the PTX "T" of the
@@ -161,7 +149,6 @@ class SmemOperand {
   constexpr const SmemOperandSpec& spec() const { return spec_; }
   constexpr const Layout& layout() const { return tile_; }  // (row, col) -> slot
   constexpr Swizzle swizzle() const { return swizzle_function(spec_.swizzle); }
-  constexpr int layout_type() const { return sm100_layout_type(spec_.swizzle); }
   constexpr Int size_bytes() const { return bytes(tile_.cosize()); }  // cosize is whole chunks
 
   // Byte of a slot: its chunk × 16 plus its place inside the chunk.
@@ -182,49 +169,15 @@ class SmemOperand {
                                              : tile_base + swizzle()(offset(row, col));
   }
 
-  // Descriptor strides in bytes (#tcgen05-matrix-descriptors, tcgen05-facts.md
-  // §2.2), read off the layout by where it puts the neighbouring core matrices.
-  constexpr Int lbo() const {
-    if (spec_.major == Major::K)
-      return spec_.swizzle == SmemSwizzle::none ? step(0, spec_.element.per_chunk)  // next 16 B of K
-                                                 : 16;  // swizzled K-major: "not used, assumed to be 1"
-    if (spec_.swizzle == SmemSwizzle::none) return step(0, 8);  // next 8 K rows
-    return step(atom_extent(spec_)[0], 0);                      // next W-byte M/N block
-  }
-  constexpr Int sbo() const {
-    if (spec_.major == Major::K) return step(8, 0);                            // next 8 rows
-    if (spec_.swizzle == SmemSwizzle::none) return step(spec_.element.per_chunk, 0);  // next 16 B of M/N
-    return step(0, atom_extent(spec_)[1]);                                     // next 8 (or 4) K rows
-  }
-
   // MMA K steps of the tile and the byte offset where step k begins: the
   // descriptor's start address advances by this, inside a swizzle atom too.
   constexpr Int ksteps() const { return spec_.cols / kstep_elements(spec_.element); }
   constexpr Int kstep_offset(Int k) const { return offset(0, k * kstep_elements(spec_.element)); }
 
  private:
-  // Byte distance from (0,0) to (row,col). A neighbour outside the tile is
-  // never read by the MMA; the field then holds the atom's own size, as if
-  // the tile went on densely.
-  constexpr Int step(Int row, Int col) const {
-    if (row >= spec_.rows || col >= spec_.cols) return bytes(smem_atom(spec_).cosize());
-    return offset(row, col) - offset(0, 0);
-  }
-
   SmemOperandSpec spec_;
   Layout tile_;
 };
-
-// Descriptor "matrix base offset" (bits 49-51, PTX Table 41): 0 when the
-// swizzle pattern starts on its period boundary (1024/512/256 B), else
-// (pattern start >> 7) & 7. Absolute-anchored data needs 0 wherever the tile
-// starts; tile-anchored data starts its pattern at the tile base (checked on
-// an H200 for both: hardware-checks.md, "base offset").
-constexpr Int base_offset(SmemSwizzle s, Int tile_base, SwizzleAnchor anchor) {
-  if (anchor == SwizzleAnchor::absolute || s == SmemSwizzle::none || tile_base % swizzle_function(s).period() == 0)
-    return 0;
-  return (tile_base >> 7) & 7;
-}
 
 // Run-time construction: an illegal spec throws tcgen::Error naming the field.
 SmemOperand make_smem_operand(const SmemOperandSpec& spec);

@@ -178,6 +178,62 @@ std::vector<DescriptorFieldText> describe(std::uint64_t desc, DescriptorArch arc
 // of K step 0 for a tile at address 0 (start_address = where (0, 0) is).
 SmemDescriptorFields check_canonical(const layout::Layout& tile_in_slots, const layout::SmemOperandSpec& spec);
 
+// ---- The descriptor's fields, derived from the operand's layout (as CuTe's
+// make_umma_desc reads them off its canonical layouts): layout/ says where each
+// element lies, the fields below say how the descriptor encodes it.
+
+// Bits 61-63, "swizzling mode" (PTX #tcgen05-shared-memory-descriptor).
+constexpr int layout_type(layout::SmemSwizzle s) {
+  switch (s) {
+    case layout::SmemSwizzle::none: return 0;
+    case layout::SmemSwizzle::b128_base32b: return 1;
+    case layout::SmemSwizzle::b128: return 2;
+    case layout::SmemSwizzle::b64: return 4;
+    case layout::SmemSwizzle::b32: return 6;
+  }
+  return -1;
+}
+
+namespace detail {
+// Byte distance from element (0,0) to (row,col). A neighbour outside the
+// tile is never read by the MMA; the field then holds the atom's own size,
+// as if the tile went on densely.
+constexpr Int step(const layout::SmemOperand& op, Int row, Int col) {
+  const layout::SmemOperandSpec& s = op.spec();
+  if (row >= s.rows || col >= s.cols) return op.bytes(layout::smem_atom(s).cosize());
+  return op.offset(row, col) - op.offset(0, 0);
+}
+}  // namespace detail
+
+// The leading and stride dimension byte offsets (PTX #tcgen05-matrix-descriptors,
+// tcgen05-facts.md §2.2): where the layout puts the neighbouring core matrices.
+constexpr Int lbo(const layout::SmemOperand& op) {
+  const layout::SmemOperandSpec& s = op.spec();
+  if (s.major == layout::Major::K)
+    return s.swizzle == layout::SmemSwizzle::none ? detail::step(op, 0, s.element.per_chunk)  // next 16 B of K
+                                                  : 16;  // swizzled K-major: "not used, assumed to be 1"
+  if (s.swizzle == layout::SmemSwizzle::none) return detail::step(op, 0, 8);  // next 8 K rows
+  return detail::step(op, layout::atom_extent(s)[0], 0);                      // next W-byte M/N block
+}
+constexpr Int sbo(const layout::SmemOperand& op) {
+  const layout::SmemOperandSpec& s = op.spec();
+  if (s.major == layout::Major::K) return detail::step(op, 8, 0);                              // next 8 rows
+  if (s.swizzle == layout::SmemSwizzle::none) return detail::step(op, s.element.per_chunk, 0);  // next 16 B of M/N
+  return detail::step(op, 0, layout::atom_extent(s)[1]);                                       // next 8 (or 4) K rows
+}
+
+// Descriptor "matrix base offset" (bits 49-51, PTX Table 41): 0 when the
+// swizzle pattern starts on its period boundary (1024/512/256 B), else
+// (pattern start >> 7) & 7. Absolute-anchored data needs 0 wherever the tile
+// starts; tile-anchored data starts its pattern at the tile base (checked on
+// an H200 for both: hardware-checks.md, "base offset").
+constexpr Int base_offset(layout::SmemSwizzle s, Int tile_base, layout::SwizzleAnchor anchor) {
+  if (anchor == layout::SwizzleAnchor::absolute || s == layout::SmemSwizzle::none ||
+      tile_base % layout::swizzle_function(s).period() == 0)
+    return 0;
+  return (tile_base >> 7) & 7;
+}
+
 // The descriptor fields of K step `k` of an operand tile at shared-memory
 // address `tile_address`. The start address advances by the step's offset,
 // inside a swizzle atom too, with the same base offset: the pattern still
@@ -191,8 +247,8 @@ constexpr SmemDescriptorFields descriptor_fields(const layout::SmemOperand& op, 
     fail("tile_address", tile_address,
          "expected a multiple of 128 B for a tile-anchored swizzle: the base offset can only move the pattern by "
          "whole 128-byte rows");
-  return {tile_address + op.kstep_offset(k), op.lbo(), op.sbo(),
-          layout::base_offset(op.spec().swizzle, tile_address, anchor), op.layout_type()};
+  return {tile_address + op.kstep_offset(k), lbo(op), sbo(op), base_offset(op.spec().swizzle, tile_address, anchor),
+          layout_type(op.spec().swizzle)};
 }
 
 }  // namespace tcgen::mma
