@@ -20,14 +20,8 @@ std::string describe(const SmemOperandSpec& s, std::string_view field) {
 
 SmemOperand make_smem_operand(const SmemOperandSpec& spec) {
   const SmemRule rule = check(spec);
-  switch (rule) {
-    case SmemRule::ok: return SmemOperand(spec);
-#define TCGEN_X(code, field, sentence) \
-  case SmemRule::code: fail(field, describe(spec, field), sentence);
-      TCGEN_SMEM_OPERAND_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  fail("rule", static_cast<std::int64_t>(rule), "expected a known SmemRule");
+  if (rule != SmemRule::ok) fail(rule_field(rule), describe(spec, rule_field(rule)), rule_sentence(rule));
+  return SmemOperand(spec);
 }
 
 }  // namespace tcgen::layout

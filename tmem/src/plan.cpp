@@ -38,16 +38,9 @@ std::string describe(std::span<const Region> rs, int i, bool placed) {
 
 void check_plan(std::span<const Region> regions) {
   const PlanCheck c = check(regions);
-  switch (c.rule) {
-    case PlanRule::ok: return;
-#define TCGEN_X(code, field, sentence) \
-  case PlanRule::code:                                                                          \
-    fail((std::string(regions[c.region].name.text) + "." + field).c_str(),                     \
-         describe(regions, c.region, c.rule > PlanRule::alias_host), sentence);
-      TCGEN_PLAN_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  fail("plan", "rule " + std::to_string(static_cast<int>(c.rule)), "expected a known rule");
+  if (c.rule == PlanRule::ok) return;
+  fail((std::string(regions[c.region].name.text) + "." + rule_field(c.rule)).c_str(),
+       describe(regions, c.region, c.rule > PlanRule::alias_host), rule_sentence(c.rule));
 }
 
 }  // namespace tcgen::tmem

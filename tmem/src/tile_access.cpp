@@ -17,13 +17,7 @@ std::vector<RegisterElement> access_map(const layout::AccumulatorSpec& accumulat
                             (access.pack ? ".pack::16b" : "") + " on M=" + std::to_string(accumulator.m) +
                             " N=" + std::to_string(accumulator.n) + " (Layout " +
                             layout::name(layout::datapath_layout(accumulator)) + ")";
-  switch (plan.rule) {
-    case TileAccessRule::ok: break;
-#define TCGEN_X(code, field, sentence) \
-  case TileAccessRule::code: fail(field, value, sentence);
-      TCGEN_TILE_ACCESS_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
+  if (plan.rule != TileAccessRule::ok) fail(rule_field(plan.rule), value, rule_sentence(plan.rule));
   std::vector<RegisterElement> out;
   const int halves = access.pack ? 2 : 1;
   for (int q = 0; q < 4; ++q)

@@ -8,6 +8,7 @@
 // PTX ISA anchors: #tcgen05-canonical-layouts (the layouts), Table 52/53 in
 // #tcgen05-smem-layout (legal combinations, atom sizes). Facts:
 // ../shared/reference/tcgen05-facts.md §1, §2.
+#include "tcgen/core/rule_table.hpp"
 #include "tcgen/layout/algebra.hpp"
 #include "tcgen/layout/swizzle.hpp"
 
@@ -104,12 +105,8 @@ constexpr std::array<Int, 2> atom_extent(const SmemOperandSpec& s) {
   X(rows_multiple, "rows", "rows must be a positive multiple of the swizzle atom's M/N extent")         \
   X(cols_multiple, "cols", "cols (K) must be a positive multiple of the atom's K extent and of the MMA K step")
 
-enum class SmemRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_SMEM_OPERAND_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(SmemRule, TCGEN_SMEM_OPERAND_RULES);
+TCGEN_RULE_LOOKUPS(SmemRule, TCGEN_SMEM_OPERAND_RULES)
 
 constexpr SmemRule check(const SmemOperandSpec& s) {
   const SmemElement e = s.element;
@@ -185,9 +182,7 @@ SmemOperand make_smem_operand(const SmemOperandSpec& spec);
 // Compile-time construction: an illegal spec stops the compile with the rule's sentence.
 template <SmemOperandSpec S>
 consteval SmemOperand smem_operand() {
-#define TCGEN_X(code, field, sentence) static_assert(check(S) != SmemRule::code, sentence);
-  TCGEN_SMEM_OPERAND_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_ASSERTS(SmemRule, TCGEN_SMEM_OPERAND_RULES, check(S));
   return SmemOperand(S);
 }
 

@@ -7,6 +7,7 @@
 // strides are CUTLASS UMMA::tmem_frg / tmem_frg_ws (tcgen05-facts.md §4).
 // D is row-major and f16 D is not packed (one value per 32-bit cell), so the
 // map is the same for f16 and f32 D.
+#include "tcgen/core/rule_table.hpp"
 #include "tcgen/layout/layout.hpp"
 
 namespace tcgen::layout {
@@ -48,12 +49,8 @@ struct AccumulatorSpec {
   X(n_ws, "n", "N must be 64, 128 or 256 with .ws (PTX Table 39)")                                    \
   X(n_cg2, "n", "N must be a multiple of 16 in [16, 256] for cta_group::2 (PTX Table 39)")
 
-enum class AccumulatorRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_ACCUMULATOR_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(AccumulatorRule, TCGEN_ACCUMULATOR_RULES);
+TCGEN_RULE_LOOKUPS(AccumulatorRule, TCGEN_ACCUMULATOR_RULES)
 
 constexpr AccumulatorRule check(const AccumulatorSpec& s) {
   if (s.cta_group != 1 && s.cta_group != 2) return AccumulatorRule::cta_group;
@@ -119,9 +116,7 @@ Layout make_accumulator_layout(const AccumulatorSpec& spec);
 
 template <AccumulatorSpec S>
 consteval Layout accumulator_layout() {
-#define TCGEN_X(code, field, sentence) static_assert(check(S) != AccumulatorRule::code, sentence);
-  TCGEN_ACCUMULATOR_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_ASSERTS(AccumulatorRule, TCGEN_ACCUMULATOR_RULES, check(S));
   return accumulator_layout(S);
 }
 

@@ -7,6 +7,7 @@
 // CUTLASS Copy_Traits<SM100_TMEM_LOAD_*> layouts (copy_traits_sm100.hpp) in
 // lane + 128·column form; PTX #tcgen05-matrix-fragments-shape-* draws them
 // (tcgen05-facts.md §5). st uses the same map as ld.
+#include "tcgen/core/rule_table.hpp"
 #include "tcgen/layout/tmem_datapath.hpp"
 
 namespace tcgen::layout {
@@ -55,12 +56,8 @@ struct TmemAccess {
   X(half_split, "half_split", "16x32bx2 immHalfSplitoff must keep the second half clear of the first")    \
   X(half_split_columns, "half_split", "16x32bx2 immHalfSplitoff must keep the second half inside the 512 columns of Tensor Memory")
 
-enum class TmemAccessRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_TMEM_ACCESS_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(TmemAccessRule, TCGEN_TMEM_ACCESS_RULES);
+TCGEN_RULE_LOOKUPS(TmemAccessRule, TCGEN_TMEM_ACCESS_RULES)
 
 constexpr TmemAccessRule check(const TmemAccess& a) {
   if (a.num < 1 || a.num > max_num(a.shape) || (a.num & (a.num - 1)) != 0) return TmemAccessRule::num;
@@ -104,9 +101,7 @@ Layout make_thread_map(const TmemAccess& access);
 
 template <TmemAccess A>
 consteval Layout thread_map() {
-#define TCGEN_X(code, field, sentence) static_assert(check(A) != TmemAccessRule::code, sentence);
-  TCGEN_TMEM_ACCESS_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_ASSERTS(TmemAccessRule, TCGEN_TMEM_ACCESS_RULES, check(A));
   return thread_map(A);
 }
 

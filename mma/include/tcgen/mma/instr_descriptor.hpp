@@ -10,6 +10,7 @@
 // legal M, N, K and types), #tcgen05-transpose-negate-mma-kind (Table 51),
 // #tcgen05-kind-shapes-8b-transpose-b (Table 52). Facts:
 // ../shared/reference/tcgen05-facts.md §3, tcgen05-facts-2.md §3 and §6.
+#include "tcgen/core/rule_table.hpp"
 #include <array>
 #include <cstdint>
 #include <span>
@@ -246,33 +247,8 @@ constexpr std::uint32_t reserved_bits(MmaKind kind) {
     "b_sf_id must be 0 outside the block-scaled kinds; 0-3 for kind::mxf8f6f4; 0 or 2 for kind::mxf4 and mxf4nvf4 " \
     "(0-3 at K = 96 with ue8m0); 0 with ue4m3 scales at K = 64/128 (PTX #tcgen05-mma-scale-factor-b, Tables 43/44)")
 
-enum class InstrDescriptorRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_INSTR_DESCRIPTOR_RULES(TCGEN_X)
-#undef TCGEN_X
-};
-
-constexpr const char* rule_field(InstrDescriptorRule r) {
-  switch (r) {
-    case InstrDescriptorRule::ok: return "";
-#define TCGEN_X(code, field, sentence) \
-  case InstrDescriptorRule::code: return field;
-      TCGEN_INSTR_DESCRIPTOR_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  return "?";
-}
-constexpr const char* rule_sentence(InstrDescriptorRule r) {
-  switch (r) {
-    case InstrDescriptorRule::ok: return "";
-#define TCGEN_X(code, field, sentence) \
-  case InstrDescriptorRule::code: return sentence;
-      TCGEN_INSTR_DESCRIPTOR_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  return "?";
-}
+TCGEN_RULE_ENUM(InstrDescriptorRule, TCGEN_INSTR_DESCRIPTOR_RULES);
+TCGEN_RULE_LOOKUPS(InstrDescriptorRule, TCGEN_INSTR_DESCRIPTOR_RULES)
 
 namespace detail {
 // Scale-factor IDs pick the byte (1X), half-word (2X) or whole word (4X) of
@@ -406,9 +382,7 @@ std::uint32_t make_instr_descriptor(const InstrDescriptorSpec& spec);
 // Compile-time construction: an illegal spec stops the compile with the rule's sentence.
 template <InstrDescriptorSpec S>
 consteval std::uint32_t instr_descriptor() {
-#define TCGEN_X(code, field, sentence) static_assert(check(S) != InstrDescriptorRule::code, sentence);
-  TCGEN_INSTR_DESCRIPTOR_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_ASSERTS(InstrDescriptorRule, TCGEN_INSTR_DESCRIPTOR_RULES, check(S));
   return detail::pack(S);
 }
 

@@ -2,6 +2,8 @@
 // Every rule the host model checks: one row each, with the PTX section (by
 // anchor, https://docs.nvidia.com/cuda/parallel-thread-execution/#<anchor>)
 // that states it and the sentence an error prints. A ModelError carries one.
+#include "tcgen/core/rule_table.hpp"
+
 namespace tcgen::model {
 
 #define TCGEN_MODEL_RULES(X)                                                                                         \
@@ -81,12 +83,8 @@ namespace tcgen::model {
     "the tx-count stays within [-(2^20 - 1), 2^20 - 1]")                                                             \
   X(unsupported, "", "the host model does not execute this form")
 
-enum class Rule {
-  ok,
-#define TCGEN_X(code, anchor, sentence) code,
-  TCGEN_MODEL_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(Rule, TCGEN_MODEL_RULES);
+TCGEN_RULE_LOOKUPS(Rule, TCGEN_MODEL_RULES)
 
 // A fault: the hardware traps or computes garbage, so the run stops. A PTX
 // letter: the text asks for it, but kernels that run on B200s omit it, so
@@ -113,38 +111,9 @@ constexpr Severity severity(Rule r) {
   }
 }
 
-constexpr const char* name(Rule r) {
-  switch (r) {
-    case Rule::ok: return "ok";
-#define TCGEN_X(code, anchor, sentence) \
-  case Rule::code: return #code;
-      TCGEN_MODEL_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  return "?";
-}
-
+constexpr const char* name(Rule r) { return rule_code(r); }
 // The PTX anchor, "" for Rule::unsupported (a limit of the model, not of PTX).
-constexpr const char* anchor(Rule r) {
-  switch (r) {
-    case Rule::ok: return "";
-#define TCGEN_X(code, anchor, sentence) \
-  case Rule::code: return anchor;
-      TCGEN_MODEL_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  return "";
-}
-
-constexpr const char* sentence(Rule r) {
-  switch (r) {
-    case Rule::ok: return "";
-#define TCGEN_X(code, anchor, sentence) \
-  case Rule::code: return sentence;
-      TCGEN_MODEL_RULES(TCGEN_X)
-#undef TCGEN_X
-  }
-  return "";
-}
+constexpr const char* anchor(Rule r) { return rule_field(r); }
+constexpr const char* sentence(Rule r) { return rule_sentence(r); }
 
 }  // namespace tcgen::model

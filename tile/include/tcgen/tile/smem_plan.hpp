@@ -23,6 +23,7 @@
 
 #include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/core/host_device.hpp"
+#include "tcgen/core/rule_table.hpp"
 #include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/tmem/plan.hpp"
 
@@ -86,21 +87,17 @@ constexpr TCGEN_HD Entry barriers(EntryName name, int count, std::uint32_t arriv
 inline constexpr std::uint32_t kMaxArrivals = (1u << 20) - 1;
 
 // The plan rules, in the order they are checked.
-#define TCGEN_SMEM_PLAN_RULES(X)                                                                                       \
-  X(name, "every shared-memory entry needs a name of its own: address<\"name\">() finds an entry by it")              \
-  X(size, "an entry needs at least one copy of at least one byte")                                                     \
-  X(alignment, "an entry's alignment must be a power of two from 1 to 1024 (the kernel's base is aligned to 1024)")    \
-  X(misaligned, "an entry fixed with at() must sit on its alignment")                                                  \
-  X(arrivals, "an mbarrier expects 1 to 2^20 - 1 arrivals per phase (PTX #parallel-synchronization-and-communication-instructions-mbarrier-init)") \
-  X(overlap, "two shared-memory entries overlap: move the one fixed with at(), or let it follow the others")          \
-  X(capacity, "the plan needs more shared memory than a CTA may have (227 KB on sm_100, less the 1 KB the launch adds to align the base)")
+#define TCGEN_SMEM_PLAN_RULES(X)                                                                                    \
+  X(name, "name", "every shared-memory entry needs a name of its own: address<\"name\">() finds an entry by it")       \
+  X(size, "bytes", "an entry needs at least one copy of at least one byte")                                          \
+  X(alignment, "align", "an entry's alignment must be a power of two from 1 to 1024 (the kernel's base is aligned to 1024)") \
+  X(misaligned, "offset", "an entry fixed with at() must sit on its alignment")                                        \
+  X(arrivals, "arrivals", "an mbarrier expects 1 to 2^20 - 1 arrivals per phase (PTX #parallel-synchronization-and-communication-instructions-mbarrier-init)") \
+  X(overlap, "offset", "two shared-memory entries overlap: move the one fixed with at(), or let it follow the others") \
+  X(capacity, "bytes", "the plan needs more shared memory than a CTA may have (227 KB on sm_100, less the 1 KB the launch adds to align the base)")
 
-enum class SmemRule {
-  ok,
-#define TCGEN_X(code, sentence) code,
-  TCGEN_SMEM_PLAN_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(SmemRule, TCGEN_SMEM_PLAN_RULES);
+TCGEN_RULE_LOOKUPS(SmemRule, TCGEN_SMEM_PLAN_RULES)
 
 struct SmemCheck {
   SmemRule rule = SmemRule::ok;
@@ -167,9 +164,7 @@ struct SmemPlan {
   static_assert(sizeof...(Es) > 0, "a shared-memory plan declares at least one entry");
   static constexpr std::array<Entry, sizeof...(Es)> entries{Es...};
   static constexpr SmemCheck verdict = check(entries);
-#define TCGEN_X(code, sentence) static_assert(verdict.rule != SmemRule::code, sentence);
-  TCGEN_SMEM_PLAN_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_MEMBER_ASSERTS(SmemRule, TCGEN_SMEM_PLAN_RULES, verdict.rule);
   static_assert(detail::blame<verdict, verdict.entry < 0 ? EntryName{} : entries[verdict.entry].name>());
 
   // The bytes the kernel asks for at launch.

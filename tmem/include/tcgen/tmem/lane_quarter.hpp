@@ -7,6 +7,7 @@
 // every ld/st atom checks its taddr against the warp that issues it (and the
 // 512 columns, and that the whole warp passes one taddr) and traps with a
 // message naming warp, lane and taddr.
+#include "tcgen/core/rule_table.hpp"
 #include <cstdint>
 
 #include "tcgen/core/host_device.hpp"
@@ -23,12 +24,8 @@ namespace tcgen::tmem {
   X(quarter, "quarter", "a warp's lane quarter is its warp id % 4: 0, 1, 2 or 3")                      \
   X(lanes, "lane", "a warp may touch only the 32 lanes of its quarter, 32*(warp id % 4) to 32*(warp id % 4)+31 (PTX #tcgen05-tensor-memory-ld-st-access-restrictions)")
 
-enum class QuarterRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_LANE_QUARTER_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(QuarterRule, TCGEN_LANE_QUARTER_RULES);
+TCGEN_RULE_LOOKUPS(QuarterRule, TCGEN_LANE_QUARTER_RULES)
 
 // Whether `lanes` lanes from lane `first` stay inside lane quarter `quarter`.
 constexpr TCGEN_HD QuarterRule check_quarter(int quarter, int first, int lanes) {
@@ -42,9 +39,7 @@ constexpr TCGEN_HD QuarterRule check_quarter(int quarter, int first, int lanes) 
 template <int Quarter, int Lane, layout::TmemAccess A>
 consteval std::uint32_t quarter_lane() {
   constexpr QuarterRule rule = check_quarter(Quarter, 32 * Quarter + Lane, static_cast<int>(layout::access_lanes(A.shape)));
-#define TCGEN_X(code, field, sentence) static_assert(rule != QuarterRule::code, sentence);
-  TCGEN_LANE_QUARTER_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_ASSERTS(QuarterRule, TCGEN_LANE_QUARTER_RULES, rule);
   return 32 * Quarter + Lane;
 }
 

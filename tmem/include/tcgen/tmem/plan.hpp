@@ -11,6 +11,7 @@
 //                     accumulator("O0", {128, 128}), accumulator("O1", {128, 128}),
 //                     operand("P0", 128, 128, ElementType::bf16).alias_of("S0", 32), ...>;
 //   AccumulatorTile<{128, 128}> s1 = Fmha::tile<"S1">(base);  // base.col_offset(128)
+#include "tcgen/core/rule_table.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -125,12 +126,8 @@ constexpr TCGEN_HD Region scratch(RegionName name, int rows, int width, ElementT
   X(alias_columns, "host", "an alias must end inside its host: its element type and size need more columns than the host has from that offset") \
   X(overlap, "column", "two regions share Tensor Memory cells but neither is declared an alias of the other (use alias_of)")
 
-enum class PlanRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_PLAN_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(PlanRule, TCGEN_PLAN_RULES);
+TCGEN_RULE_LOOKUPS(PlanRule, TCGEN_PLAN_RULES)
 
 // The first broken rule and the index of the region that breaks it.
 struct PlanCheck {
@@ -312,9 +309,7 @@ struct Plan {
   static_assert(sizeof...(Rs) > 0, "a plan declares at least one region");
   static constexpr std::array<Region, sizeof...(Rs)> regions{Rs...};
   static constexpr PlanCheck verdict = check(regions);
-#define TCGEN_X(code, field, sentence) static_assert(verdict.rule != PlanRule::code, sentence);
-  TCGEN_PLAN_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_MEMBER_ASSERTS(PlanRule, TCGEN_PLAN_RULES, verdict.rule);
   static_assert(detail::blame<verdict, verdict.region < 0 ? RegionName{} : regions[verdict.region].name>());
   static_assert((detail::accumulator_rules<Rs>() && ...));
 

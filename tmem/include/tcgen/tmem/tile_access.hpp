@@ -8,6 +8,7 @@
 // the inverse of the tile's layout, cell -> (row, col): the two definitions in
 // tcgen/layout, composed, so epilogue and softmax code never computes either
 // by hand. All of it is constexpr and usable in device code.
+#include "tcgen/core/rule_table.hpp"
 #include <type_traits>
 #include <vector>
 
@@ -83,12 +84,8 @@ constexpr RegionView region_view(std::type_identity<ScratchTile<M, C, E>>) {
   X(lanes, "shape", "a 32-lane access (32x32b) would take all 32 lanes of a quarter, but the tile holds 16 per quarter (Layout F or C): use a 16-lane shape") \
   X(columns, "num", "the access's columns must divide the tile's columns")
 
-enum class TileAccessRule {
-  ok,
-#define TCGEN_X(code, field, sentence) code,
-  TCGEN_TILE_ACCESS_RULES(TCGEN_X)
-#undef TCGEN_X
-};
+TCGEN_RULE_ENUM(TileAccessRule, TCGEN_TILE_ACCESS_RULES);
+TCGEN_RULE_LOOKUPS(TileAccessRule, TCGEN_TILE_ACCESS_RULES)
 
 // One tile walked by one access shape: everything element() and address()
 // need, as plain values.
@@ -169,9 +166,7 @@ template <class Tile, layout::TmemAccess A>
 struct TileAccess {
   static constexpr layout::Layout map = layout::thread_map<A>();  // refuses an illegal A with its sentence
   static constexpr AccessPlan plan = plan_access(region_view(std::type_identity<Tile>{}), A);
-#define TCGEN_X(code, field, sentence) static_assert(plan.rule != TileAccessRule::code, sentence);
-  TCGEN_TILE_ACCESS_RULES(TCGEN_X)
-#undef TCGEN_X
+  TCGEN_RULE_MEMBER_ASSERTS(TileAccessRule, TCGEN_TILE_ACCESS_RULES, plan.rule);
 
   static constexpr int accesses = plan.accesses();  // per warp
   static constexpr int registers = plan.registers;  // per thread, per access
