@@ -37,20 +37,8 @@ __global__ void __launch_bounds__(G::kThreads, 1) gemm_kernel(const __grid_const
 // are encoded here (throws tcgen::Error for a problem TMA cannot read).
 template <Config C>
 DeviceParams<C> device_params(const Problem& p) {
-  using G = Gemm<C>;
-  check(p, C);
-  DeviceParams<C> params;
-  params.a = exec::device_tensor_map(G::A::map(static_cast<std::uint64_t>(p.m), static_cast<std::uint64_t>(p.k),
-                                               static_cast<std::uint64_t>(p.lda)),
-                                     p.a);
-  params.b = exec::device_tensor_map(G::B::map(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k),
-                                               static_cast<std::uint64_t>(p.ldb)),
-                                     p.b);
-  params.m = p.m;
-  params.n = p.n;
-  params.k = p.k;
-  params.out = output<C.d>(p);
-  return params;
+  return Gemm<C>::template params<exec::DeviceArch>(
+      p, [](const tma::TensorMapSpec& spec, const void* tensor, std::uint64_t) { return exec::device_tensor_map(spec, tensor); });
 }
 
 // Launches on `stream` over min(tiles, ctas) CTAs (ctas: the SM count).

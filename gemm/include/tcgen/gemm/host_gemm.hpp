@@ -30,19 +30,11 @@ inline int grid_ctas(int tiles, int ctas) { return std::min(tiles, ctas > 0 ? ct
 template <Config C>
 void run_host(const Problem& p, const HostRun& run = {}) {
   using G = Gemm<C>;
-  check(p, C);
-  const auto bytes = [](const void* ptr, std::uint64_t n) { return std::span(static_cast<const std::uint8_t*>(ptr), n); };
-  typename G::template Params<exec::HostArch> params;
-  params.a = exec::host_tensor_map(G::A::map(static_cast<std::uint64_t>(p.m), static_cast<std::uint64_t>(p.k),
-                                             static_cast<std::uint64_t>(p.lda)),
-                                   bytes(p.a, a_bytes(p, C)));
-  params.b = exec::host_tensor_map(G::B::map(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k),
-                                             static_cast<std::uint64_t>(p.ldb)),
-                                   bytes(p.b, b_bytes(p, C)));
-  params.m = p.m;
-  params.n = p.n;
-  params.k = p.k;
-  params.out = output<C.d>(p);
+  // The host model reads a tensor through its bytes.
+  const auto params = G::template params<exec::HostArch>(p, [](const tma::TensorMapSpec& spec, const void* tensor,
+                                                               std::uint64_t bytes) {
+    return exec::host_tensor_map(spec, std::span(static_cast<const std::uint8_t*>(tensor), bytes));
+  });
   const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
   const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), run.ctas));
   exec::host::launch({grid, 1, 1}, G::kThreads, G::kSmemBytes, [&](exec::HostArch& arch) { G::run(arch, params); },

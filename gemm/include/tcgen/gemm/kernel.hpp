@@ -39,6 +39,7 @@
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/gemm/config.hpp"
 #include "tcgen/gemm/epilogue.hpp"
+#include "tcgen/gemm/problem.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/pipeline.hpp"
 #include "tcgen/tile/smem_plan.hpp"
@@ -95,6 +96,23 @@ struct Gemm {
     int m = 0, n = 0, k = 0;
     Output<C.d> out;
   };
+
+  // The parameters of one launch over problem p, for any face: `encode(spec,
+  // tensor, bytes)` makes the face's tensor map of A's or B's map over the
+  // `bytes` at `tensor`. Throws tcgen::Error for a problem TMA cannot read.
+  template <class Arch, class Encode>
+  static Params<Arch> params(const Problem& p, Encode&& encode) {
+    check(p, C);
+    const auto u64 = [](int x) { return static_cast<std::uint64_t>(x); };
+    Params<Arch> out;
+    out.a = encode(A::map(u64(p.m), u64(p.k), u64(p.lda)), p.a, a_bytes(p, C));
+    out.b = encode(B::map(u64(p.n), u64(p.k), u64(p.ldb)), p.b, b_bytes(p, C));
+    out.m = p.m;
+    out.n = p.n;
+    out.k = p.k;
+    out.out = output<C.d>(p);
+    return out;
+  }
 
   template <exec::KernelArch Arch>
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {

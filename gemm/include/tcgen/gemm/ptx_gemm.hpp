@@ -23,18 +23,8 @@ namespace tcgen::gemm {
 template <Config C>
 ptx::LaunchStats run_ptx(const ptx::Module& module, const Problem& p, const HostRun& run = {}, bool strict = false) {
   using G = Gemm<C>;
-  check(p, C);
-  typename G::template Params<ptx::DeviceLayout> params;
-  params.a = ptx::encode_tensor_map(
-      G::A::map(static_cast<std::uint64_t>(p.m), static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.lda)),
-      p.a);
-  params.b = ptx::encode_tensor_map(
-      G::B::map(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.ldb)),
-      p.b);
-  params.m = p.m;
-  params.n = p.n;
-  params.k = p.k;
-  params.out = output<C.d>(p);
+  const auto params = G::template params<ptx::DeviceLayout>(
+      p, [](const tma::TensorMapSpec& spec, const void* tensor, std::uint64_t) { return ptx::encode_tensor_map(spec, tensor); });
   const std::uint64_t d_bytes = (static_cast<std::uint64_t>(p.m - 1) * p.ldd + p.n) * bits(C.d) / 8;
   const std::uint64_t c_bytes = p.c ? (static_cast<std::uint64_t>(p.m - 1) * p.ldc + p.n) * bits(C.d) / 8 : 0;
   const ptx::Allocation memory[] = {{p.a, a_bytes(p, C), "A"},
