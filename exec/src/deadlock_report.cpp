@@ -9,10 +9,6 @@
 
 namespace tcgen::exec {
 
-namespace {
-
-}  // namespace
-
 std::string CtaRuntime::deadlock_report() const {
   const auto describe = [&](int thread) -> std::string {
     const Waiting& w = waiting_[thread];

@@ -9,10 +9,6 @@
 
 namespace tcgen::exec {
 
-namespace {
-
-}  // namespace
-
 model::LdStAccess model_access(const layout::TmemAccess& a) {
   model::LdStAccess m;
   switch (a.shape) {

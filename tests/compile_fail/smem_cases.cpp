@@ -30,6 +30,10 @@ constexpr auto n = P::bytes;
 #elif defined(CASE_smem_capacity)
 using P = SmemPlan<buffer("stages", 65536, 1024, 4)>;
 constexpr auto n = P::bytes;
+#elif defined(CASE_smem_capacity_wrap)
+// 4 x 2 GiB: 8 GiB, which 32-bit sizes would see as 0.
+using P = SmemPlan<buffer("huge", 1u << 31, 16, 4)>;
+constexpr auto n = P::bytes;
 #elif defined(CASE_smem_duplicate_name)
 using P = SmemPlan<barriers("full", 2, 1), barriers("full", 2, 1)>;
 constexpr auto n = P::bytes;

@@ -11,7 +11,7 @@
 // archs and several tile bases, the address the descriptor implies for each
 // element must equal SmemOperand::address(tile_base, row, k_global): the place
 // the layout library says the element is stored. The expected side never
-// calls SmemOperand::lbo()/sbo() or mma::decode().
+// calls mma::lbo()/sbo() or mma::decode().
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 //   tcgen completion bash > ~/.local/share/bash-completion/completions/tcgen
 // or `source <(tcgen completion bash)`.
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -56,6 +57,7 @@ std::span<const Command> commands() {
                                                run_options,
 #endif
     };
+    static_assert(std::size(options) == std::size(kCommands), "one option table per command, in kCommands' order");
     for (std::size_t i = 0; i < all.size(); ++i) all[i].options = options[i];
     return all;
   }();

@@ -191,8 +191,7 @@ int desc_decode(std::span<const std::string> argv) {
   std::cout << "descriptor " << hex(value, 16) << ", " << arch_name(arch) << " (" << arch_instr(arch) << ")\n"
             << "bits   field                raw     meaning\n";
   for (const auto& l : lines) {
-    char raw[24];
-    std::snprintf(raw, sizeof raw, "0x%llx", static_cast<unsigned long long>(l.raw));
+    const std::string raw = hex(l.raw);
     const std::string bits = l.lo == l.hi ? std::to_string(l.lo) : std::to_string(l.lo) + "-" + std::to_string(l.hi);
     std::cout << pad(bits, 7) << pad(l.name, 21) << pad(raw, 8)
               << l.meaning << "\n";

@@ -75,8 +75,9 @@ the fp64 reference, and the error against that reference: O per row,
 ||O - O_ref|| / ||O_ref|| (2-norm), bound 1e-2; LSE per element, bound 1e-3.
 With no arguments it runs a built-in example. Exit 0: within the bounds (or
 not checked: --no-reference); 1: beyond; 2: a bad command line, file or
-shape (one sentence on stderr); 3: an output that cannot be written (checked
-before the work; a file is written whole or not at all).
+shape (one sentence on stderr); 3: a file that cannot be read or written
+(outputs are checked before the work and written whole or not at all), or
+no B200 for --backend sm100.
 
 options:
   --batch B         batch size (default 1)

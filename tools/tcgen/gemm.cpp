@@ -55,8 +55,9 @@ A is M × K, B is N × K, f32 accumulation, D of --d-type. Prints the error
 against an fp64 reference of the same (rounded) inputs, relative to
 sum|a·b| + |c| per element, beside its bound, and the time taken. Exit 0:
 within the bound (or not checked: --no-reference); 1: beyond it; 2: a bad
-command line, file or shape; 3: an output that cannot be written (checked
-before the work; written whole or not at all).
+command line, file or shape; 3: a file that cannot be read or written
+(outputs are checked before the work and written whole or not at all), or
+no B200 for --backend sm100.
 
 options:
   --m M, --n N, --k K  the sizes, 1 to 65536; with --a and --b, taken from them
@@ -174,17 +175,11 @@ int gemm(std::span<const std::string> args) {
   const int m = size("m", fa, rows_axis(a_major)), n = size("n", fb, rows_axis(b_major)),
             k = size("k", fa, 1 - rows_axis(a_major));
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
-  const Backend backend = parse_backend(a);
-  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
-  // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
-  const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
-  const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
-  const std::string dtype = name(ab);
-  const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type};
-  if (backend != Backend::host) {
+  // Requests the sm_100a kernels cannot serve are refused (exit 2) before the B200 is looked for (exit 3).
+  if (const std::string wanted = a.text_or("backend", "host"); wanted == "ptx" || wanted == "sm100") {
     // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu.
     const auto only = [&](const char* what) {
-      return "expected " + std::string(what) + " with --backend " + name(backend) +
+      return "expected " + std::string(what) + " with --backend " + wanted +
              ", which runs the kernels this build compiled (K-major A and B, f32 D, no C); --backend host runs any";
     };
     if (a_major != layout::Major::K) fail("--a-major", "MN", only("K"));
@@ -192,6 +187,13 @@ int gemm(std::span<const std::string> args) {
     if (d_type != ElementType::f32) fail("--d-type", name(d_type), only("f32"));
     if (a.has("c")) fail("--c", a.text("c"), only("no C"));
   }
+  const Backend backend = parse_backend(a);
+  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
+  // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
+  const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
+  const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
+  const std::string dtype = name(ab);
+  const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type};
   const bool check = !a.flag("no-reference");
   // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact
   // fp64 values (10 bytes an element), D as floats twice (8), C as a float and fp64 (12), and the

@@ -45,7 +45,9 @@ At exit one line sums up: kernels launched, PTX-letter warnings by rule.
   --json     the summary as one JSON object, the last line on stderr (stdout
              is the program's): verb, program, arguments, exit_code,
              kernel_launches, warnings {rule: count}, fault (the sticky
-             error's name, or null), driver_only
+             error's name, or null), driver_only. A program that ends without
+             the runtime's exit (an abort, _exit, the loader) has no summary:
+             a sentence says so instead
 
 Exit: the program's exit code (128 + N when signal N ended it); 2 for a bad
 command line or a program that cannot be started, or one that never loaded

@@ -20,8 +20,9 @@ int ptx_module(std::span<const std::string> args);   // tcgen ptx
 int run_program(std::span<const std::string> args);  // tcgen run
 int completion(std::span<const std::string> args);   // tcgen completion bash
 
-// Each command's options: the tables its parser checks against, shared with
-// the completion script so that the two cannot drift apart.
+// Each command's options: the tables its parser checks against (ptx and run
+// parse by hand, naming the same tables in their errors), shared with the
+// completion script so that the two cannot drift apart.
 extern const std::span<const Option> layout_smem_options, layout_tmem_options, atom_options, desc_smem_options,
     desc_decode_options, idesc_options, idesc_decode_options, gemm_options, fmha_options, ptx_options, run_options;
 

@@ -843,9 +843,9 @@ elseif(CASE STREQUAL "gemm_configs")
   if(NOT differ EQUAL 0)
     die("the saved inputs do not reproduce D")
   endif()
-  # Read as K-major, the same K x M file is another shape: refused, naming the majors.
-  refused("--a = [^\n]*a.npy [(]shape 100x300[)] is invalid: expected a 2-D array of 100x300 [(]M x K|--b = [^\n]*b.npy [(]shape 100x200[)]"
-          gemm --a "${WORK}/in/a.npy" --b "${WORK}/in/b.npy" --m 100 --k 300 --b-major K)
+  # Read as K-major (M x K = 300 x 100), the same K x M file is another shape: refused, naming the majors.
+  refused("--a = [^\n]*a.npy [(]shape 100x300[)] is invalid: expected a 2-D array of 300x100 [(]M x K from --m, --n, --k and the majors[)]"
+          gemm --a "${WORK}/in/a.npy" --b "${WORK}/in/b.npy" --m 300 --k 100 --b-major MN)
   ok(gemm --m 130 --n 70 --k 40 --dtype fp16 --a-major MN --d-type fp16 --out "${WORK}/d3.npy" --out-f32)
   has_line("wrote ${WORK}/d3.npy (130x70 float32)")
   mentions("bound 0.000491 [^\n]*: PASSED\n")  # γ_41 + 2^-11 = 2.4e-6 + 4.88e-4

@@ -129,6 +129,8 @@ struct Fmha {
                               tile::barriers("o_ready", kQTiles, kM), tile::barriers("stats", kQTiles, kM / 32),
                               tile::barriers("done", kQTiles, kM / 32), tile::buffer("tmem_slot", 4, 4)>;
   static constexpr std::uint32_t kSmemBytes = Smem::bytes;
+  // kStages above reserves room for 64 mbarriers beside the fixed buffers.
+  static_assert(1 + 4 * kStages + 6 * kQTiles <= 64, "the FMHA's barriers outgrow the 64 that kStages reserves room for");
 
   template <class Arch>
   struct Params {

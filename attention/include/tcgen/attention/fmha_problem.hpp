@@ -111,8 +111,6 @@ class CheckedFmhaProblem {
  public:
   CheckedFmhaProblem(const FmhaProblem& p) : p_(p) { p_.validate(); }  // implicit: validates
   operator const FmhaProblem&() const { return p_; }
-  const FmhaProblem& get() const { return p_; }
-  const FmhaProblem* operator->() const { return &p_; }
 
  private:
   FmhaProblem p_;

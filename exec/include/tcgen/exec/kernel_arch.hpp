@@ -2,8 +2,8 @@
 // The contract between a kernel body and the architecture it runs on: the
 // members HostArch (host_arch.hpp, the model) and DeviceArch (device_arch.hpp,
 // inline PTX) both provide, as a C++20 concept. Each face is checked against
-// it where it is defined, and kernels take `KernelArch auto&`-constrained
-// template parameters, so a missing or mistyped member is a compile error
+// it where it is defined, and kernels take `template <exec::KernelArch Arch>`
+// parameters, so a missing or mistyped member is a compile error
 // that names the member ("the required expression 'a.mbarrier_wait(bar,
 // parity)' is invalid").
 //

@@ -1,8 +1,9 @@
 #pragma once
-// One GEMM operand, A or B, as the kernel moves it: the rows × 64 (K) tile
-// of one pipeline stage in shared memory (a canonical 128-byte-swizzled
-// SmemMatrix, whose descriptors the MMA takes), the TMA tensor map of the
-// whole matrix in global memory, and the loads that fill one stage.
+// One MMA operand (a GEMM's A or B, an FMHA's Q, K or V) as a kernel moves
+// it: the rows × 64 (K) tile of one pipeline stage in shared memory (a
+// canonical 128-byte-swizzled SmemMatrix, whose descriptors the MMA takes),
+// the TMA tensor map of the whole matrix in global memory, and the loads that
+// fill one stage.
 //
 // In global memory the operand is rows × k (M × K for A, N × K for B):
 // Major::K stores it row by row, K contiguous; Major::MN stores it
@@ -28,7 +29,7 @@ constexpr int kBlockK = 64;  // K per stage: one 128-byte swizzle row of 16-bit 
 
 template <ElementType E, layout::Major Major, int Rows>
 struct Operand {
-  static_assert(bits(E) == 16, "the GEMM's operands are 16-bit (bf16 or fp16): 64 of them fill a 128-byte swizzle row");
+  static_assert(bits(E) == 16, "stage operands are 16-bit (bf16 or fp16): 64 of them fill a 128-byte swizzle row");
   static constexpr layout::SmemOperandSpec spec{layout::dense_element(16), Major, layout::SmemSwizzle::b128, Rows,
                                                 kBlockK};
   using Tile = mma::SmemMatrix<spec>;

@@ -11,7 +11,7 @@
 //                         barriers("full", kStages, 1), barriers("empty", kStages, 1),
 //                         buffer("tmem_slot", 4, 4)>;
 //   Smem::address<"stages">(base, s);  Smem::barrier<"full">(base, s);
-//   Smem::init_barriers(arch);  // every group with its arrival count
+//   Smem::init_barriers(arch, base);  // every group with its arrival count
 //
 // Offsets are from the kernel's shared-memory base, which DeviceArch and
 // HostArch align to 1024 bytes (exec/smem_budget.hpp), so an entry aligned
@@ -54,8 +54,11 @@ struct Entry {
     return e;
   }
   // Bytes from one copy to the next: the copy rounded up to the alignment.
-  constexpr TCGEN_HD std::uint32_t stride() const { return align == 0 ? bytes : (bytes + align - 1) / align * align; }
-  constexpr TCGEN_HD std::uint32_t extent() const { return stride() * static_cast<std::uint32_t>(count); }
+  // In 64 bits, so that no size the checks see can wrap.
+  constexpr TCGEN_HD std::uint64_t stride() const {
+    return align == 0 ? bytes : (std::uint64_t{bytes} + align - 1) / align * align;
+  }
+  constexpr TCGEN_HD std::uint64_t extent() const { return stride() * static_cast<std::uint64_t>(count < 0 ? 0 : count); }
 };
 
 // `count` buffers of `bytes` each, every one on `align` (a swizzled operand
@@ -114,17 +117,17 @@ constexpr int find(std::span<const Entry> es, const EntryName& name) {
 constexpr bool power_of_two(std::uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 // An entry's offset: at()'s, or the end of the previous entry rounded up to its alignment.
-constexpr std::uint32_t entry_offset(std::span<const Entry> es, int i) {
+constexpr std::uint64_t entry_offset(std::span<const Entry> es, int i) {
   if (es[i].fixed) return es[i].offset;
   if (i == 0) return 0;
-  const std::uint32_t end = entry_offset(es, i - 1) + es[i - 1].extent();
+  const std::uint64_t end = entry_offset(es, i - 1) + es[i - 1].extent();
   return (end + es[i].align - 1) / es[i].align * es[i].align;
 }
 
-constexpr std::uint32_t plan_bytes(std::span<const Entry> es) {
-  std::uint32_t end = 0;
+constexpr std::uint64_t plan_bytes(std::span<const Entry> es) {
+  std::uint64_t end = 0;
   for (std::size_t i = 0; i < es.size(); ++i) {
-    const std::uint32_t e = entry_offset(es, static_cast<int>(i)) + es[i].extent();
+    const std::uint64_t e = entry_offset(es, static_cast<int>(i)) + es[i].extent();
     end = e > end ? e : end;
   }
   return end;
@@ -168,7 +171,7 @@ struct SmemPlan {
   static_assert(detail::blame<verdict, verdict.entry < 0 ? EntryName{} : entries[verdict.entry].name>());
 
   // The bytes the kernel asks for at launch.
-  static constexpr std::uint32_t bytes = verdict.rule == SmemRule::ok ? plan_bytes(entries) : 0;
+  static constexpr std::uint32_t bytes = verdict.rule == SmemRule::ok ? static_cast<std::uint32_t>(plan_bytes(entries)) : 0;
 
   template <EntryName N>
   static consteval int index() {
@@ -179,9 +182,9 @@ struct SmemPlan {
   template <EntryName N>
   static constexpr Entry entry = entries[index<N>()];
   template <EntryName N>
-  static constexpr std::uint32_t offset = entry_offset(entries, index<N>());
+  static constexpr std::uint32_t offset = static_cast<std::uint32_t>(entry_offset(entries, index<N>()));
   template <EntryName N>
-  static constexpr std::uint32_t stride = entry<N>.stride();
+  static constexpr std::uint32_t stride = static_cast<std::uint32_t>(entry<N>.stride());
   template <EntryName N>
   static constexpr int count = entry<N>.count;
 
@@ -212,7 +215,8 @@ struct SmemPlan {
   template <std::size_t G, class Arch>
   static TCGEN_HD void init_group(Arch& a, std::uint32_t base) {
     if constexpr (entries[G].kind == EntryKind::barriers) {
-      constexpr std::uint32_t at = entry_offset(entries, static_cast<int>(G)), arrivals = entries[G].arrivals;
+      constexpr auto at = static_cast<std::uint32_t>(entry_offset(entries, static_cast<int>(G)));
+      constexpr std::uint32_t arrivals = entries[G].arrivals;
       constexpr int n = entries[G].count;
       for (int i = 0; i < n; ++i) a.mbarrier_init(base + at + 8u * static_cast<std::uint32_t>(i), arrivals);
     }
