@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/tma/sm100_limits.hpp"
 
 namespace tcgen::model {
 
@@ -36,7 +37,8 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
          "at least " + std::to_string(spec.spanned_bytes()) + " bytes, the extent of global_dims and global_strides");
   // CUDA C++ Programming Guide, TMA alignment table (facts-2 §5.2; a secondary
   // quote). The swizzle needs no more: its pattern follows the absolute address.
-  if (smem_address % 128 != 0) fail(field, smem_address, "a multiple of 128 (TMA shared-memory address alignment)");
+  if (smem_address % tma::kBoxSmemAlignment != 0)
+    fail(field, smem_address, "a multiple of 128 (TMA shared-memory address alignment)");
 
   // Element n of the box in linear order, dim 0 fastest (PTX #tensors: "linear
   // data"; #tensor-tiled-mode-traversal-stride for dims 1+), rows

@@ -84,7 +84,7 @@ void check_launch(const Function& entry, const LaunchConfig& config, std::span<c
   if (smem > model::SharedMemory::kMaxBytes)
     fail("shared memory", std::to_string(entry.static_shared_bytes) + " static + " +
                               std::to_string(config.dynamic_smem) + " dynamic bytes",
-         "at most 232448 bytes (227 KB) per CTA on sm_100");
+         "at most " + std::to_string(model::SharedMemory::kMaxBytes) + " bytes (227 KB) per CTA on sm_100");
   if (args.size() != entry.params.size())
     fail("kernel arguments", std::to_string(args.size()) + " for " + entry.demangled,
          std::to_string(entry.params.size()) + ", one per .param of the entry");

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/tma/sm100_limits.hpp"
 
 namespace tcgen::tma {
 
@@ -41,12 +42,12 @@ void TensorMapSpec::validate(std::uint64_t global_address) const {
   if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4)
     fail("element_bytes", element_bytes, "1, 2 or 4 bytes (the CUtensorMapDataType sizes modelled here)");
   if (rank < 1 || rank > 5) fail("rank", rank, "1 to 5 (DRV: tensorRank non-zero and at most 5)");
-  if (global_address % 16 != 0)
+  if (global_address % kGlobalAlignment != 0)
     fail("global_address", static_cast<std::int64_t>(global_address), "a multiple of 16 (DRV: globalAddress 16 byte aligned)");
   for (std::uint32_t i = 0; i < rank; ++i) {
     if (global_dims[i] == 0 || global_dims[i] > (std::uint64_t{1} << 32))
       fail_entry("global_dims", i, global_dims[i], "1 to 2^32 elements (DRV: globalDim non-zero, at most 2^32)");
-    if (i > 0 && (global_strides[i - 1] % 16 != 0 || global_strides[i - 1] >= (std::uint64_t{1} << 40)))
+    if (i > 0 && (global_strides[i - 1] % kGlobalAlignment != 0 || global_strides[i - 1] >= (std::uint64_t{1} << 40)))
       fail_entry("global_strides", i - 1, global_strides[i - 1],
                  "a multiple of 16 bytes below 2^40 (DRV: globalStrides multiple of 16 and less than 2^40)");
     if (box_dims[i] == 0 || box_dims[i] > 256)
