@@ -22,15 +22,15 @@
 #include <utility>
 
 #include "tcgen/exec/kernel_arch.hpp"
+#include "tcgen/core/fixed_name.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/core/rule_table.hpp"
 #include "tcgen/exec/smem_budget.hpp"
-#include "tcgen/tmem/plan.hpp"
 
 namespace tcgen::tile {
 
 // Names as tmem::Plan's regions have them: at most 15 characters, in the type.
-using EntryName = tmem::RegionName;
+using EntryName = FixedName;
 
 enum class EntryKind : std::uint8_t { buffer, barriers };
 
@@ -108,11 +108,7 @@ struct SmemCheck {
   friend constexpr bool operator==(const SmemCheck&, const SmemCheck&) = default;
 };
 
-constexpr int find(std::span<const Entry> es, const EntryName& name) {
-  for (std::size_t i = 0; i < es.size(); ++i)
-    if (es[i].name == name) return static_cast<int>(i);
-  return -1;
-}
+constexpr int find(std::span<const Entry> es, const EntryName& name) { return find_named(es, name); }
 
 constexpr bool power_of_two(std::uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -152,23 +148,13 @@ constexpr SmemCheck check(std::span<const Entry> es) {
   return {};
 }
 
-namespace detail {
-// Names the entry at fault: the compiler prints blame<..., EntryName{"full"}>.
-template <SmemCheck Verdict, EntryName Name>
-consteval bool blame() {
-  if constexpr (Verdict.rule != SmemRule::ok)
-    static_assert(Name.text[0] != Name.text[0], "the entry named in this blame<...> instantiation breaks the rule above");
-  return true;
-}
-}  // namespace detail
-
 template <Entry... Es>
 struct SmemPlan {
   static_assert(sizeof...(Es) > 0, "a shared-memory plan declares at least one entry");
   static constexpr std::array<Entry, sizeof...(Es)> entries{Es...};
   static constexpr SmemCheck verdict = check(entries);
   TCGEN_RULE_MEMBER_ASSERTS(SmemRule, TCGEN_SMEM_PLAN_RULES, verdict.rule);
-  static_assert(detail::blame<verdict, verdict.entry < 0 ? EntryName{} : entries[verdict.entry].name>());
+  static_assert(blame<verdict, verdict.entry < 0 ? EntryName{} : entries[verdict.entry].name>());
 
   // The bytes the kernel asks for at launch.
   static constexpr std::uint32_t bytes = verdict.rule == SmemRule::ok ? static_cast<std::uint32_t>(plan_bytes(entries)) : 0;

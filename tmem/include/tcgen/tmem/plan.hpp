@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "tcgen/core/element_type.hpp"
+#include "tcgen/core/fixed_name.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/layout/tmem_datapath.hpp"
 #include "tcgen/tmem/address.hpp"
@@ -28,18 +29,7 @@
 namespace tcgen::tmem {
 
 // A region's name, kept in the plan's type: at most 15 characters.
-struct RegionName {
-  char text[16] = {};
-
-  constexpr RegionName() = default;
-  template <std::size_t N>
-  constexpr TCGEN_HD RegionName(const char (&s)[N]) {  // implicit: a string literal names a region
-    static_assert(N <= 16, "a region name has at most 15 characters");
-    for (std::size_t i = 0; i < N && i < 16; ++i) text[i] = s[i];
-  }
-  constexpr TCGEN_HD bool empty() const { return text[0] == '\0'; }
-  friend constexpr bool operator==(const RegionName&, const RegionName&) = default;
-};
+using RegionName = FixedName;
 
 enum class RegionKind : std::uint8_t { accumulator, operand, scratch };
 
@@ -164,11 +154,7 @@ constexpr int region_columns(const Region& r) {
   return 0;
 }
 
-constexpr int find(std::span<const Region> rs, const RegionName& name) {
-  for (std::size_t i = 0; i < rs.size(); ++i)
-    if (rs[i].name == name) return static_cast<int>(i);
-  return -1;
-}
+constexpr int find(std::span<const Region> rs, const RegionName& name) { return find_named(rs, name); }
 
 // The host an alias names, among the regions declared before it; -1 if none.
 constexpr int host_index(std::span<const Region> rs, int i) {
@@ -287,15 +273,6 @@ struct TileFor {
 };
 
 namespace detail {
-// Names the region at fault: the compiler prints the instantiation,
-// blame<..., RegionName{"P0"}>, under the rule's sentence.
-template <PlanCheck Verdict, RegionName Name>
-consteval bool blame() {
-  if constexpr (Verdict.rule != PlanRule::ok)
-    static_assert(Name.text[0] != Name.text[0], "the region named in this blame<...> instantiation breaks the rule above");
-  return true;
-}
-
 // The accumulator rules' own sentences (M, N, cta_group), next to the plan's.
 template <Region R>
 consteval bool accumulator_rules() {
@@ -310,7 +287,7 @@ struct Plan {
   static constexpr std::array<Region, sizeof...(Rs)> regions{Rs...};
   static constexpr PlanCheck verdict = check(regions);
   TCGEN_RULE_MEMBER_ASSERTS(PlanRule, TCGEN_PLAN_RULES, verdict.rule);
-  static_assert(detail::blame<verdict, verdict.region < 0 ? RegionName{} : regions[verdict.region].name>());
+  static_assert(blame<verdict, verdict.region < 0 ? RegionName{} : regions[verdict.region].name>());
   static_assert((detail::accumulator_rules<Rs>() && ...));
 
   static constexpr int cta_group = plan_cta_group(regions);
