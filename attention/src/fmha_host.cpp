@@ -11,13 +11,9 @@ FmhaOutput run_fmha_host(const CheckedFmhaProblem& problem, std::span<const std:
                          const exec::LaunchOptions& launch, const FmhaOptions& options) {
   const FmhaProblem& pr = problem;
   pr.check_sizes(q.size(), k.size(), v.size());
-  // The host model reads a tensor through its bytes: the map's whole span.
-  const auto encode = [](const tma::TensorMapSpec& spec, const void* tensor) {
-    return exec::host_tensor_map(spec, std::span(static_cast<const std::uint8_t*>(tensor), spec.spanned_bytes()));
-  };
   FmhaOutput out{std::vector<std::uint16_t>(pr.q_elements()), std::vector<float>(pr.lse_elements())};
   visit_fmha(problem, [&]<class F>() {
-    const auto p = F::template params<exec::HostArch>(problem, options, encode, q.data(), k.data(), v.data(),
+    const auto p = F::template params<exec::HostArch>(problem, options, exec::host_tensor_map_of, q.data(), k.data(), v.data(),
                                                       out.o.data(), out.lse.data());
     exec::host::launch(F::grid(pr), F::kThreads, F::kSmemBytes, [&](exec::HostArch& a) { F::run(a, p); }, launch);
   });

@@ -155,12 +155,6 @@ std::string bound_text(double x) {
   return s;
 }
 
-std::string shape_text(const std::vector<std::size_t>& s) {
-  std::ostringstream t;
-  for (std::size_t i = 0; i < s.size(); ++i) t << (i ? "x" : "") << s[i];
-  return s.empty() ? std::string("scalar") : t.str();
-}
-
 // A 4-D .npy of [b, h, s, d], each size from 1 to kMaxSize (as the options);
 // `option` names the file's option.
 // [d0, d1, d2, d3] → [d0, d2, d1, d3]: BSHD ↔ BHSD, the one transpose between

@@ -110,10 +110,9 @@ std::vector<float> matrix_values(const std::string& option, const std::string& p
                     a.shape[1] == static_cast<std::size_t>(cols);
   if (!fits) {
     // An ostringstream, not operator+: GCC 12 warns falsely (-Wrestrict) on string concatenation.
-    std::ostringstream shape, expected;
-    for (std::size_t i = 0; i < a.shape.size(); ++i) shape << (i ? "x" : "") << a.shape[i];
+    std::ostringstream expected;
     expected << "expected a 2-D array of " << rows << "x" << cols << " (" << what << " from --m, --n, --k and the majors)";
-    fail(("--" + option).c_str(), path + " (shape " + (a.shape.empty() ? "scalar" : shape.str()) + ")", expected.str());
+    fail(("--" + option).c_str(), path + " (shape " + shape_text(a.shape) + ")", expected.str());
   }
   return std::move(a.values);
 }
@@ -159,12 +158,8 @@ int gemm(std::span<const std::string> args) {
   if (a.has("c")) fc = read_npy(a.text("c"));
   const auto rows_axis = [](layout::Major major) { return major == layout::Major::K ? 0u : 1u; };
   for (const auto& [option, file] : {std::pair{"--a", &fa}, std::pair{"--b", &fb}, std::pair{"--c", &fc}})
-    if (a.has(option + 2) && file->shape.size() != 2) {
-      std::ostringstream shape;
-      for (std::size_t i = 0; i < file->shape.size(); ++i) shape << (i ? "x" : "") << file->shape[i];
-      fail(option, a.text(option + 2) + " (shape " + (file->shape.empty() ? "scalar" : shape.str()) + ")",
-           "expected a 2-D array (a matrix)");
-    }
+    if (a.has(option + 2) && file->shape.size() != 2)
+      fail(option, a.text(option + 2) + " (shape " + shape_text(file->shape) + ")", "expected a 2-D array (a matrix)");
   const auto size = [&](const char* option, const NpyArray& file, std::size_t axis) {
     if (a.has(option) || file.shape.empty()) return static_cast<int>(a.integer(option, 1, 65536));
     const std::size_t d = file.shape[axis];

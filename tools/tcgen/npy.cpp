@@ -95,6 +95,12 @@ NpyArray read_npy(const std::string& path) {
   return a;
 }
 
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string t;
+  for (std::size_t i = 0; i < shape.size(); ++i) t.append(i ? "x" : "").append(std::to_string(shape[i]));
+  return shape.empty() ? std::string("scalar") : t;
+}
+
 void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
                std::span<const float> values, bool float16) {
   std::string dims;  // as Python prints a tuple: (n,) or (a, b)

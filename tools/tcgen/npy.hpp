@@ -17,6 +17,8 @@ struct NpyArray {
 };
 
 NpyArray read_npy(const std::string& path);
+// "2x3x4" as the messages print a shape; "scalar" for none.
+std::string shape_text(const std::vector<std::size_t>& shape);
 // Written whole or not at all (output_file.hpp); `option` names it in errors.
 // float16 = true writes '<f2': every value must be an fp16 value (the
 // caller's data already is); one that is not is an internal error, never

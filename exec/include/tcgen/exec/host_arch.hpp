@@ -281,13 +281,13 @@ void HostArch::mma(Atom, D d, A a, B b, int kstep, bool accumulate, tmem::TmemAd
 // A's K step through the operand's own kstep(), as Mma::issue takes it on the device.
 template <class A>
 std::optional<std::uint32_t> HostArch::a_tmem_operand(A a, int kstep) {
-  if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>) return a.kstep(kstep).raw();
+  if constexpr (tmem::is_tmem_operand<A>) return a.kstep(kstep).raw();
   else return std::nullopt;
 }
 
 template <class A>
 std::uint64_t HostArch::a_desc_operand(A a, int kstep) {
-  if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>) return 0;
+  if constexpr (tmem::is_tmem_operand<A>) return 0;
   else return a.kstep(kstep);
 }
 

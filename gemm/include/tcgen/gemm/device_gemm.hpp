@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(G::kThreads, 1) gemm_kernel(const __grid_const
 template <Config C>
 DeviceParams<C> device_params(const Problem& p) {
   return Gemm<C>::template params<exec::DeviceArch>(
-      p, [](const tma::TensorMapSpec& spec, const void* tensor, std::uint64_t) { return exec::device_tensor_map(spec, tensor); });
+      p, [](const tma::TensorMapSpec& spec, const void* tensor) { return exec::device_tensor_map(spec, tensor); });
 }
 
 // Launches on `stream` over min(tiles, ctas) CTAs (ctas: the SM count).

@@ -30,11 +30,7 @@ inline int grid_ctas(int tiles, int ctas) { return std::min(tiles, ctas > 0 ? ct
 template <Config C>
 void run_host(const Problem& p, const HostRun& run = {}) {
   using G = Gemm<C>;
-  // The host model reads a tensor through its bytes.
-  const auto params = G::template params<exec::HostArch>(p, [](const tma::TensorMapSpec& spec, const void* tensor,
-                                                               std::uint64_t bytes) {
-    return exec::host_tensor_map(spec, std::span(static_cast<const std::uint8_t*>(tensor), bytes));
-  });
+  const auto params = G::template params<exec::HostArch>(p, exec::host_tensor_map_of);
   const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
   const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), run.ctas));
   exec::host::launch({grid, 1, 1}, G::kThreads, G::kSmemBytes, [&](exec::HostArch& arch) { G::run(arch, params); },

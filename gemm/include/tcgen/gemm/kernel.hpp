@@ -98,15 +98,16 @@ struct Gemm {
   };
 
   // The parameters of one launch over problem p, for any face: `encode(spec,
-  // tensor, bytes)` makes the face's tensor map of A's or B's map over the
-  // `bytes` at `tensor`. Throws tcgen::Error for a problem TMA cannot read.
+  // tensor)` makes the face's tensor map of A's or B's map over `tensor`
+  // (the map spans spec.spanned_bytes() of it). Throws tcgen::Error for a
+  // problem TMA cannot read.
   template <class Arch, class Encode>
   static Params<Arch> params(const Problem& p, Encode&& encode) {
     check(p, C);
     const auto u64 = [](int x) { return static_cast<std::uint64_t>(x); };
     Params<Arch> out;
-    out.a = encode(A::map(u64(p.m), u64(p.k), u64(p.lda)), p.a, a_bytes(p, C));
-    out.b = encode(B::map(u64(p.n), u64(p.k), u64(p.ldb)), p.b, b_bytes(p, C));
+    out.a = encode(A::map(u64(p.m), u64(p.k), u64(p.lda)), p.a);
+    out.b = encode(B::map(u64(p.n), u64(p.k), u64(p.ldb)), p.b);
     out.m = p.m;
     out.n = p.n;
     out.k = p.k;

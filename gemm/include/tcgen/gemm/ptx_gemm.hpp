@@ -24,7 +24,7 @@ template <Config C>
 ptx::LaunchStats run_ptx(const ptx::Module& module, const Problem& p, const HostRun& run = {}, bool strict = false) {
   using G = Gemm<C>;
   const auto params = G::template params<ptx::DeviceLayout>(
-      p, [](const tma::TensorMapSpec& spec, const void* tensor, std::uint64_t) { return ptx::encode_tensor_map(spec, tensor); });
+      p, [](const tma::TensorMapSpec& spec, const void* tensor) { return ptx::encode_tensor_map(spec, tensor); });
   const std::uint64_t d_bytes = (static_cast<std::uint64_t>(p.m - 1) * p.ldd + p.n) * bits(C.d) / 8;
   const std::uint64_t c_bytes = p.c ? (static_cast<std::uint64_t>(p.m - 1) * p.ldc + p.n) * bits(C.d) / 8 : 0;
   const ptx::Allocation memory[] = {{p.a, a_bytes(p, C), "A"},

@@ -184,7 +184,7 @@ struct Mma {
   // A's K step as the instruction takes it: a descriptor (SS) or a TMEM address (TS).
   template <class A>
   __device__ static auto a_operand(A a, int kstep) {
-    if constexpr (std::is_same_v<decltype(a.kstep(kstep)), tmem::TmemAddress>)
+    if constexpr (tmem::is_tmem_operand<A>)
       return a.kstep(kstep).raw();
     else
       return a.kstep(kstep);

@@ -2,6 +2,8 @@
 // Typed Tensor Memory tiles: a TMEM address that carries, in its type, what
 // lives there. An MMA atom takes these, so an accumulator of the wrong shape
 // or element type, or an A operand of the wrong K, does not compile.
+#include <concepts>
+
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/layout/tmem_datapath.hpp"
 #include "tcgen/tmem/address.hpp"
@@ -50,6 +52,13 @@ struct OperandTile {
   // 8 columns (tcgen05-facts-2.md §1.2), as SmemMatrix::kstep is where it
   // reads a shared-memory operand. Both faces issue through it.
   constexpr TCGEN_HD TmemAddress kstep(int k) const { return address.col_offset(8u * static_cast<std::uint32_t>(k)); }
+};
+
+// Whether an MMA operand is read from Tensor Memory (an OperandTile, whose
+// kstep() is a TmemAddress) rather than through a shared-memory descriptor.
+template <class A>
+inline constexpr bool is_tmem_operand = requires(const A& a) {
+  { a.kstep(0) } -> std::same_as<TmemAddress>;
 };
 
 // Cells that only tcgen05.st / ld / cp touch, such as the softmax row
