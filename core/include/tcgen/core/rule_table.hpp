@@ -26,31 +26,21 @@
 
 #define TCGEN_RULE_ENUM(NAME, RULES) enum class NAME { ok, RULES(TCGEN_RULE_CODE_) }
 
-#define TCGEN_RULE_LOOKUPS(NAME, RULES)                   \
-  constexpr const char* rule_code(NAME r) {               \
-    using tcgen_rule_ = NAME;                             \
-    switch (r) {                                          \
-      case NAME::ok: return "ok";                         \
-        RULES(TCGEN_RULE_CASE_CODE_)                      \
-    }                                                     \
-    return "?";                                           \
-  }                                                       \
-  constexpr const char* rule_field(NAME r) {              \
-    using tcgen_rule_ = NAME;                             \
-    switch (r) {                                          \
-      case NAME::ok: return "";                           \
-        RULES(TCGEN_RULE_CASE_FIELD_)                     \
-    }                                                     \
-    return "?";                                           \
-  }                                                       \
-  constexpr const char* rule_sentence(NAME r) {           \
-    using tcgen_rule_ = NAME;                             \
-    switch (r) {                                          \
-      case NAME::ok: return "";                           \
-        RULES(TCGEN_RULE_CASE_SENTENCE_)                  \
-    }                                                     \
-    return "?";                                           \
+// One lookup: FN(NAME) returns CASE's column of the rule, OK for NAME::ok.
+#define TCGEN_RULE_LOOKUP_(NAME, RULES, FN, CASE, OK) \
+  constexpr const char* FN(NAME r) {                   \
+    using tcgen_rule_ = NAME;                          \
+    switch (r) {                                       \
+      case NAME::ok: return OK;                        \
+        RULES(CASE)                                    \
+    }                                                  \
+    return "?";                                        \
   }
+
+#define TCGEN_RULE_LOOKUPS(NAME, RULES)                                         \
+  TCGEN_RULE_LOOKUP_(NAME, RULES, rule_code, TCGEN_RULE_CASE_CODE_, "ok")       \
+  TCGEN_RULE_LOOKUP_(NAME, RULES, rule_field, TCGEN_RULE_CASE_FIELD_, "")       \
+  TCGEN_RULE_LOOKUP_(NAME, RULES, rule_sentence, TCGEN_RULE_CASE_SENTENCE_, "")
 
 #define TCGEN_RULE_ASSERTS(NAME, RULES, VERDICT) \
   using tcgen_rule_ = NAME;                      \
