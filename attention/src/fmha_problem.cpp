@@ -28,8 +28,9 @@ void FmhaProblem::validate() const {
   if (batch <= 0 || batch > 65535) fail("batch", batch, "expected a batch size from 1 to 65535");
   if (heads <= 0 || heads > 65535) fail("heads", heads, "expected 1 to 65535 query heads");
   if (heads_kv <= 0 || heads % heads_kv != 0)
-    fail("heads_kv", heads_kv,
-         "expected a positive divisor of heads (each K/V head serves heads / heads_kv query heads)");
+    fail("heads_kv", std::to_string(heads_kv),
+         "expected a positive divisor of the number of query heads, " + std::to_string(heads) +
+             " (grouped-query attention: each K/V head serves heads / heads_kv of them)");
   if (seq_q <= 0) fail("seq_q", seq_q, "expected a positive query length");
   if (seq_k <= 0) fail("seq_k", seq_k, "expected a positive key length");
   if (head_dim != 64 && head_dim != 128 && head_dim != 256) fail("head_dim", head_dim, "expected 64, 128 or 256");

@@ -10,34 +10,32 @@
 #include "tcgen/exec/device_timer.hpp"
 #include "tcgen/exec/sm100_device.hpp"
 
-namespace tcgen::attention::sm100 {
+namespace tcgen::attention {
 
 using exec::check_cuda;
 using exec::DeviceBuffer;
 
-FmhaOutput run(const CheckedFmhaProblem& checked, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
-               std::span<const std::uint16_t> v, double* seconds, const FmhaOptions& options) {
+FmhaRun run(const CheckedFmhaProblem& checked, const FmhaOperands& in, const FmhaOptions& options, const exec::Sm100&) {
   if (const std::string why = exec::sm100_unavailable(); !why.empty())
-    fail("device", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
+    fail("backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
   const FmhaProblem& problem = checked;
-  problem.check_sizes(q.size(), k.size(), v.size());
+  problem.check_sizes(in.q.size(), in.k.size(), in.v.size());
   const std::size_t nq = problem.q_elements(), nkv = problem.kv_elements(), nlse = problem.lse_elements();
   check_cuda(cudaSetDevice(0), "cudaSetDevice");
   const std::size_t e = sizeof(std::uint16_t);
   DeviceBuffer dq(nq * e), dk(nkv * e), dv(nkv * e), dout(nq * e), dlse(nlse * sizeof(float));
-  check_cuda(cudaMemcpy(dq.ptr, q.data(), nq * e, cudaMemcpyHostToDevice), "copy Q");
-  check_cuda(cudaMemcpy(dk.ptr, k.data(), nkv * e, cudaMemcpyHostToDevice), "copy K");
-  check_cuda(cudaMemcpy(dv.ptr, v.data(), nkv * e, cudaMemcpyHostToDevice), "copy V");
+  check_cuda(cudaMemcpy(dq.ptr, in.q.data(), nq * e, cudaMemcpyHostToDevice), "copy Q");
+  check_cuda(cudaMemcpy(dk.ptr, in.k.data(), nkv * e, cudaMemcpyHostToDevice), "copy K");
+  check_cuda(cudaMemcpy(dv.ptr, in.v.data(), nkv * e, cudaMemcpyHostToDevice), "copy V");
   exec::DeviceTimer timer;
   timer.start();
   check_cuda(launch_fmha_device(checked, dq.ptr, dk.ptr, dv.ptr, dout.ptr, static_cast<float*>(dlse.ptr), nullptr, options),
              "launch_fmha_device");
-  const double elapsed = timer.stop_seconds("the FMHA kernel");
-  if (seconds != nullptr) *seconds = elapsed;
-  FmhaOutput out{std::vector<std::uint16_t>(nq), std::vector<float>(nlse)};
-  check_cuda(cudaMemcpy(out.o.data(), dout.ptr, nq * e, cudaMemcpyDeviceToHost), "copy O");
-  check_cuda(cudaMemcpy(out.lse.data(), dlse.ptr, nlse * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");
-  return out;
+  FmhaRun r{{std::vector<std::uint16_t>(nq), std::vector<float>(nlse)}, {}};
+  r.stats.seconds = timer.stop_seconds("the FMHA kernel");
+  check_cuda(cudaMemcpy(r.out.o.data(), dout.ptr, nq * e, cudaMemcpyDeviceToHost), "copy O");
+  check_cuda(cudaMemcpy(r.out.lse.data(), dlse.ptr, nlse * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");
+  return r;
 }
 
-}  // namespace tcgen::attention::sm100
+}  // namespace tcgen::attention

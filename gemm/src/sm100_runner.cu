@@ -10,46 +10,43 @@
 #include "tcgen/exec/sm100_device.hpp"
 #include "tcgen/gemm/device_gemm.hpp"
 
-namespace tcgen::gemm::sm100 {
-
-namespace {
+namespace tcgen::gemm {
 
 using exec::check_cuda;
 using exec::DeviceBuffer;
 
 template <Config C>
-double run_config(const Problem& host) {
+  requires(compiled_for_sm100(C))
+exec::RunStats run(const Problem& host, const Options& options, const exec::Sm100&) {
+  if (const std::string why = exec::sm100_unavailable(); !why.empty())
+    fail("backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
   check(host, C);
   const std::uint64_t a_size = a_bytes(host, C), b_size = b_bytes(host, C);
   const std::uint64_t d_size = (static_cast<std::uint64_t>(host.m - 1) * host.ldd + host.n) * sizeof(float);
-  DeviceBuffer a(a_size), b(b_size), d(d_size);
+  const std::uint64_t c_size = host.c ? (static_cast<std::uint64_t>(host.m - 1) * host.ldc + host.n) * sizeof(float) : 0;
+  DeviceBuffer a(a_size), b(b_size), c(c_size), d(d_size);
   check_cuda(cudaMemcpy(a.ptr, host.a, a_size, cudaMemcpyHostToDevice), "copy A");
   check_cuda(cudaMemcpy(b.ptr, host.b, b_size, cudaMemcpyHostToDevice), "copy B");
+  if (host.c) check_cuda(cudaMemcpy(c.ptr, host.c, c_size, cudaMemcpyHostToDevice), "copy C");
   Problem p = host;
   p.a = a.ptr;
   p.b = b.ptr;
+  p.c = host.c ? c.ptr : nullptr;
   p.d = d.ptr;
-  p.c = nullptr;
-  int sms = 0;
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+  int ctas = options.ctas;
+  if (ctas <= 0) check_cuda(cudaDeviceGetAttribute(&ctas, cudaDevAttrMultiProcessorCount, 0), "SM count");
   const DeviceParams<C> params = device_params<C>(p);
-  check_cuda(launch_device<C>(params, sms), "warm-up launch");
+  check_cuda(launch_device<C>(params, ctas), "warm-up launch");
   exec::DeviceTimer timer;
   timer.start();
-  check_cuda(launch_device<C>(params, sms), "launch");
-  const double seconds = timer.stop_seconds("the kernel");
+  check_cuda(launch_device<C>(params, ctas), "launch");
+  exec::RunStats stats;
+  stats.seconds = timer.stop_seconds("the kernel");
   check_cuda(cudaMemcpy(host.d, d.ptr, d_size, cudaMemcpyDeviceToHost), "copy D");
-  return seconds;
+  return stats;
 }
 
-}  // namespace
+template exec::RunStats run<Config{.ab = ElementType::bf16}>(const Problem&, const Options&, const exec::Sm100&);
+template exec::RunStats run<Config{.ab = ElementType::fp16}>(const Problem&, const Options&, const exec::Sm100&);
 
-double run(ElementType ab, const Problem& host) {
-  if (const std::string why = exec::sm100_unavailable(); !why.empty())
-    fail("--backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
-  if (ab == ElementType::bf16) return run_config<Config{.ab = ElementType::bf16}>(host);
-  if (ab == ElementType::fp16) return run_config<Config{.ab = ElementType::fp16}>(host);
-  fail("dtype", name(ab), "bf16 or fp16");
-}
-
-}  // namespace tcgen::gemm::sm100
+}  // namespace tcgen::gemm

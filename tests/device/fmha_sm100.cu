@@ -1,5 +1,5 @@
 // The FMHA kernel (attention/fmha_kernel.hpp) on a B200, through the same
-// runner as `tcgen fmha --backend sm100` (attention::sm100::run, which
+// runner as `tcgen fmha --backend sm100` (attention::run with exec::Sm100, which
 // launches launch_fmha_device), against the fp64 reference with the host
 // tests' bounds (tests/host/test_fmha_kernel.cpp: O within 1e-2 per row in
 // the 2-norm, LSE within 1e-3) over every head dim, both types, masks, GQA and
@@ -23,7 +23,7 @@ namespace {
 
 bool run(const FmhaProblem& p, std::uint64_t seed, bool rising = false, const FmhaOptions& options = {}) {
   const FmhaInputs in = random_fmha_inputs(p, seed, rising);
-  const FmhaCheck check = check_fmha(p, in, sm100::run(p, in.qb, in.kb, in.vb, nullptr, options));
+  const FmhaCheck check = check_fmha(p, in, attention::run(p, in.operands(), options, exec::Sm100{}).out);
   const bool ok = check.ok();
   std::printf("%s %s head_dim %d, %dx%d heads (%d K/V), %d x %d, mask (%d, %d)%s, scale %g: O max row rel %.3g, "
               "LSE max rel %.3g\n",

@@ -21,13 +21,13 @@
 
 #include "fresh_seed.hpp"
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_host.hpp"
+#include "tcgen/attention/host_runner.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
 #if defined(TCGEN_FMHA_PTX)
-#include "tcgen/attention/fmha_ptx.hpp"
+#include "tcgen/attention/ptx_runner.hpp"
 #endif
 
 using namespace tcgen;
@@ -58,7 +58,7 @@ void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {},
                                             << p.seq_q << " x " << p.seq_k << ", head_dim " << p.head_dim << ", "
                                             << tcgen::name(p.dtype) << ", mask (" << p.mask.left << ", " << p.mask.right
                                             << "), scale " << p.scale.value());
-  const FmhaOutput got = run_fmha_host(p, in.qb, in.kb, in.vb, options);
+  const FmhaOutput got = run(p, in.operands(), {}, tcgen::exec::HostModel{options}).out;
   const FmhaCheck check = check_fmha(p, in, got);
   CHECK_MESSAGE(check.o.ok, check.o.text());
   CHECK_MESSAGE(check.lse.ok, check.lse.text());
@@ -72,7 +72,7 @@ void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {},
   if (!one_key_per_row) CHECK_FALSE(against_wrong.o.ok);
   CHECK_FALSE(against_wrong.lse.ok);
 #if defined(TCGEN_FMHA_PTX)
-  const FmhaOutput ptx = run_fmha_ptx(kernels(), p, in.qb, in.kb, in.vb, options);
+  const FmhaOutput ptx = run(p, in.operands(), {}, tcgen::ptx::Interpreter{kernels(), options}).out;
   const FmhaCheck ptx_check = check_fmha(p, in, ptx);
   CHECK_MESSAGE(ptx_check.o.ok, "PTX backend: " << ptx_check.o.text());
   CHECK_MESSAGE(ptx_check.lse.ok, "PTX backend: " << ptx_check.lse.text());

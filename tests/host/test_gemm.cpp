@@ -23,12 +23,12 @@
 #include <string>
 
 #include "tcgen/core/error.hpp"
-#include "tcgen/gemm/host_gemm.hpp"
+#include "tcgen/gemm/host_runner.hpp"
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/gemm/reference.hpp"
 #include "../kernels/gemm_test_configs.hpp"
 #if defined(TCGEN_GEMM_TEST_PTX)
-#include "tcgen/gemm/ptx_gemm.hpp"
+#include "tcgen/gemm/ptx_runner.hpp"
 #endif
 
 using namespace tcgen;
@@ -77,9 +77,9 @@ Result run(const Shape& s, std::uint64_t salt, const exec::LaunchOptions& option
   gemm::Matrix d = gemm::nan_matrix(C.d, s.m, s.n);
   const gemm::Problem p{s.m, s.n, s.k, a.data(), b.data(), c ? c->data() : nullptr, d.data(),
                         a.ld, b.ld, c ? c->ld : 0, d.ld};
-  if (backend == Backend::host) gemm::run_host<C>(p, {s.ctas, options});
+  if (backend == Backend::host) gemm::run<C>(p, {s.ctas}, exec::HostModel{options});
 #if defined(TCGEN_GEMM_TEST_PTX)
-  if (backend == Backend::ptx) gemm::run_ptx<C>(kernels(), p, {s.ctas, options});
+  if (backend == Backend::ptx) gemm::run<C>(p, {s.ctas}, ptx::Interpreter{kernels(), options});
 #endif
   const gemm::Reference ref = gemm::reference(a, C.a_major, b, C.b_major, c ? &*c : nullptr, s.m, s.n, s.k);
   gemm::Verdict v = gemm::verify(gemm::to_floats(d), ref, C.d);
@@ -169,7 +169,7 @@ TEST_CASE("gemm: a problem TMA cannot read is refused, naming the field") {
   gemm::Matrix d = gemm::nan_matrix(f32, 16, 16);
   gemm::Problem p{16, 16, 12, a.data(), b.data(), nullptr, d.data(), 12, b.ld, 0, d.ld};
   try {
-    gemm::run_host<gemm::Config{}>(p);
+    gemm::run<gemm::Config{}>(p, {}, exec::HostModel{});
     FAIL("expected an error");
   } catch (const Error& e) {
     CHECK(e.field() == "lda");
@@ -177,5 +177,5 @@ TEST_CASE("gemm: a problem TMA cannot read is refused, naming the field") {
   }
   p.lda = a.ld;
   p.k = 0;
-  CHECK_THROWS_WITH_AS(gemm::run_host<gemm::Config{}>(p), doctest::Contains("k = 0"), Error);
+  CHECK_THROWS_WITH_AS(gemm::run<gemm::Config{}>(p, {}, exec::HostModel{}), doctest::Contains("k = 0"), Error);
 }

@@ -11,7 +11,7 @@
 
 #include "test_model_support.hpp"
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_host.hpp"
+#include "tcgen/attention/host_runner.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/exec/launch_options.hpp"
@@ -186,10 +186,10 @@ TEST_CASE("the FMHA kernel leans on FA4's mma → mma order: strict mode refuses
   using namespace tcgen::attention;
   const FmhaProblem p = FmhaProblem::make(1, 1, 1, 128, 300, 64);
   const FmhaInputs in = random_fmha_inputs(p, 7);
-  run_fmha_host(p, in.qb, in.kb, in.vb);  // the default: accepted
+  run(p, in.operands(), {}, tcgen::exec::HostModel{});  // the default: accepted
   tcgen::exec::LaunchOptions strict;
   strict.strict_mma_pipelining = true;
-  expect_rule([&] { run_fmha_host(p, in.qb, in.kb, in.vb, strict); }, Rule::mma_not_pipelined,
+  expect_rule([&] { run(p, in.operands(), {}, tcgen::exec::HostModel{strict}); }, Rule::mma_not_pipelined,
               {"[d-tmem], [a-tmem], b-desc of the same thread", "read it as its A operand", "overwrites it"});
 }
 
@@ -202,7 +202,7 @@ TEST_CASE("the FMHA with PReuse::wait_for_pv keeps to PTX's letter: strict mode 
     tcgen::exec::LaunchOptions strict;
     strict.strict_mma_pipelining = true;
     const FmhaCheck check =
-        check_fmha(p, in, run_fmha_host(p, in.qb, in.kb, in.vb, strict, FmhaOptions{.p_reuse = PReuse::wait_for_pv}));
+        check_fmha(p, in, run(p, in.operands(), FmhaOptions{.p_reuse = PReuse::wait_for_pv}, tcgen::exec::HostModel{strict}).out);
     CHECK_MESSAGE(check.o.ok, check.o.text());
     CHECK_MESSAGE(check.lse.ok, check.lse.text());
   }

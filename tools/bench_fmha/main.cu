@@ -180,7 +180,7 @@ bool check(const FmhaProblem& like, std::uint64_t seed) {
   const FmhaProblem p = FmhaProblem::make(2, 2, 1, causal ? 320 : 300, causal ? 320 : 333, like.head_dim, like.mask,
                                           like.dtype);
   const FmhaInputs in = random_fmha_inputs(p, seed);
-  const FmhaCheck c = check_fmha(p, in, sm100::run(p, in.qb, in.kb, in.vb));
+  const FmhaCheck c = check_fmha(p, in, attention::run(p, in.operands(), {}, exec::Sm100{}).out);
   std::printf("check %s %-5s D %3d %-6s  %dx%d heads (%d K/V), %d x %d: O max row rel %.3g, LSE max rel %.3g\n",
               c.ok() ? "PASS" : "FAIL", name(p.dtype), p.head_dim, mask_name(p), p.batch, p.heads, p.heads_kv, p.seq_q,
               p.seq_k, c.o.max_rel_error, c.lse.max_rel_error);
@@ -351,7 +351,7 @@ int main(int argc, char** argv) {
 
   try {
     return bench(o, problems);
-  } catch (const std::exception& e) {  // sm100::run, DeviceBuffer: a CUDA error
+  } catch (const std::exception& e) {  // attention::run, DeviceBuffer: a CUDA error
     std::printf("FAILED: %s\n", e.what());
     return 1;
   }

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_host.hpp"
+#include "tcgen/attention/host_runner.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_ptx.hpp"
+#include "tcgen/attention/ptx_runner.hpp"
 #include "tcgen/core/error.hpp"
 
 using namespace tcgen;
@@ -67,15 +67,14 @@ int main(int argc, char** argv) {
     bool same = true, passed = true;
     for (int r = 0; r < o.runs; ++r) {  // the two alternate, so that a load on the machine hits both
       auto start = std::chrono::steady_clock::now();
-      const attention::FmhaOutput host = attention::run_fmha_host(p, in.qb, in.kb, in.vb);
+      const attention::FmhaOutput host = attention::run(p, in.operands(), {}, exec::HostModel{}).out;
       best_host = std::min(best_host, seconds_since(start));
       start = std::chrono::steady_clock::now();
-      ptx::LaunchStats stats;
-      const attention::FmhaOutput got = attention::run_fmha_ptx(module, p, in.qb, in.kb, in.vb, {}, false, &stats);
+      const attention::FmhaRun got = attention::run(p, in.operands(), {}, ptx::Interpreter{module});
       best_ptx = std::min(best_ptx, seconds_since(start));
-      instructions = stats.instructions;
-      same = same && got.o == host.o;
-      passed = passed && attention::check_fmha(p, in, got).ok();
+      instructions = got.stats.ptx_instructions;
+      same = same && got.out.o == host.o;
+      passed = passed && attention::check_fmha(p, in, got.out).ok();
     }
     const double ratio = best_ptx / best_host;
     std::printf("host (HostArch): %.3f s\n", best_host);

@@ -21,10 +21,10 @@
 #include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_host.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
+#include "tcgen/attention/host_runner.hpp"
+#include "tcgen/attention/ptx_runner.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
-#include "tcgen/attention/fmha_ptx.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
@@ -213,15 +213,12 @@ std::string mask_text(const attention::FmhaMask& m) {
          " (bottom-right aligned: query i sees keys i + seq_k - seq_q - left <= j <= i + seq_k - seq_q + right)";
 }
 
-// FmhaProblem::validate() names the problem's fields; the CLI names its options.
-// The sizes are in range (options and read_4d), --dtype and --window are
-// checked when parsed: what validate() can still refuse is head_dim and heads_kv.
-[[noreturn]] void refuse_as_option(const Error& e, const attention::FmhaProblem& p) {
-  if (e.field() == "head_dim") fail("--head-dim", e.value(), e.expected());
-  if (e.field() == "heads_kv")
-    fail("--heads-kv", e.value(), "expected a divisor of --heads = " + std::to_string(p.heads) + " (grouped-query attention)");
-  throw e;
-}
+// FmhaProblem::validate()'s fields and the options that set them. The sizes
+// are range-checked as options (and by read_4d), --dtype and --window when
+// parsed: what validate() can still refuse is head_dim and heads_kv.
+constexpr FieldOption kProblemFields[] = {{"batch", "--batch"},   {"heads", "--heads"},       {"heads_kv", "--heads-kv"},
+                                          {"seq_q", "--seq-q"},   {"seq_k", "--seq-k"},       {"head_dim", "--head-dim"},
+                                          {"dtype", "--dtype"},   {"backend", "--backend"}};
 
 }  // namespace
 
@@ -298,13 +295,8 @@ int fmha(std::span<const std::string> args) {
     p.scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
   }
   // Validated once, here; the inputs, the kernel, the reference and the check take the checked problem.
-  const attention::CheckedFmhaProblem problem = [&]() -> attention::CheckedFmhaProblem {
-    try {
-      return p;
-    } catch (const Error& e) {
-      refuse_as_option(e, p);
-    }
-  }();
+  const attention::CheckedFmhaProblem problem =
+      as_options(kProblemFields, [&]() -> attention::CheckedFmhaProblem { return p; });
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
 
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
@@ -412,39 +404,30 @@ int fmha(std::span<const std::string> args) {
 
   // The problem is valid by now: an error from the run is the kernel's (a broken
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
-  attention::FmhaOutput got;
-  double seconds = 0;
+  attention::FmhaRun run;
   std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
   if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
+  exec::LaunchOptions launch;  // on the host model, directly or through the PTX
+  launch.strict_mma_pipelining = a.flag("strict-ptx");
+  launch.progress = terminal_progress(a.flag("quiet"));
   try {
     if (backend == Backend::host) {
       report.text("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
                   B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      const auto start = std::chrono::steady_clock::now();
-      exec::LaunchOptions options;
-      options.strict_mma_pipelining = a.flag("strict-ptx");
-      options.progress = terminal_progress(a.flag("quiet"));
-      got = attention::run_fmha_host(problem, in.qb, in.kb, in.vb, options, kernel_options);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      run = attention::run(problem, in.operands(), kernel_options, exec::HostModel{launch});
     } else if (backend == Backend::ptx) {
       report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
                   kernels->name().c_str(), B * H, B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      const auto start = std::chrono::steady_clock::now();
-      exec::LaunchOptions options;
-      options.strict_mma_pipelining = a.flag("strict-ptx");
-      options.progress = terminal_progress(a.flag("quiet"));
-      ptx::LaunchStats stats;
-      got = attention::run_fmha_ptx(*kernels, problem, in.qb, in.kb, in.vb, options, false, &stats, kernel_options);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      report_ptx_stats(report, stats);
+      run = attention::run(problem, in.operands(), kernel_options, ptx::Interpreter{*kernels, launch});
+      report_ptx_stats(report, run.stats);
     } else {
 #if defined(TCGEN_SM100)
       report.text("backend: sm100 (device 0), one launch over all %zu (batch, head) pair%s\n", B * H,
                   B * H == 1 ? "" : "s");
       std::fflush(stdout);
-      got = attention::sm100::run(problem, in.qb, in.kb, in.vb, &seconds, kernel_options);
+      run = attention::run(problem, in.operands(), kernel_options, exec::Sm100{});
 #endif
     }
   } catch (const std::exception& e) {
@@ -457,6 +440,8 @@ int fmha(std::span<const std::string> args) {
     report.finish();
     return 1;
   }
+  const double seconds = run.stats.seconds;
+  const attention::FmhaOutput& got = run.out;
   report.text("kernel time %.6f s (%s, %.4g GFLOP/s)\n", seconds,
               backend == Backend::sm100 ? "sm100, CUDA events" : backend == Backend::ptx ? "PTX on the host model" : "host model",
               flops / seconds * 1e-9);

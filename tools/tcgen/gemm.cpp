@@ -19,14 +19,10 @@
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "gemm_configs.hpp"
-#include "tcgen/gemm/host_gemm.hpp"
+#include "tcgen/gemm/host_runner.hpp"
 #include "tcgen/gemm/matrix.hpp"
-#include "tcgen/gemm/ptx_gemm.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/gemm/reference.hpp"
-#if defined(TCGEN_SM100)
-#include "tcgen/gemm/sm100_runner.hpp"
-#endif
 #include "verbs.hpp"
 
 namespace tcgen::cli {
@@ -38,6 +34,9 @@ constexpr Option kOptions[] = {{"m", true},       {"n", true},       {"k", true}
                                {"dtype", true},   {"a-major", true}, {"b-major", true},   {"d-type", true},
                                {"backend", true}, {"ptx", true},     {"json", false},     {"save-inputs", true},
                                {"no-reference", false}, {"out-f32", false}};
+
+// gemm::Problem's fields (problem.hpp) that options set, and the runners' "backend".
+constexpr FieldOption kProblemFields[] = {{"m", "--m"}, {"n", "--n"}, {"k", "--k"}, {"backend", "--backend"}};
 
 #if defined(TCGEN_GEMM_PTX)
 constexpr const char* kBuiltPtx = TCGEN_GEMM_PTX;
@@ -90,7 +89,7 @@ options:
                        sm_100a PTX, what a B200 runs, executed on the host
                        model by tcgen's PTX interpreter; sm100: a B200 (exit 3
                        where there is none). ptx and sm100 run the kernels
-                       this build compiled: K-major A and B, f32 D, no C
+                       this build compiled: K-major A and B, f32 D
   --ptx FILE           with --backend ptx: the PTX to run (default: the one
                        this build compiled from gemm/src/gemm_kernels.cu)
 
@@ -172,15 +171,14 @@ int gemm(std::span<const std::string> args) {
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
   // Requests the sm_100a kernels cannot serve are refused (exit 2) before the B200 is looked for (exit 3).
   if (const std::string wanted = a.text_or("backend", "host"); wanted == "ptx" || wanted == "sm100") {
-    // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu.
+    // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu (gemm::compiled_for_sm100).
     const auto only = [&](const char* what) {
       return "expected " + std::string(what) + " with --backend " + wanted +
-             ", which runs the kernels this build compiled (K-major A and B, f32 D, no C); --backend host runs any";
+             ", which runs the kernels this build compiled (K-major A and B, f32 D); --backend host runs any";
     };
     if (a_major != layout::Major::K) fail("--a-major", "MN", only("K"));
     if (b_major != layout::Major::K) fail("--b-major", "MN", only("K"));
     if (d_type != ElementType::f32) fail("--d-type", name(d_type), only("f32"));
-    if (a.has("c")) fail("--c", a.text("c"), only("no C"));
   }
   const Backend backend = parse_backend(a);
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
@@ -259,24 +257,19 @@ int gemm(std::span<const std::string> args) {
     if (a.has("c")) save("c", mc);
     report.field("saved_inputs", saved.dir());
   }
-  double seconds = 0;
+  exec::RunStats stats;
   if (backend == Backend::host) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
     report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
                 gemm::grid_ctas(tiles, 0));
-    const auto start = std::chrono::steady_clock::now();
-    run_host_gemm(config, p);
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::HostModel{}); });
   } else if (backend == Backend::ptx) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
     report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
                 kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0));
     std::fflush(stdout);
-    const auto start = std::chrono::steady_clock::now();
-    ptx::LaunchStats stats;
     try {
-      stats = ab == ElementType::bf16 ? gemm::run_ptx<gemm::Config{.ab = ElementType::bf16}>(*kernels, p)
-                                      : gemm::run_ptx<gemm::Config{.ab = ElementType::fp16}>(*kernels, p);
+      stats = as_options(kProblemFields, [&] { return run_gemm(config, p, ptx::Interpreter{*kernels}); });
     } catch (const ptx::ExecutionError& e) {
       std::fflush(stdout);
       std::cerr << "tcgen: the GEMM kernel failed on the host model:\n" << e.what() << '\n';
@@ -286,14 +279,14 @@ int gemm(std::span<const std::string> args) {
       report.finish();
       return 1;
     }
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report_ptx_stats(report, stats);
   } else {
 #if defined(TCGEN_SM100)
     report.text("backend: sm100 (device 0)\n");
-    seconds = gemm::sm100::run(ab, p);
+    stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::Sm100{}); });
 #endif
   }
+  const double seconds = stats.seconds;
   const double flops = 2.0 * m * n * k;
   report.text("time: %.6f s, %.3g GFLOP/s\n", seconds, flops / seconds * 1e-9);
   report.field("seconds", seconds);

@@ -1,10 +1,15 @@
 #include "gemm_configs.hpp"
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
-#include "tcgen/gemm/host_gemm.hpp"
+#include "tcgen/gemm/host_runner.hpp"
+#include "tcgen/gemm/ptx_runner.hpp"
+#if defined(TCGEN_SM100)
+#include "tcgen/gemm/sm100_runner.hpp"
+#endif
 
 namespace tcgen::cli {
 
@@ -24,16 +29,37 @@ constexpr auto kConfigs = [] {
   return all;
 }();
 
-template <std::size_t... I>
-bool run_one_of(const gemm::Config& c, const gemm::Problem& p, std::index_sequence<I...>) {
-  return ((kConfigs[I] == c ? (gemm::run_host<kConfigs[I]>(p), true) : false) || ...);
+// The run of config C on the backend, where the backend has a runner for C.
+template <gemm::Config C, class Backend>
+std::optional<exec::RunStats> run_config(const gemm::Problem& p, const Backend& backend) {
+  if constexpr (requires { gemm::run<C>(p, gemm::Options{}, backend); })
+    return gemm::run<C>(p, {}, backend);
+  else
+    return std::nullopt;
+}
+
+template <class Backend>
+exec::RunStats run_one_of(const gemm::Config& c, const gemm::Problem& p, const Backend& backend) {
+  std::optional<exec::RunStats> stats;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((kConfigs[I] == c && ((stats = run_config<kConfigs[I]>(p, backend)), true)) || ...);
+  }(std::make_index_sequence<kConfigs.size()>());
+  if (!stats) throw std::logic_error("tcgen gemm has no compiled kernel for " + gemm::describe(c));
+  return *stats;
 }
 
 }  // namespace
 
-void run_host_gemm(const gemm::Config& c, const gemm::Problem& p) {
-  if (!run_one_of(c, p, std::make_index_sequence<kConfigs.size()>()))
-    throw std::logic_error("tcgen gemm has no compiled kernel for " + gemm::describe(c));
+exec::RunStats run_gemm(const gemm::Config& c, const gemm::Problem& p, const exec::HostModel& backend) {
+  return run_one_of(c, p, backend);
 }
+exec::RunStats run_gemm(const gemm::Config& c, const gemm::Problem& p, const ptx::Interpreter& backend) {
+  return run_one_of(c, p, backend);
+}
+#if defined(TCGEN_SM100)
+exec::RunStats run_gemm(const gemm::Config& c, const gemm::Problem& p, const exec::Sm100& backend) {
+  return run_one_of(c, p, backend);
+}
+#endif
 
 }  // namespace tcgen::cli

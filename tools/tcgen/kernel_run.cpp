@@ -63,14 +63,20 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
   return ptx::Module::load(built);
 }
 
-void report_ptx_stats(Report& report, const ptx::LaunchStats& stats) {
-  report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.instructions));
-  report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
-  for (const auto& [rule, count] : stats.warnings) {
+void report_ptx_stats(Report& report, const exec::RunStats& stats) {
+  report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.ptx_instructions));
+  report.field("ptx_instructions", static_cast<std::int64_t>(stats.ptx_instructions));
+  for (const auto& [rule, count] : stats.ptx_warnings) {
     report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
                 static_cast<unsigned long long>(count));
     report.field("warning_" + rule, static_cast<std::int64_t>(count));
   }
+}
+
+void raise_as_option(const Error& e, std::span<const FieldOption> fields) {
+  for (const FieldOption& f : fields)
+    if (e.field() == f.field) fail(f.option, e.value(), e.expected());
+  throw e;
 }
 
 }  // namespace tcgen::cli

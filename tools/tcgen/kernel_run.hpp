@@ -4,10 +4,13 @@
 // the --save-inputs directory, and a PTX run's statistics in the report.
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "args.hpp"
 #include "report.hpp"
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/backend.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
 
@@ -42,6 +45,24 @@ Backend parse_backend(const Args& a);
 ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels);
 
 // "executed: N PTX instructions" and each PTX-letter warning with its count, as text and fields.
-void report_ptx_stats(Report& report, const ptx::LaunchStats& stats);
+void report_ptx_stats(Report& report, const exec::RunStats& stats);
+
+// The libraries name a problem's fields ("seq_q", "backend"); the CLI names
+// the options that set them. A field beside the option that sets it:
+struct FieldOption {
+  const char* field;
+  const char* option;
+};
+// `e` raised again naming its field's option (value and expected kept); `e` itself for a field not in `fields`.
+[[noreturn]] void raise_as_option(const Error& e, std::span<const FieldOption> fields);
+// f(), with a tcgen::Error it raises naming its field's option.
+template <class F>
+auto as_options(std::span<const FieldOption> fields, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    raise_as_option(e, fields);
+  }
+}
 
 }  // namespace tcgen::cli

@@ -15,6 +15,7 @@ namespace tcgen::attention {
 struct FmhaInputs {
   std::vector<float> q, k, v;             // [batch, heads(_kv), seq, head_dim] values
   std::vector<std::uint16_t> qb, kb, vb;  // the same as problem.dtype bit patterns
+  FmhaOperands operands() const { return {qb, kb, vb}; }
 };
 
 // `rising`: key j's row of K is multiplied by 1 + j / 128 before rounding, so

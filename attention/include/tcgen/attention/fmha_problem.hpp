@@ -28,6 +28,7 @@
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/host_device.hpp"
+#include "tcgen/exec/backend.hpp"
 
 namespace tcgen::attention {
 
@@ -121,10 +122,21 @@ struct FmhaOptions {
   PReuse p_reuse = PReuse::issue_order;
 };
 
+// What an FMHA run reads: Q, K, V as problem.dtype bit patterns, in the layouts above.
+struct FmhaOperands {
+  std::span<const std::uint16_t> q, k, v;
+};
+
 // What an FMHA run returns, in the layouts above.
 struct FmhaOutput {
   std::vector<std::uint16_t> o;  // [batch, heads, seq_q, head_dim], problem.dtype bits
   std::vector<float> lse;        // [batch, heads, seq_q], natural log
+};
+
+// What a runner returns (host_runner.hpp, ptx_runner.hpp, sm100_runner.hpp).
+struct FmhaRun {
+  FmhaOutput out;
+  exec::RunStats stats;
 };
 
 }  // namespace tcgen::attention

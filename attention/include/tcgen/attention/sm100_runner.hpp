@@ -1,20 +1,18 @@
 #pragma once
-// The FMHA on a B200 for host code that is not compiled by nvcc (the tcgen
-// CLI): plain declarations, defined in src/sm100_runner.cu, which is built
-// (target tcgen_attention_sm100) only where nvcc is found.
-#include <cstdint>
-#include <span>
-
+// The FMHA on an sm_100 GPU for host code that is not compiled by nvcc (the
+// tcgen CLI): the Sm100 backend's runner (tcgen/exec/backend.hpp), declared
+// here and defined in src/sm100_runner.cu, which is built (target
+// tcgen_attention_sm100) only where nvcc is found.
 #include "tcgen/attention/fmha_problem.hpp"
+#include "tcgen/exec/backend.hpp"
 
-namespace tcgen::attention::sm100 {
+namespace tcgen::attention {
 
 // The whole problem in one launch_fmha_device (device_fmha.hpp) on device 0:
-// copies Q, K, V (bit patterns of problem.dtype) to the GPU, runs the kernel
-// once, timed by CUDA events, and copies O and LSE back. `seconds`, when
-// given, gets the kernel's time. Throws tcgen::Error for a bad problem or
-// array size, a missing sm_100 GPU (exec::sm100_unavailable()) or a CUDA error.
-FmhaOutput run(const CheckedFmhaProblem& problem, std::span<const std::uint16_t> q, std::span<const std::uint16_t> k,
-               std::span<const std::uint16_t> v, double* seconds = nullptr, const FmhaOptions& options = {});
+// copies Q, K, V to the GPU, runs the kernel once, timed by CUDA events, and
+// copies O and LSE back. Throws tcgen::Error for a bad problem or array size,
+// naming "backend" where device 0 is not an sm_100 GPU, or a CUDA error.
+FmhaRun run(const CheckedFmhaProblem& problem, const FmhaOperands& operands, const FmhaOptions& options,
+            const exec::Sm100& backend);
 
-}  // namespace tcgen::attention::sm100
+}  // namespace tcgen::attention

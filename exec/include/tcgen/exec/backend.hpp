@@ -1,0 +1,35 @@
+#pragma once
+// Where a kernel of tcgen's runs. Each kernel has one runner name,
+//   run(problem, [operands,] options, backend),
+// overloaded on the backend's type, so a GEMM and an FMHA are run the same way:
+//   exec::HostModel   the kernel's C++ through HostArch, every thread a fiber on
+//                     the model, every rule checked (launch.hpp)
+//   ptx::Interpreter  the kernel's sm_100a PTX (what a B200 runs) executed on the
+//                     model by the PTX interpreter (tcgen/ptx/backend.hpp)
+//   exec::Sm100       DeviceArch on device 0, an sm_100 GPU: declared by each
+//                     kernel's sm100_runner.hpp, defined where nvcc is found
+// The problem and the kernel's options say what is computed; the backend only
+// where, so one problem runs unchanged on all three.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "tcgen/exec/launch_options.hpp"
+
+namespace tcgen::exec {
+
+struct HostModel {
+  LaunchOptions launch;  // schedule, strictness, progress
+};
+
+struct Sm100 {};
+
+// What one run measured.
+struct RunStats {
+  double seconds = 0;  // the kernel's: wall clock on the host (model or interpreter), CUDA events on a GPU
+  // The PTX interpreter's counts (zero and empty on the other backends).
+  std::uint64_t ptx_instructions = 0;               // executed by all threads
+  std::map<std::string, std::uint64_t> ptx_warnings;  // PTX-letter rules broken: rule → times
+};
+
+}  // namespace tcgen::exec

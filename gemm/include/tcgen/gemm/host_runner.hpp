@@ -1,0 +1,46 @@
+#pragma once
+// The GEMM on the host model (exec::HostArch): every tcgen05, mbarrier and
+// TMA rule checked, D written to the host memory the problem points to. The
+// CTAs of the persistent grid run one after another. The runners of every
+// backend share one name and shape (tcgen/exec/backend.hpp):
+//
+//   gemm::Problem p{...};
+//   gemm::run<gemm::Config{.ab = ElementType::fp16, .d = ElementType::bf16}>(p, {}, exec::HostModel{});
+//
+// Errors: tcgen::Error for a problem the config cannot run (problem.hpp), a
+// model::ModelError, exec::ConvergenceError or exec::DeadlockError for a
+// broken rule of the kernel.
+#include <algorithm>
+#include <chrono>
+
+#include "tcgen/exec/backend.hpp"
+#include "tcgen/exec/launch.hpp"
+#include "tcgen/gemm/kernel.hpp"
+#include "tcgen/gemm/problem.hpp"
+
+namespace tcgen::gemm {
+
+// The kernel's choices beside its Config, on every backend.
+struct Options {
+  int ctas = 0;  // the persistent grid: 0 means one CTA per tile, at most kDefaultCtas
+  static constexpr int kDefaultCtas = 148;  // a B200's SMs
+};
+
+// The grid a run uses: one CTA per tile, at most `ctas` (kDefaultCtas when 0).
+inline int grid_ctas(int tiles, int ctas) { return std::min(tiles, ctas > 0 ? ctas : Options::kDefaultCtas); }
+
+template <Config C>
+exec::RunStats run(const Problem& p, const Options& options, const exec::HostModel& backend) {
+  using G = Gemm<C>;
+  const auto params = G::template params<exec::HostArch>(p, exec::host_tensor_map_of);
+  const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
+  const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), options.ctas));
+  const auto start = std::chrono::steady_clock::now();
+  exec::host::launch({grid, 1, 1}, G::kThreads, G::kSmemBytes, [&](exec::HostArch& arch) { G::run(arch, params); },
+                     backend.launch);
+  exec::RunStats stats;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace tcgen::gemm
