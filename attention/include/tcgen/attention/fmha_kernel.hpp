@@ -213,6 +213,15 @@ struct Fmha {
     return Smem::template address<N>(smem, i);
   }
   static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
+  // K_j and V_j fill and drain as one slot of the K/V ring, each with its own
+  // full/empty mbarriers, so that P·V(j - 1) need not wait for K_j's load.
+  using KvRing = tile::Ring<kStages>;
+  static constexpr TCGEN_HD tile::Stage k_stage(std::uint32_t smem, const KvRing& ring) {
+    return ring.stage(bar<"k_full">(smem), bar<"k_empty">(smem));
+  }
+  static constexpr TCGEN_HD tile::Stage v_stage(std::uint32_t smem, const KvRing& ring) {
+    return ring.stage(bar<"v_full">(smem), bar<"v_empty">(smem));
+  }
   // Row `row` of tile t in the factor or inverse buffer (region: its address).
   static TCGEN_HD std::uint32_t row_slot(std::uint32_t region, int t, int row) {
     return region + 4u * static_cast<std::uint32_t>(t * kM + row);
@@ -245,28 +254,25 @@ struct Fmha {
       for (int c = 0; c < kChunks; ++c)
         Q::load(a, p.q, at<"q">(smem, t) + c * Q::bytes, bar<"q_full">(smem), w.m0 + t * kM,
                 c * tile::kBlockK, w.head);
-    tile::Ring<kStages> ring;
+    KvRing ring;
     for (int i = 0; i < w.blocks; ++i, ring.advance()) {
       const int key0 = (w.first_block + i) * kN;
-      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
-      a.mbarrier_wait(bar<"k_empty">(smem, s), ring.empty_parity());
-      a.mbarrier_arrive_expect_tx(bar<"k_full">(smem, s), kKBytes);
+      const tile::Stage k = k_stage(smem, ring), v = v_stage(smem, ring);
+      k.acquire(a);
+      k.expect_bytes(a, kKBytes);
       for (int c = 0; c < kChunks; ++c)
-        K::load(a, p.k, at<"k">(smem, s) + c * K::bytes, bar<"k_full">(smem, s), key0, c * tile::kBlockK,
-                w.kv_head);
-      a.mbarrier_wait(bar<"v_empty">(smem, s), ring.empty_parity());
-      a.mbarrier_arrive_expect_tx(bar<"v_full">(smem, s), kVBytes);
+        K::load(a, p.k, at<"k">(smem, ring.slot) + c * K::bytes, k.full, key0, c * tile::kBlockK, w.kv_head);
+      v.acquire(a);
+      v.expect_bytes(a, kVBytes);
       for (int c = 0; c < kVChunks; ++c)
-        V::load(a, p.v, at<"v">(smem, s) + c * V::bytes, bar<"v_full">(smem, s), 0, key0 + c * tile::kBlockK,
-                w.kv_head);
+        V::load(a, p.v, at<"v">(smem, ring.slot) + c * V::bytes, v.full, 0, key0 + c * tile::kBlockK, w.kv_head);
     }
     // The tail: every stage's last release (a tcgen05.commit arrival) has
     // landed before the CTA exits, as CUTLASS's producer tail does; a stage
     // never filled counts as released.
     for (int i = 0; i < kStages; ++i, ring.advance()) {
-      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
-      a.mbarrier_wait(bar<"k_empty">(smem, s), ring.empty_parity());
-      a.mbarrier_wait(bar<"v_empty">(smem, s), ring.empty_parity());
+      k_stage(smem, ring).acquire(a);
+      v_stage(smem, ring).acquire(a);
     }
   }
 
@@ -290,14 +296,14 @@ struct Fmha {
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
     a.mbarrier_wait(bar<"q_full">(smem), 0);
-    tile::Ring<kStages> ring, previous;
+    KvRing ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
-      const std::uint32_t s = static_cast<std::uint32_t>(ring.slot);
+      const tile::Stage k = k_stage(smem, ring);
       for (int t = 0; t < kQTiles; ++t) {
         if (i > 0) multiply_pv(a, smem, base, t, i - 1, previous);
         if (i < w.blocks) {
           if (t == 0) {  // K_i only now: P·V(i - 1) above need not wait for its load
-            a.mbarrier_wait(bar<"k_full">(smem, s), ring.full_parity());
+            k.wait(a);
             a.fence_after_thread_sync();
           }
           if (i > 0 && reuse == PReuse::wait_for_pv) {  // P·V(i - 1) has read P_t before S_t overwrites it
@@ -306,15 +312,15 @@ struct Fmha {
           }
           for (int c = 0; c < kChunks; ++c) {
             const typename Q::Tile tq(at<"q">(smem, t) + c * Q::bytes);
-            const typename K::Tile tk(at<"k">(smem, s) + c * K::bytes);
+            const typename K::Tile tk(at<"k">(smem, ring.slot) + c * K::bytes);
             TCGEN_UNROLL
             for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, Plan::s(base, t), tq, tk, k, c > 0 || k > 0);
           }
           a.commit(SAtom{}, bar<"s_full">(smem, t));
         }
       }
-      if (i > 0) a.commit(PvAtom{}, bar<"v_empty">(smem, previous.slot));
-      if (i < w.blocks) a.commit(SAtom{}, bar<"k_empty">(smem, s));
+      if (i > 0) v_stage(smem, previous).release(a, PvAtom{});
+      if (i < w.blocks) k.release(a, SAtom{});
       previous = ring;
       ring.advance();
     }
@@ -324,16 +330,15 @@ struct Fmha {
   // correction warps have rescaled O_t (block i ≥ 1).
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
-                                   const tile::Ring<kStages>& stage) {
-    const std::uint32_t s = static_cast<std::uint32_t>(stage.slot);
+                                   const KvRing& ring) {
     a.mbarrier_wait(bar<"p_full">(smem, t), parity(i));
     if (i > 0) a.mbarrier_wait(bar<"o_ready">(smem, t), parity(i - 1));
-    a.mbarrier_wait(bar<"v_full">(smem, s), stage.full_parity());
+    v_stage(smem, ring).wait(a);
     a.fence_after_thread_sync();
     const PTile pt = Plan::p(base, t);
     for (int c = 0; c < kVChunks; ++c) {
       const PHalf ph{pt.address.col_offset(static_cast<std::uint32_t>(c) * PHalf::columns)};
-      const typename V::Tile tv(at<"v">(smem, s) + c * V::bytes);
+      const typename V::Tile tv(at<"v">(smem, ring.slot) + c * V::bytes);
       TCGEN_UNROLL
       for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, Plan::o(base, t), ph, tv, k, i > 0 || c > 0 || k > 0);
     }

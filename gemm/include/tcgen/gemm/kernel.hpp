@@ -141,10 +141,10 @@ struct Gemm {
 
  private:
   // The stages' ring, and the two accumulators' ring, as one side sees each.
-  static constexpr TCGEN_HD tile::Pipeline<kStages> stages(std::uint32_t smem) {
+  static constexpr TCGEN_HD tile::Pipeline<kStages> stage_pipeline(std::uint32_t smem) {
     return {Smem::template barrier<"full">(smem), Smem::template barrier<"empty">(smem)};
   }
-  static constexpr TCGEN_HD tile::Pipeline<2> accumulators(std::uint32_t smem) {
+  static constexpr TCGEN_HD tile::Pipeline<2> accumulator_pipeline(std::uint32_t smem) {
     return {Smem::template barrier<"acc_full">(smem), Smem::template barrier<"acc_empty">(smem)};
   }
   static TCGEN_HD Accumulator accumulator(tmem::TmemAddress base, int b) {
@@ -156,16 +156,17 @@ struct Gemm {
   template <exec::KernelArch Arch>
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
                                int k_blocks, int first, int step) {
-    tile::Pipeline<kStages> stage = stages(smem);
+    tile::Pipeline<kStages> stages = stage_pipeline(smem);
     for (int t = first; t < schedule.tiles(); t += step) {
       const TileOrigin o = schedule.origin(t);
       for (int kb = 0; kb < k_blocks; ++kb) {
-        stage.acquire(a);
-        stage.expect_bytes(a, kStageBytes);
-        const std::uint32_t at = Smem::template address<"stages">(smem, stage.slot());
-        A::load(a, p.a, at, stage.full_barrier(), o.m0, kb * tile::kBlockK);
-        B::load(a, p.b, at + A::bytes, stage.full_barrier(), o.n0, kb * tile::kBlockK);
-        stage.advance();
+        const tile::Stage s = stages.stage();
+        s.acquire(a);
+        s.expect_bytes(a, kStageBytes);
+        const std::uint32_t at = Smem::template address<"stages">(smem, stages.slot());
+        A::load(a, p.a, at, s.full, o.m0, kb * tile::kBlockK);
+        B::load(a, p.b, at + A::bytes, s.full, o.n0, kb * tile::kBlockK);
+        stages.advance();
       }
     }
   }
@@ -176,24 +177,26 @@ struct Gemm {
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Schedule& schedule,
                                 int k_blocks, int first, int step) {
-    tile::Pipeline<kStages> stage = stages(smem);
-    tile::Pipeline<2> acc = accumulators(smem);
+    tile::Pipeline<kStages> stages = stage_pipeline(smem);
+    tile::Pipeline<2> accumulators = accumulator_pipeline(smem);
     for (int t = first; t < schedule.tiles(); t += step) {
+      const tile::Stage acc = accumulators.stage();
       acc.acquire(a);
       a.fence_after_thread_sync();
-      const Accumulator d = accumulator(base, acc.slot());
+      const Accumulator d = accumulator(base, accumulators.slot());
       for (int kb = 0; kb < k_blocks; ++kb) {
-        stage.wait(a);
-        const std::uint32_t at = Smem::template address<"stages">(smem, stage.slot());
+        const tile::Stage s = stages.stage();
+        s.wait(a);
+        const std::uint32_t at = Smem::template address<"stages">(smem, stages.slot());
         const typename A::Tile ta(at);
         const typename B::Tile tb(at + A::bytes);
         TCGEN_UNROLL
         for (int k = 0; k < A::Tile::ksteps; ++k) a.mma(Atom{}, d, ta, tb, k, kb > 0 || k > 0);
-        stage.release(a, Atom{});
-        stage.advance();
+        s.release(a, Atom{});
+        stages.advance();
       }
       acc.commit(a, Atom{});
-      acc.advance();
+      accumulators.advance();
     }
   }
 
@@ -203,14 +206,15 @@ struct Gemm {
   static TCGEN_HD void drain(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                              const Schedule& schedule, int first, int step) {
     const int quarter = static_cast<int>(a.warp_index() % 4);
-    tile::Pipeline<2> acc = accumulators(smem);
+    tile::Pipeline<2> accumulators = accumulator_pipeline(smem);
     for (int t = first; t < schedule.tiles(); t += step) {
+      const tile::Stage acc = accumulators.stage();
       acc.wait(a);
       a.fence_after_thread_sync();
-      Store::store(a, accumulator(base, acc.slot()), quarter, p.out, schedule.origin(t));
+      Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, schedule.origin(t));
       a.fence_before_thread_sync();
       if (a.elect_one()) acc.release(a);
-      acc.advance();
+      accumulators.advance();
     }
   }
 };

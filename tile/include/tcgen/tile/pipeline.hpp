@@ -1,8 +1,7 @@
 #pragma once
 // Pipelines over mbarriers. A Ring is N slots guarded by mbarriers, as one
 // side walks it: slot i (a shared-memory stage, or a TMEM accumulator) in
-// round r, whose
-// mbarrier phase has parity r % 2 (PTX
+// round r, whose mbarrier phase has parity r % 2 (PTX
 // #parallel-synchronization-and-communication-instructions-mbarrier-test-wait:
 // try_wait.parity P succeeds once the phase of parity P has completed).
 //
@@ -18,69 +17,80 @@
 
 namespace tcgen::tile {
 
+// One slot of a pipeline in one round: its "full" and "empty" mbarriers and
+// the round's phase. The protocol's steps are its members. The producer
+// acquire()s the empty slot, fills it and makes it full (expect_bytes() for
+// TMA, whose transactions complete the phase, or commit() for MMAs); the
+// consumer wait()s for it full, reads it and release()s it (one thread's
+// arrival, or a tcgen05.commit that arrives once the MMAs reading it are done).
+struct Stage {
+  std::uint32_t full = 0, empty = 0;  // shared-memory addresses of the slot's mbarriers
+  std::uint32_t phase = 0;            // the round's parity
+
+  // Producer: wait until the consumer has released the slot (a fresh ring starts empty).
+  template <exec::KernelArch Arch>
+  TCGEN_HD void acquire(Arch& a) const {
+    a.mbarrier_wait(empty, phase ^ 1u);
+  }
+  // Producer: one arrival that expects `bytes` of TMA transactions on the full barrier.
+  template <exec::KernelArch Arch>
+  TCGEN_HD void expect_bytes(Arch& a, std::uint32_t bytes) const {
+    a.mbarrier_arrive_expect_tx(full, bytes);
+  }
+  // Producer: the slot is full once the MMAs issued so far complete (tcgen05.commit).
+  template <exec::KernelArch Arch, class Atom>
+  TCGEN_HD void commit(Arch& a, Atom atom) const {
+    a.commit(atom, full);
+  }
+  // Consumer: wait until the slot is full.
+  template <exec::KernelArch Arch>
+  TCGEN_HD void wait(Arch& a) const {
+    a.mbarrier_wait(full, phase);
+  }
+  // Consumer: release the slot with this thread's arrival.
+  template <exec::KernelArch Arch>
+  TCGEN_HD void release(Arch& a) const {
+    a.mbarrier_arrive(empty);
+  }
+  // Consumer: release the slot once the MMAs issued so far, which read it, complete.
+  template <exec::KernelArch Arch, class Atom>
+  TCGEN_HD void release(Arch& a, Atom atom) const {
+    a.commit(atom, empty);
+  }
+};
+
 template <int N>
 struct Ring {
   static_assert(N >= 1, "a ring has at least one slot");
   int slot = 0;
   std::uint32_t phase = 0;
 
-  constexpr TCGEN_HD std::uint32_t full_parity() const { return phase; }
-  constexpr TCGEN_HD std::uint32_t empty_parity() const { return phase ^ 1u; }
   constexpr TCGEN_HD void advance() {
     if (++slot == N) {
       slot = 0;
       phase ^= 1u;
     }
   }
+  // The current slot of the groups of N mbarriers at `full` and `empty`
+  // (8 bytes apart: SmemPlan::barrier). Buffers that fill and drain together
+  // (an FMHA's K and V blocks) share one ring, each with its own groups.
+  constexpr TCGEN_HD Stage stage(std::uint32_t full, std::uint32_t empty) const {
+    const std::uint32_t offset = 8u * static_cast<std::uint32_t>(slot);
+    return {full + offset, empty + offset, phase};
+  }
 };
 
 // One side of a producer/consumer pipeline over N slots, as CUTLASS's and
-// FA4's pipeline objects are: the slot's "full" and "empty" mbarriers (groups
-// of N, 8 bytes apart: SmemPlan::barrier) and this side's Ring. The producer
-// acquire()s an empty slot, fills it and makes it full (expect_bytes() for
-// TMA, whose transactions complete the phase, or commit() for MMAs); the
-// consumer wait()s for a full slot, reads it and release()s it (one thread's
-// arrival, or a tcgen05.commit that arrives once the MMAs reading it are
-// done); each side then advance()s. Each side keeps its own object.
+// FA4's pipeline objects are: the groups of "full" and "empty" mbarriers and
+// this side's Ring. Each side keeps its own object, takes the current
+// stage(), follows the protocol on it (Stage) and advance()s.
 template <int N>
 class Pipeline {
  public:
   constexpr TCGEN_HD Pipeline(std::uint32_t full, std::uint32_t empty) : full_(full), empty_(empty) {}
 
   constexpr TCGEN_HD int slot() const { return ring_.slot; }
-  constexpr TCGEN_HD std::uint32_t full_barrier() const { return full_ + 8u * static_cast<std::uint32_t>(ring_.slot); }
-  constexpr TCGEN_HD std::uint32_t empty_barrier() const { return empty_ + 8u * static_cast<std::uint32_t>(ring_.slot); }
-
-  // Producer: wait until the consumer has released the slot (a fresh ring starts empty).
-  template <exec::KernelArch Arch>
-  TCGEN_HD void acquire(Arch& a) const {
-    a.mbarrier_wait(empty_barrier(), ring_.empty_parity());
-  }
-  // Producer: one arrival that expects `bytes` of TMA transactions on the full barrier.
-  template <exec::KernelArch Arch>
-  TCGEN_HD void expect_bytes(Arch& a, std::uint32_t bytes) const {
-    a.mbarrier_arrive_expect_tx(full_barrier(), bytes);
-  }
-  // Producer: the slot is full once the MMAs issued so far complete (tcgen05.commit).
-  template <exec::KernelArch Arch, class Atom>
-  TCGEN_HD void commit(Arch& a, Atom atom) const {
-    a.commit(atom, full_barrier());
-  }
-  // Consumer: wait until the slot is full.
-  template <exec::KernelArch Arch>
-  TCGEN_HD void wait(Arch& a) const {
-    a.mbarrier_wait(full_barrier(), ring_.full_parity());
-  }
-  // Consumer: release the slot with this thread's arrival.
-  template <exec::KernelArch Arch>
-  TCGEN_HD void release(Arch& a) const {
-    a.mbarrier_arrive(empty_barrier());
-  }
-  // Consumer: release the slot once the MMAs issued so far, which read it, complete.
-  template <exec::KernelArch Arch, class Atom>
-  TCGEN_HD void release(Arch& a, Atom atom) const {
-    a.commit(atom, empty_barrier());
-  }
+  constexpr TCGEN_HD Stage stage() const { return ring_.stage(full_, empty_); }
   constexpr TCGEN_HD void advance() { ring_.advance(); }
 
  private:
