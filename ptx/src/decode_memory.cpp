@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "decode.hpp"
@@ -70,8 +71,10 @@ void st(Thread& t, const Instruction& in) {
   t.store(in.space, t.address(in.ops[0]), buf, bytes, in);
 }
 
-// atom/red: aux = the operation, the type's C++ form by template. Fibers run
-// one at a time, so the read-modify-write is atomic by construction.
+// atom/red: aux = the operation, the type's C++ form by template. The fibers
+// of a CTA run one at a time, so within it the read-modify-write is atomic by
+// construction; other CTAs run on other OS threads, so outside shared memory
+// it holds the grid's lock.
 enum class AtomOp { add, inc, dec, exch, cas, min, max, and_, or_, xor_ };
 
 template <class T>
@@ -115,6 +118,11 @@ template <class T, bool Returns>
 void atom(Thread& t, const Instruction& in) {
   const std::size_t a = Returns ? 1 : 0;
   const std::uint64_t addr = t.address(in.ops[a]);
+  // Global memory only: a shared access may switch fibers, which must not happen under the lock.
+  const bool global = in.space == Space::global ||
+                      (in.space == Space::generic && !in_shared_window(addr) && !in_local_window(addr));
+  std::unique_lock<std::mutex> lock;
+  if (global) lock = std::unique_lock(t.grid().atomics);
   T old;
   t.load(in.space, addr, &old, sizeof(T), in);
   const T b = flush_global(t.get<T>(in.ops[a + 1]), in.space);

@@ -2,9 +2,12 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/exec/unit_pool.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "thread.hpp"
 
@@ -101,22 +104,30 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
   const auto active = static_cast<unsigned>(count(config.block)), threads = (active + 31) / 32 * 32;
   const auto smem = static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem);
 
-  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, 0, {}, {}};
+  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}};
   grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});
   for (const Module::Storage& s : module.storage())
     grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
 
+  // Each CTA's state lives from its run to its finish, where what it counted
+  // and printed joins the launch's in the grid's order.
+  const std::uint64_t ctas = count(config.grid);
+  std::mutex states_lock;
+  std::map<std::uint64_t, CtaState> states;
+  const auto state_of = [&](std::uint64_t index) -> CtaState& {
+    const std::lock_guard lock(states_lock);
+    return states[index];
+  };
   LaunchStats stats;
-  std::uint64_t index = 0;
-  for (unsigned z = 0; z < config.grid.z; ++z)
-    for (unsigned y = 0; y < config.grid.y; ++y)
-      for (unsigned x = 0; x < config.grid.x; ++x, ++index) {
+  exec::run_units(
+      ctas, config.options.threads,
+      [&](std::uint64_t index) {
         exec::LaunchOptions options = config.options;
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
-        exec::CtaRuntime cta({x, y, z}, config.grid, static_cast<int>(threads), smem, options);
+        exec::CtaRuntime cta(config.grid.at(index), config.grid, static_cast<int>(threads), smem, options);
         cta.set_active_threads(static_cast<int>(active));
-        CtaState state;
+        CtaState& state = state_of(index);
         state.uniform.resize(threads / 32);
         state.register_counts.resize(threads / 32);
         cta.run([&](exec::HostArch& arch) {
@@ -125,13 +136,23 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
           t.run();
         });
         check_register_counts(state);
-        for (const auto& [rule, w] : cta.cta().warnings()) grid.warnings[model::name(rule)] += w.count;
+        for (const auto& [rule, w] : cta.cta().warnings()) state.warnings[model::name(rule)] += w.count;
+      },
+      [&](std::uint64_t index) {
+        CtaState state = [&] {
+          const std::lock_guard lock(states_lock);
+          CtaState s = std::move(states[index]);
+          states.erase(index);
+          return s;
+        }();
+        std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
+        std::fflush(stdout);
+        stats.printed += state.printed;
+        stats.instructions += state.instructions;
+        for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
         ++stats.ctas;
-        if (config.options.progress) config.options.progress(index + 1, count(config.grid));
-      }
-  stats.instructions = grid.instructions;
-  stats.warnings = grid.warnings;
-  stats.printed = grid.printed;
+        if (config.options.progress) config.options.progress(index + 1, ctas);
+      });
   return stats;
 }
 

@@ -25,15 +25,11 @@ Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& 
     : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0) {}
 
-void Thread::print(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-  grid_.printed += text;
-}
+void Thread::print(const std::string& text) { cta_.printed += text; }
 
 void Thread::run() {
   const Instruction* code = grid_.function.code.data();
-  std::uint64_t& count = grid_.instructions;  // the clock too: %clock and %globaltimer read it
+  std::uint64_t& count = cta_.instructions;  // the clock too: %clock and %globaltimer read it
   try {
     while (!exited_) {
       const Instruction& in = code[pc_++];
@@ -85,7 +81,7 @@ std::uint64_t Thread::special(Special s) const {
     case Special::gridid: return 0;
     case Special::clock:
     case Special::clock64:
-    case Special::globaltimer: return grid_.instructions;  // a clock that moves: instructions executed by all threads
+    case Special::globaltimer: return cta_.instructions;  // a clock that moves: instructions executed by the CTA
     case Special::lanemask_eq: return lane_bit;
     case Special::lanemask_lt: return lane_bit - 1;
     case Special::lanemask_le: return (lane_bit - 1) | lane_bit;
@@ -264,15 +260,15 @@ void Thread::clear_pending() {
 void Thread::check_pending(std::uint32_t slot) const {
   if (!pending_[slot]) return;
   std::fill(pending_, pending_ + r_.size(), std::uint8_t{0});
-  grid_.warn("ld_register_before_wait", "register",
+  cta_.warn(grid_.config, "ld_register_before_wait", "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),
              "tcgen05.wait::ld between a tcgen05.ld and any use of its destination registers "
              "(PTX #tcgen05-instructions-tcgen05-wait)");
 }
 
-void Grid::warn(const std::string& rule, const std::string& field, const std::string& value,
-                const std::string& expected) {
+void CtaState::warn(const LaunchConfig& config, const std::string& rule, const std::string& field,
+                    const std::string& value, const std::string& expected) {
   if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error in strict mode]");
   ++warnings[rule];
 }

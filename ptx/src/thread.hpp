@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -22,24 +23,28 @@
 
 namespace tcgen::ptx {
 
-// What every thread of a launch shares.
+// What every thread of a launch shares. CTAs run on several OS threads at
+// once (exec::run_units): all of it is read-only but `atomics`.
 struct Grid {
   const Module& module;
   const Function& function;
   const LaunchConfig& config;
   std::vector<std::uint8_t> params;  // the parameter buffer, laid out by the .param list
   std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
-  std::uint64_t instructions = 0;
-  std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
-  std::string printed;                             // what printf wrote, in order
-
-  // A rule that silicon-proven kernels break (docs/model.md, severities):
-  // counted, or under LaunchConfig::strict an error.
-  void warn(const std::string& rule, const std::string& field, const std::string& value, const std::string& expected);
+  std::mutex atomics;                // held by atom/red outside shared memory: CTAs on other OS threads
 };
 
 // What the threads of one CTA share beyond the runtime.
 struct CtaState {
+  std::uint64_t instructions = 0;                 // executed by the CTA's threads; its %clock
+  std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
+  std::string printed;                            // what printf wrote, in order, shown once the CTA is done
+
+  // A rule that silicon-proven kernels break (docs/model.md, severities):
+  // counted, or under LaunchConfig::strict an error.
+  void warn(const LaunchConfig& config, const std::string& rule, const std::string& field, const std::string& value,
+            const std::string& expected);
+
   struct Arrivals {
     bool taken;
     std::uint32_t lanes;

@@ -52,6 +52,7 @@ Device::Device() {
   const char* strict_env = std::getenv("TCGEN_RUN_STRICT");
   strict = strict_env && std::strcmp(strict_env, "0") != 0;
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
+  if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   // tcgen run learns that the program loaded this runtime, whatever way it ends.
   if (std::getenv("TCGEN_RUN_FD")) to_tcgen_run("loaded\n");
@@ -233,6 +234,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
               .dynamic_smem = static_cast<std::uint32_t>(r.dynamic_smem),
               .strict = strict};
     config.options.shuffle_seed = seed;
+    config.options.threads = threads;
     ptx::check_launch(*entry, config, args);
   } catch (const Error& e) {
     const bool image = e.field() == "the program's device code";

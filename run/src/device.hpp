@@ -57,8 +57,9 @@ class Device {
   static Device& get();
   std::mutex mutex;
 
-  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED, TCGEN_RUN_JSON).
+  // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED, TCGEN_RUN_THREADS, TCGEN_RUN_JSON).
   bool strict = false;
+  unsigned threads = 0;  // OS threads running a launch's CTAs at once; 0: one per core
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
 

@@ -164,6 +164,27 @@ TEST_CASE("gemm: the same bits under shuffled schedules") {
   }
 }
 
+TEST_CASE("gemm: the same bits on one OS thread and on several (the CTAs of the grid at once)") {
+  constexpr gemm::Config kC = kTile64TwoStages;
+  const Shape s{300, 200, 130, true, 6};  // 12 tiles on 6 CTAs
+  const std::uint64_t seed = run_seed();
+  for (const std::optional<std::uint64_t> shuffle : {std::optional<std::uint64_t>{}, std::optional<std::uint64_t>{seed}}) {
+    INFO("shuffle seed " << (shuffle ? std::to_string(*shuffle) : "none"));
+    exec::LaunchOptions one, several;
+    one.shuffle_seed = several.shuffle_seed = shuffle;
+    one.threads = 1;
+    several.threads = 4;
+    const Result alone = run<kC>(s, 80, one), together = run<kC>(s, 80, several);
+    CHECK_MESSAGE(alone.verdict.ok, alone.verdict.text);
+    CHECK(together.d.bytes == alone.d.bytes);
+#if defined(TCGEN_GEMM_TEST_PTX)
+    const Result ptx_alone = run<kC>(s, 80, one, Backend::ptx), ptx_together = run<kC>(s, 80, several, Backend::ptx);
+    CHECK(ptx_together.d.bytes == ptx_alone.d.bytes);
+    CHECK(ptx_alone.d.bytes == alone.d.bytes);
+#endif
+  }
+}
+
 TEST_CASE("gemm: a problem TMA cannot read is refused, naming the field") {
   const gemm::Matrix a = gemm::random_matrix(bf16, 16, 16, 1), b = gemm::random_matrix(bf16, 16, 16, 2);
   gemm::Matrix d = gemm::nan_matrix(f32, 16, 16);

@@ -22,6 +22,7 @@
 #include "report.hpp"
 #include "tcgen/attention/fmha_check.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
+#include "tcgen/attention/fmha_plan.hpp"
 #include "tcgen/attention/host_runner.hpp"
 #include "tcgen/attention/ptx_runner.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
@@ -31,6 +32,7 @@
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/launch_options.hpp"
+#include "tcgen/exec/unit_pool.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_SM100)
 #include "tcgen/attention/sm100_runner.hpp"
@@ -46,7 +48,7 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false}, {"causal-top-left", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
                                {"quiet", false}, {"json", false}, {"layout", true}, {"save-inputs", true},
-                               {"no-reference", false}, {"out-f32", false}};
+                               {"no-reference", false}, {"out-f32", false}, {"threads", true}};
 
 #if defined(TCGEN_FMHA_PTX)
 constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
@@ -64,6 +66,7 @@ constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-
                   [--seed N] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
                   [--p-reuse issue-order|wait-for-pv] [--strict-ptx] [--layout bhsd|bshd]
                   [--save-inputs DIR] [--no-reference] [--out-f32] [--json] [--quiet]
+                  [--threads N]
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
 over the keys the mask lets through, with tcgen's tcgen05 FMHA kernel
@@ -134,6 +137,8 @@ options:
   --json            the report as one JSON object on stdout, the same facts as fields
   --quiet           no progress line (shown only when stderr is a terminal:
                     CTAs done, rate, time left)
+  --threads N       host and ptx: the OS threads running CTAs at once, 1 to
+                    1024 (default: one per core); O and LSE are the same on any
 
 examples:
   tcgen fmha
@@ -410,15 +415,19 @@ int fmha(std::span<const std::string> args) {
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = terminal_progress(a.flag("quiet"));
+  launch.threads = parse_threads(a);
+  const std::size_t rows = std::size_t(attention::kFmhaBlockM) * attention::fmha_q_tiles(p.head_dim);  // per CTA
+  const std::uint64_t ctas = B * H * ((Sq + rows - 1) / rows);
+  const auto at_once = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(launch.threads), ctas));
   try {
     if (backend == Backend::host) {
-      report.text("backend: host model, one launch over all %zu (batch, head) pair%s, every tcgen05 rule checked\n",
-                  B * H, B * H == 1 ? "" : "s");
+      report.text("backend: host model, one launch over all %zu (batch, head) pair%s, %u CTA%s at once, every tcgen05 rule checked\n",
+                  B * H, B * H == 1 ? "" : "s", at_once, at_once == 1 ? "" : "s");
       std::fflush(stdout);
       run = attention::run(problem, in.operands(), kernel_options, exec::HostModel{launch});
     } else if (backend == Backend::ptx) {
-      report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s\n",
-                  kernels->name().c_str(), B * H, B * H == 1 ? "" : "s");
+      report.text("backend: ptx, %s on the host model, one launch over all %zu (batch, head) pair%s, %u CTA%s at once\n",
+                  kernels->name().c_str(), B * H, B * H == 1 ? "" : "s", at_once, at_once == 1 ? "" : "s");
       std::fflush(stdout);
       run = attention::run(problem, in.operands(), kernel_options, ptx::Interpreter{*kernels, launch});
       report_ptx_stats(report, run.stats);

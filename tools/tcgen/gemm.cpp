@@ -19,6 +19,7 @@
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "gemm_configs.hpp"
+#include "tcgen/exec/unit_pool.hpp"
 #include "tcgen/gemm/host_runner.hpp"
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/ptx/execution_error.hpp"
@@ -33,7 +34,7 @@ constexpr Option kOptions[] = {{"m", true},       {"n", true},       {"k", true}
                                {"b", true},       {"c", true},       {"out", true},       {"seed", true},
                                {"dtype", true},   {"a-major", true}, {"b-major", true},   {"d-type", true},
                                {"backend", true}, {"ptx", true},     {"json", false},     {"save-inputs", true},
-                               {"no-reference", false}, {"out-f32", false}};
+                               {"no-reference", false}, {"out-f32", false}, {"threads", true}};
 
 // gemm::Problem's fields (problem.hpp) that options set, and the runners' "backend".
 constexpr FieldOption kProblemFields[] = {{"m", "--m"}, {"n", "--n"}, {"k", "--k"}, {"backend", "--backend"}};
@@ -46,7 +47,7 @@ constexpr const char* kBuiltPtx = "";
 
 constexpr const char* kHelp = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--c c.npy] [--out d.npy]
                   [--dtype bf16|fp16] [--a-major K|MN] [--b-major K|MN] [--d-type f32|bf16|fp16]
-                  [--seed S] [--backend host|ptx|sm100] [--ptx FILE]
+                  [--seed S] [--backend host|ptx|sm100] [--ptx FILE] [--threads N]
                   [--save-inputs DIR] [--no-reference] [--out-f32] [--json]
 
 D = A·Bᵀ (+ C) with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
@@ -92,6 +93,8 @@ options:
                        this build compiled: K-major A and B, f32 D
   --ptx FILE           with --backend ptx: the PTX to run (default: the one
                        this build compiled from gemm/src/gemm_kernels.cu)
+  --threads N          host and ptx: the OS threads running CTAs at once, 1
+                       to 1024 (default: one per core); D is the same on any
 
 examples:
   tcgen gemm --m 200 --n 300 --k 250
@@ -257,19 +260,24 @@ int gemm(std::span<const std::string> args) {
     if (a.has("c")) save("c", mc);
     report.field("saved_inputs", saved.dir());
   }
+  exec::LaunchOptions launch;  // on the host model, directly or through the PTX
+  launch.threads = parse_threads(a);
+  const auto at_once = [&](int tiles) {
+    return std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(gemm::grid_ctas(tiles, 0)));
+  };
   exec::RunStats stats;
   if (backend == Backend::host) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, run one after another\n", tiles,
-                gemm::grid_ctas(tiles, 0));
-    stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::HostModel{}); });
+    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, %u at once\n", tiles,
+                gemm::grid_ctas(tiles, 0), at_once(tiles));
+    stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::HostModel{launch}); });
   } else if (backend == Backend::ptx) {
     const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs\n",
-                kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0));
+    report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs, %u at once\n",
+                kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0), at_once(tiles));
     std::fflush(stdout);
     try {
-      stats = as_options(kProblemFields, [&] { return run_gemm(config, p, ptx::Interpreter{*kernels}); });
+      stats = as_options(kProblemFields, [&] { return run_gemm(config, p, ptx::Interpreter{*kernels, launch}); });
     } catch (const ptx::ExecutionError& e) {
       std::fflush(stdout);
       std::cerr << "tcgen: the GEMM kernel failed on the host model:\n" << e.what() << '\n';

@@ -35,6 +35,8 @@ Backend parse_backend(const Args& a) {
   if (b != "host" && b != "ptx" && b != "sm100")
     fail("--backend", b, "expected host (the host model), ptx (the kernel's PTX on the host model) or sm100 (a B200)");
   if (a.has("ptx") && b != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
+  if (a.has("threads") && b == "sm100")
+    fail("--threads", a.text("threads"), "expected the host model (--backend host or ptx): a B200 runs the CTAs on its SMs");
   if (b != "sm100") return b == "host" ? Backend::host : Backend::ptx;
 #if defined(TCGEN_SM100)
   if (const std::string why = exec::sm100_unavailable(); !why.empty())
@@ -47,6 +49,8 @@ Backend parse_backend(const Args& a) {
 #endif
   return Backend::sm100;
 }
+
+unsigned parse_threads(const Args& a) { return static_cast<unsigned>(a.integer_or("threads", 0, 1, 1024)); }
 
 ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels) {
   if (a.has("ptx")) {

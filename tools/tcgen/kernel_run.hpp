@@ -40,6 +40,10 @@ class SavedInputs {
 // exit 3 (the environment) without an sm_100 GPU, exit 2 in a build without CUDA.
 Backend parse_backend(const Args& a);
 
+// --threads N: the OS threads that run a host-model launch's CTAs at once,
+// 1 to 1024; 0 (one per core) without the option.
+unsigned parse_threads(const Args& a);
+
 // The kernels' PTX for --backend ptx: --ptx FILE, or what this build
 // compiled (`built`, empty where nvcc was not found) of `kernels`' source.
 ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels);

@@ -1,4 +1,4 @@
-// tcgen run [--strict] [--seed N] [--quiet] -- PROGRAM ARGS...: an
+// tcgen run [--strict] [--seed N] [--threads N] [--quiet] -- PROGRAM ARGS...: an
 // unmodified CUDA program on the host model. The program's dynamic loader
 // finds tcgen's libcudart.so.13 first (LD_LIBRARY_PATH), which runs each
 // kernel's compute_100a PTX with every rule checked; its exit code is the
@@ -26,7 +26,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(usage: tcgen run [--strict] [--seed N] [--quiet] [--json] -- PROGRAM [ARGS...]
+constexpr const char* kHelp = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json] -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
 kernel it launches runs as PTX through the model of tcgen05 with each
@@ -39,15 +39,18 @@ libcudart.so.13 stand in for NVIDIA's). A kernel fault prints the model's
 report, and the program's later CUDA calls fail as after a fault on a GPU.
 At exit one line sums up: kernels launched, PTX-letter warnings by rule.
 
-  --strict   PTX-letter rules (docs/model.md) are errors, not counted warnings
-  --seed N   schedule threads in a random order drawn from N (races show up)
-  --quiet    no summary line
-  --json     the summary as one JSON object, the last line on stderr (stdout
-             is the program's): verb, program, arguments, exit_code,
-             kernel_launches, warnings {rule: count}, fault (the sticky
-             error's name, or null), driver_only. A program that ends without
-             the runtime's exit (an abort, _exit, the loader) has no summary:
-             a sentence says so instead
+  --strict     PTX-letter rules (docs/model.md) are errors, not counted warnings
+  --seed N     schedule threads in a random order drawn from N (races show up)
+  --threads N  OS threads running a launch's CTAs at once, 1 to 1024 (default:
+               one per core); each CTA keeps its own schedule and seed, so the
+               results are the same on any number
+  --quiet      no summary line
+  --json       the summary as one JSON object, the last line on stderr (stdout
+               is the program's): verb, program, arguments, exit_code,
+               kernel_launches, warnings {rule: count}, fault (the sticky
+               error's name, or null), driver_only. A program that ends
+               without the runtime's exit (an abort, _exit, the loader) has no
+               summary: a sentence says so instead
 
 Exit: the program's exit code (128 + N when signal N ended it); 2 for a bad
 command line or a program that cannot be started, or one that never loaded
@@ -55,7 +58,7 @@ tcgen's runtime (it was linked with the static CUDA runtime).
 )";
 
 // Before "--" (parsed by hand: everything after it is the program's).
-constexpr Option kOptions[] = {{"strict", false}, {"seed", true}, {"quiet", false}, {"json", false}};
+constexpr Option kOptions[] = {{"strict", false}, {"seed", true}, {"threads", true}, {"quiet", false}, {"json", false}};
 
 // The runtime's "json KEY VALUE" lines (device.cpp) as one object with the
 // program's name, arguments and exit code.
@@ -95,7 +98,7 @@ int run_program(std::span<const std::string> args) {
     return 0;
   }
   bool strict = false, quiet = false, json = false;
-  std::string seed;
+  std::string seed, threads;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
     if (args[i] == "--") {
@@ -107,8 +110,10 @@ int run_program(std::span<const std::string> args) {
     else if (args[i] == "--json") json = true;
     else if (args[i] == "--seed" && i + 1 < args.size())
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
+    else if (args[i] == "--threads" && i + 1 < args.size())
+      threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
     else
-      fail("option", args[i], "expected --strict, --quiet, --json, --seed N or -- before the program; see tcgen run --help");
+      fail("option", args[i], "expected --strict, --quiet, --json, --seed N, --threads N or -- before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
   const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
@@ -128,6 +133,7 @@ int run_program(std::span<const std::string> args) {
     setenv("TCGEN_RUN_FD", std::to_string(pipe_fds[1]).c_str(), 1);
     if (strict) setenv("TCGEN_RUN_STRICT", "1", 1);
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
+    if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     std::vector<char*> argv;
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));

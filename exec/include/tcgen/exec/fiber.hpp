@@ -1,9 +1,10 @@
 #pragma once
 // One fiber: a stack of its own and a saved machine context (glibc
 // ucontext), switched to and from explicitly. The host runtime runs every
-// thread of a CTA as a fiber on one OS thread, so the threads of a kernel
+// thread of a CTA as a fiber on one OS thread, so the threads of a CTA
 // interleave only where they call into the runtime, and a run can be
-// repeated exactly.
+// repeated exactly (other CTAs run on other OS threads, sharing only global
+// memory).
 #include <cstddef>
 
 #include <ucontext.h>

@@ -5,9 +5,9 @@
 //   exec::host::launch({2, 1, 1}, 192, Kernel::smem_bytes,
 //                      [&](exec::HostArch& a) { kernel_body(a, params); });
 //
-// The CTAs run one after another on the calling thread, x fastest, each as
-// its own CtaRuntime (fibers over a fresh model::Cta). The first error stops
-// the launch and is rethrown: a ModelError, ConvergenceError, DeadlockError
+// The CTAs run on LaunchOptions::threads OS threads at once (unit_pool.hpp),
+// handed out x fastest, each as its own CtaRuntime (fibers over a fresh
+// model::Cta). The first error (by CTA index) stops the launch and is rethrown: a ModelError, ConvergenceError, DeadlockError
 // (errors.hpp) or a tcgen::Error naming the argument. Global memory is the
 // host memory the kernel's parameters point to.
 #include <cstdint>

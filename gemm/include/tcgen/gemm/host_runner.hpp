@@ -1,7 +1,8 @@
 #pragma once
 // The GEMM on the host model (exec::HostArch): every tcgen05, mbarrier and
 // TMA rule checked, D written to the host memory the problem points to. The
-// CTAs of the persistent grid run one after another. The runners of every
+// CTAs of the persistent grid run on LaunchOptions::threads OS threads at once
+// (exec/unit_pool.hpp), with the same result on any number. The runners of every
 // backend share one name and shape (tcgen/exec/backend.hpp):
 //
 //   gemm::Problem p{...};
