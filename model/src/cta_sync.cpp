@@ -2,6 +2,7 @@
 // the tcgen05 fences and waits: everything that moves data or knowledge of
 // asynchronous operations between warps (knowledge.hpp).
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "tcgen/core/error.hpp"
@@ -9,18 +10,6 @@
 #include "tcgen/core/hex.hpp"
 
 namespace tcgen::model {
-
-namespace {
-
-// What mbarrier.arrive / tcgen05.commit carry over: the issuing warp's
-// published and fenced knowledge (PTX causality order is transitive).
-Knowledge carried_by(const Knowledge& released, const Knowledge& effective) {
-  Knowledge k = released;
-  k.merge(effective);
-  return k;
-}
-
-}  // namespace
 
 void Cta::st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> bytes) {
   const Issue issue{"st.shared", warp};
@@ -69,7 +58,7 @@ void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> byte
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
   std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
-  mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()), nullptr);
+  mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()));
 }
 
 std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr, std::uint32_t bytes) {
@@ -86,8 +75,12 @@ std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr
 
 void Cta::bar_sync() {
   ++barrier_epoch_;
+  // Each warp's published and fenced knowledge reaches every warp (PTX causality order is transitive).
   Knowledge all;
-  for (const WarpState& w : warps_) all.merge(carried_by(w.released, w.effective));
+  for (const WarpState& w : warps_) {
+    all.merge(w.released);
+    all.merge(w.effective);
+  }
   for (WarpState& w : warps_) w.pending.merge(all);
 }
 
@@ -106,7 +99,7 @@ Cta::MbarrierSlot& Cta::slot(const Issue& issue, std::uint32_t mbar, bool must_b
 }
 
 void Cta::mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount,
-                      const Knowledge* carried) {
+                      std::initializer_list<const Knowledge*> carried) {
   MbarrierSlot& s = slot(issue, mbar, true);
   const std::uint64_t before = s.state.phase();
   const Rule r = op == MbarOp::arrive      ? s.state.arrive(amount)
@@ -119,10 +112,10 @@ void Cta::mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::in
                          " arrivals pending and tx-count " + std::to_string(s.state.tx()) + "; this " +
                          (op == MbarOp::arrive ? "arrives " : op == MbarOp::expect_tx ? "expects " : "completes ") +
                          std::to_string(amount) + (op == MbarOp::arrive ? " times." : " bytes."));
-  if (carried) s.filling.merge(*carried);
+  for (const Knowledge* k : carried) s.filling.merge(*k);
   if (s.state.phase() != before) {  // the phase completed: what it carried reaches the waiters
     s.completed.merge(s.filling);
-    s.filling = {};
+    s.filling.clear();
   }
 }
 
@@ -132,7 +125,8 @@ void Cta::mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count) {
   MbarrierSlot& s = slot(issue, mbar, false);
   const Rule r = s.state.init(count);
   if (r != Rule::ok) throw ModelError(issue, r, "count", std::to_string(count), "mbarrier at " + hex(mbar) + ".");
-  s.filling = s.completed = {};
+  s.filling.clear();
+  s.completed.clear();
 }
 
 void Cta::mbarrier_inval(Thread t, std::uint32_t mbar) {
@@ -144,29 +138,28 @@ void Cta::mbarrier_inval(Thread t, std::uint32_t mbar) {
 void Cta::mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count) {
   const Issue issue{"mbarrier.arrive.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
-  const Knowledge k = carried_by(warps_[t.warp].released, warps_[t.warp].effective);
-  mbarrier_op(issue, mbar, MbarOp::arrive, count, &k);
+  // The arrival carries the warp's published and fenced knowledge (PTX causality order is transitive).
+  mbarrier_op(issue, mbar, MbarOp::arrive, count, {&warps_[t.warp].released, &warps_[t.warp].effective});
 }
 
 void Cta::mbarrier_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
   const Issue issue{"mbarrier.expect_tx.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
-  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes, nullptr);
+  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes);
 }
 
 // -arrive: "expect-tx … then arrive-on", so a transfer that lands first cannot complete the phase early.
 void Cta::mbarrier_arrive_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
   const Issue issue{"mbarrier.arrive.expect_tx.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
-  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes, nullptr);
-  const Knowledge k = carried_by(warps_[t.warp].released, warps_[t.warp].effective);
-  mbarrier_op(issue, mbar, MbarOp::arrive, 1, &k);
+  mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes);
+  mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&warps_[t.warp].released, &warps_[t.warp].effective});
 }
 
 void Cta::mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
   const Issue issue{"mbarrier.complete_tx.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
-  mbarrier_op(issue, mbar, MbarOp::complete_tx, bytes, nullptr);
+  mbarrier_op(issue, mbar, MbarOp::complete_tx, bytes);
 }
 
 bool Cta::mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity) {
@@ -197,9 +190,9 @@ void Cta::commit(Thread t, std::uint32_t mbar, CtaGroup group) {
   check_cta_group(issue, group);
   const int issuer = issuer_thread(t.warp, t.lane);
   const std::uint64_t bound = ops_.size() + 1, phase = slot(issue, mbar, true).state.phase();
-  Knowledge k;
-  k.complete[issuer] = bound;
-  mbarrier_op(issue, mbar, MbarOp::arrive, 1, &k);
+  Knowledge k;  // the arrival carries the completion of the thread's operations, nothing else
+  k.complete.raise(issuer, bound);
+  mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&k});
   commits_[issuer].push_back({bound, mbar, phase});
 }
 
@@ -207,10 +200,10 @@ void Cta::fence_before_thread_sync(int warp) {
   check_thread({"tcgen05.fence::before_thread_sync", warp}, {warp, 0});
   WarpState& w = warps_[warp];
   const std::uint64_t next = ops_.size() + 1;
-  for (int lane = 0; lane < 32; ++lane) Knowledge::raise(w.released.ordered, issuer_thread(warp, lane), next);
+  w.released.ordered.raise(warp, next);  // every lane's single-thread operations so far
   // tcgen05.ld/st are complete only once waited for (wait::ld / wait::st).
-  Knowledge::raise(w.released.complete, issuer_st(warp), w.st_done);
-  Knowledge::raise(w.released.complete, issuer_ld(warp), w.ld_done);
+  w.released.complete.raise(issuer_st(warp), w.st_done);
+  w.released.complete.raise(issuer_ld(warp), w.ld_done);
 }
 
 void Cta::fence_after_thread_sync(int warp) {

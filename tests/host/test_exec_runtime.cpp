@@ -4,6 +4,8 @@
 // failing CTA being unwound.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 
 using namespace tcgen;
 using exec::HostArch;
+using exec::LaunchOptions;
 using exec::host::launch;
 
 namespace {
@@ -50,18 +53,32 @@ TEST_CASE("thread and lane sets read by warp") {
   CHECK(exec::threads_text({33, 34, 35, 0}) == "warp 0, lane 0 (thread 0); warp 1, lanes 1-3");
 }
 
-TEST_CASE("indices and a grid of CTAs run one after another") {
-  std::vector<std::string> seen;
-  launch({3, 2, 1}, 64, 0, [&](HostArch& a) {
-    CHECK(a.warp_index() == a.thread_index() / 32);
-    CHECK(a.lane_index() == a.thread_index() % 32);
-    CHECK(a.block_threads() == 64);
-    CHECK(a.grid_dim().x == 3);
-    CHECK(a.grid_dim().y == 2);
-    CHECK(a.cluster_size() == 1);
-    if (a.thread_index() == 63) seen.push_back(std::to_string(a.block_index().x) + std::to_string(a.block_index().y));
-  });
-  CHECK(seen == std::vector<std::string>{"00", "10", "20", "01", "11", "21"});
+TEST_CASE("indices, and a grid's CTAs: in CUDA's order on one OS thread, each once on several") {
+  const std::vector<std::string> order{"00", "10", "20", "01", "11", "21"};  // x fastest
+  for (unsigned threads : {1u, 3u}) {
+    CAPTURE(threads);
+    std::mutex m;  // the CTAs run on several OS threads at once
+    std::vector<std::string> seen;
+    LaunchOptions options;
+    options.threads = threads;
+    launch(
+        {3, 2, 1}, 64, 0,
+        [&](HostArch& a) {
+          CHECK(a.warp_index() == a.thread_index() / 32);
+          CHECK(a.lane_index() == a.thread_index() % 32);
+          CHECK(a.block_threads() == 64);
+          CHECK(a.grid_dim().x == 3);
+          CHECK(a.grid_dim().y == 2);
+          CHECK(a.cluster_size() == 1);
+          const std::lock_guard lock(m);
+          if (a.thread_index() == 63) seen.push_back(std::to_string(a.block_index().x) + std::to_string(a.block_index().y));
+        },
+        options);
+    if (threads > 1) std::sort(seen.begin(), seen.end(), [](const std::string& a, const std::string& b) {
+      return std::make_pair(a[1], a[0]) < std::make_pair(b[1], b[0]);
+    });
+    CHECK(seen == order);
+  }
 }
 
 TEST_CASE("deterministic schedule: a thread runs until it blocks, then the next in index order") {

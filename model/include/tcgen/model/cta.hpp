@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <span>
@@ -207,7 +208,9 @@ class Cta {
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
   enum class MbarOp { arrive, expect_tx, complete_tx };
   // Applies op to the mbarrier; `carried` joins what its phase delivers to waiters.
-  void mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount, const Knowledge* carried);
+  // `carried`: the knowledge an arrival carries into the phase.
+  void mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::int64_t amount,
+                   std::initializer_list<const Knowledge*> carried = {});
   std::uint32_t issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered,
                          const MmaShape& shape = {});
   void mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc,

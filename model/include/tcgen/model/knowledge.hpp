@@ -9,36 +9,94 @@
 // bound", in two strengths:
 //   complete: it has finished (commit → mbarrier, wait::ld/st);
 //   ordered:  it is ordered before the warp's later tcgen05 operations, which
-//             suffices for pipelined pairs (mma → mma, cp → mma) only.
+//             suffices for pipelined pairs (mma → mma, cp → mma) only. It is
+//             published by tcgen05.fence::before_thread_sync, a warp's
+//             instruction, for all the warp's threads at once, so it is kept
+//             per warp.
 // Knowledge travels through mbarrier phases and bar.sync and takes effect at
-// tcgen05.fence::after_thread_sync; the Cta moves it around.
+// tcgen05.fence::after_thread_sync; the Cta moves it around, on every
+// mbarrier operation: hence sorted flat arrays, merged in place.
+#include <algorithm>
 #include <cstdint>
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace tcgen::model {
 
 inline constexpr int issuer_thread(int warp, int lane) { return 32 * warp + lane; }
 inline constexpr int issuer_st(int warp) { return 1024 + warp; }
 inline constexpr int issuer_ld(int warp) { return 2048 + warp; }
+// The warp of a thread issuer (issuer_thread).
+inline constexpr int issuer_warp(int issuer) { return issuer / 32; }
+
+// Key → bound, sorted by key; a missing key has bound 0 (nothing known).
+class Bounds {
+ public:
+  std::uint64_t at(int key) const {
+    const auto it = find(key);
+    return it != entries_.end() && it->first == key ? it->second : 0;
+  }
+  void raise(int key, std::uint64_t bound) {
+    const auto it = find(key);
+    if (it != entries_.end() && it->first == key) {
+      it->second = std::max(it->second, bound);
+    } else {
+      entries_.insert(it, {key, bound});
+    }
+  }
+  // Every bound raised to at least the other's.
+  void merge(const Bounds& other) {
+    auto mine = entries_.begin();
+    bool missing = false;
+    for (const auto& [key, bound] : other.entries_) {
+      while (mine != entries_.end() && mine->first < key) ++mine;
+      if (mine != entries_.end() && mine->first == key) {
+        mine->second = std::max(mine->second, bound);
+      } else {
+        missing = true;
+      }
+    }
+    if (!missing) return;  // the steady state: no allocation
+    std::vector<std::pair<int, std::uint64_t>> merged;
+    merged.reserve(entries_.size() + other.entries_.size());
+    std::merge(entries_.begin(), entries_.end(), other.entries_.begin(), other.entries_.end(), std::back_inserter(merged),
+               [](const auto& a, const auto& b) { return a.first < b.first; });
+    entries_.clear();
+    for (const auto& e : merged) {  // equal keys sit together: keep the larger bound
+      if (!entries_.empty() && entries_.back().first == e.first) {
+        entries_.back().second = std::max(entries_.back().second, e.second);
+      } else {
+        entries_.push_back(e);
+      }
+    }
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::vector<std::pair<int, std::uint64_t>>::iterator find(int key) {
+    return std::lower_bound(entries_.begin(), entries_.end(), key, [](const auto& e, int k) { return e.first < k; });
+  }
+  std::vector<std::pair<int, std::uint64_t>>::const_iterator find(int key) const {
+    return std::lower_bound(entries_.begin(), entries_.end(), key, [](const auto& e, int k) { return e.first < k; });
+  }
+  std::vector<std::pair<int, std::uint64_t>> entries_;
+};
 
 struct Knowledge {
-  std::map<int, std::uint64_t> complete, ordered;  // issuer → bound
+  Bounds complete;  // issuer → bound
+  Bounds ordered;   // warp → bound, for the warp's thread issuers
 
-  bool knows_complete(int issuer, std::uint64_t id) const {
-    const auto it = complete.find(issuer);
-    return it != complete.end() && id < it->second;
-  }
+  bool knows_complete(int issuer, std::uint64_t id) const { return id < complete.at(issuer); }
   bool knows_ordered(int issuer, std::uint64_t id) const {
-    const auto it = ordered.find(issuer);
-    return knows_complete(issuer, id) || (it != ordered.end() && id < it->second);
+    return knows_complete(issuer, id) || (issuer < issuer_st(0) && id < ordered.at(issuer_warp(issuer)));
   }
   void merge(const Knowledge& other) {
-    for (const auto& [k, v] : other.complete) raise(complete, k, v);
-    for (const auto& [k, v] : other.ordered) raise(ordered, k, v);
+    complete.merge(other.complete);
+    ordered.merge(other.ordered);
   }
-  static void raise(std::map<int, std::uint64_t>& m, int issuer, std::uint64_t bound) {
-    auto& b = m[issuer];
-    if (bound > b) b = bound;
+  void clear() {
+    complete.clear();
+    ordered.clear();
   }
 };
 
