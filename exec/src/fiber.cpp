@@ -4,10 +4,61 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "tcgen/core/error.hpp"
+
+#if defined(__x86_64__)
+// tcgen_fiber_switch(void** save, void* load): pushes the callee-saved
+// registers of the System V ABI and the MXCSR and x87 control words, stores
+// the stack pointer in *save, takes `load` as the stack pointer and pops the
+// same from it. A fresh fiber's stack holds such a frame whose return address
+// is tcgen_fiber_start, with the Fiber in r12 and Fiber::start in r13.
+asm(R"(
+  .text
+  .p2align 4
+  .globl tcgen_fiber_switch
+  .hidden tcgen_fiber_switch
+  .type tcgen_fiber_switch, @function
+tcgen_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size tcgen_fiber_switch, .-tcgen_fiber_switch
+
+  .p2align 4
+  .globl tcgen_fiber_start
+  .hidden tcgen_fiber_start
+  .type tcgen_fiber_start, @function
+tcgen_fiber_start:
+  movq %r12, %rdi
+  callq *%r13
+  ud2
+  .size tcgen_fiber_start, .-tcgen_fiber_start
+)");
+extern "C" void tcgen_fiber_switch(void** save, void* load);
+extern "C" void tcgen_fiber_start();
+#endif
 
 namespace tcgen::exec {
 
@@ -20,7 +71,7 @@ namespace {
 
 }  // namespace
 
-Fiber::Fiber(std::size_t stack_bytes, void (*entry)(), ucontext_t* exit) {
+Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t stack = (stack_bytes + page - 1) / page * page;
   mapped_bytes_ = stack + page;
@@ -30,20 +81,48 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)(), ucontext_t* exit) {
     munmap(mapping_, mapped_bytes_);
     fail_errno("mprotect");
   }
+  char* const top = static_cast<char*>(mapping_) + mapped_bytes_;  // page-aligned, so 16-byte aligned
+#if defined(__x86_64__)
+  // The frame tcgen_fiber_switch pops, 16-byte aligned so that tcgen_fiber_start's
+  // call enters Fiber::start with the stack the ABI requires.
+  auto* frame = reinterpret_cast<std::uint64_t*>(top) - 8;
+  std::uint32_t mxcsr = 0;
+  std::uint16_t fpu = 0;
+  asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(mxcsr), "=m"(fpu));
+  frame[0] = mxcsr | (std::uint64_t{fpu} << 32);
+  frame[1] = frame[2] = 0;                                    // r15, r14
+  frame[3] = reinterpret_cast<std::uint64_t>(&Fiber::start);  // r13
+  frame[4] = reinterpret_cast<std::uint64_t>(this);           // r12
+  frame[5] = frame[6] = 0;                                    // rbx, rbp
+  frame[7] = reinterpret_cast<std::uint64_t>(&tcgen_fiber_start);
+  sp_ = frame;
+#else
   if (getcontext(&context_) != 0) {
     munmap(mapping_, mapped_bytes_);
     fail_errno("getcontext");
   }
-  context_.uc_stack.ss_sp = static_cast<char*>(mapping_) + page;
+  context_.uc_stack.ss_sp = top - stack;
   context_.uc_stack.ss_size = stack;
-  context_.uc_link = exit;
+  context_.uc_link = &caller_;
   makecontext(&context_, entry, 0);
+#endif
 }
 
 Fiber::~Fiber() { munmap(mapping_, mapped_bytes_); }
 
-void Fiber::resume(ucontext_t& from) { swapcontext(&from, &context_); }
+#if defined(__x86_64__)
+void Fiber::start(Fiber* self) {
+  self->entry_();
+  tcgen_fiber_switch(&self->sp_, self->caller_sp_);  // done: never resumed again
+}
 
-void Fiber::suspend(const ucontext_t& to) { swapcontext(&context_, &to); }
+void Fiber::resume() { tcgen_fiber_switch(&caller_sp_, sp_); }
+
+void Fiber::suspend() { tcgen_fiber_switch(&sp_, caller_sp_); }
+#else
+void Fiber::resume() { swapcontext(&caller_, &context_); }
+
+void Fiber::suspend() { swapcontext(&context_, &caller_); }
+#endif
 
 }  // namespace tcgen::exec

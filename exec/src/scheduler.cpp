@@ -18,7 +18,7 @@ void Scheduler::run(int fibers, const std::function<void(int)>& task,
   states_.assign(static_cast<std::size_t>(fibers), State::ready);
   started_.assign(static_cast<std::size_t>(fibers), false);
   fibers_.clear();
-  for (int i = 0; i < fibers; ++i) fibers_.push_back(std::make_unique<Fiber>(stack_bytes_, &Scheduler::entry, &main_));
+  for (int i = 0; i < fibers; ++i) fibers_.push_back(std::make_unique<Fiber>(stack_bytes_, &Scheduler::entry));
 
   std::exception_ptr stop;
   for (;;) {
@@ -67,13 +67,13 @@ void Scheduler::resume(int fiber) {
   current_ = last_ = fiber;
   started_[fiber] = true;
   starting = this;
-  fibers_[fiber]->resume(main_);
+  fibers_[fiber]->resume();
   current_ = -1;
 }
 
 // The first frame of every fiber. The switch back to run() happens when it
-// returns (uc_link), outside the handlers: a fiber never switches while an
-// exception is being handled, since the C++ runtime keeps that state per OS thread.
+// returns, outside the handlers: a fiber never switches while an exception
+// is being handled, since the C++ runtime keeps that state per OS thread.
 void Scheduler::entry() {
   Scheduler& s = *starting;
   const int me = s.current_;
@@ -87,7 +87,7 @@ void Scheduler::entry() {
 }
 
 void Scheduler::suspend() {
-  fibers_[current_]->suspend(main_);
+  fibers_[current_]->suspend();
   if (cancelling_) throw Cancelled{};
 }
 

@@ -1,35 +1,47 @@
 #pragma once
-// One fiber: a stack of its own and a saved machine context (glibc
-// ucontext), switched to and from explicitly. The host runtime runs every
-// thread of a CTA as a fiber on one OS thread, so the threads of a CTA
-// interleave only where they call into the runtime, and a run can be
-// repeated exactly (other CTAs run on other OS threads, sharing only global
-// memory).
+// One fiber: a stack of its own and a saved machine context, switched to and
+// from explicitly. The host runtime runs every thread of a CTA as a fiber on
+// one OS thread, so the threads of a CTA interleave only where they call
+// into the runtime, and a run can be repeated exactly (other CTAs run on
+// other OS threads, sharing only global memory). On x86-64 a switch saves
+// the callee-saved registers and the floating-point control words and swaps
+// stack pointers (fiber.cpp); elsewhere it is glibc's swapcontext, which
+// also saves the signal mask with a system call on every switch.
 #include <cstddef>
 
+#if !defined(__x86_64__)
 #include <ucontext.h>
+#endif
 
 namespace tcgen::exec {
 
 class Fiber {
  public:
-  // A fiber that runs entry() on a stack of stack_bytes when first resumed
-  // and continues `exit` when entry() returns. An unmapped guard page below
-  // the stack turns an overflow into a fault instead of silent corruption.
-  Fiber(std::size_t stack_bytes, void (*entry)(), ucontext_t* exit);
+  // A fiber that runs entry() on a stack of stack_bytes when first resumed;
+  // when entry() returns, the fiber is done and resume() returns for the
+  // last time. An unmapped guard page below the stack turns an overflow into
+  // a fault instead of silent corruption. entry() must not throw.
+  Fiber(std::size_t stack_bytes, void (*entry)());
   ~Fiber();
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
 
-  // Saves the running context in `from` and runs the fiber until it switches away.
-  void resume(ucontext_t& from);
-  // Called on the fiber: saves its context and continues `to`.
-  void suspend(const ucontext_t& to);
+  // Runs the fiber until it suspends or its entry returns.
+  void resume();
+  // Called on the fiber: back to the resume() that ran it.
+  void suspend();
 
  private:
-  ucontext_t context_{};
+  void (*entry_)();
   void* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;
+#if defined(__x86_64__)
+  static void start(Fiber* self);  // the fiber's first frame: entry_(), then back for good
+  void* sp_ = nullptr;         // the fiber's stack pointer while it is suspended
+  void* caller_sp_ = nullptr;  // resume()'s while the fiber runs
+#else
+  ucontext_t context_{}, caller_{};
+#endif
 };
 
 }  // namespace tcgen::exec

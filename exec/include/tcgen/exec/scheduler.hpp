@@ -10,8 +10,6 @@
 #include <random>
 #include <vector>
 
-#include <ucontext.h>
-
 #include "tcgen/exec/fiber.hpp"
 #include "tcgen/exec/launch_options.hpp"
 
@@ -59,7 +57,6 @@ class Scheduler {
   std::vector<State> states_;
   std::vector<bool> started_;
   std::vector<int> ready_;  // scratch for pick()
-  ucontext_t main_{};
   int current_ = -1, last_ = -1;
   bool cancelling_ = false;
   std::exception_ptr error_;
