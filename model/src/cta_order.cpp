@@ -53,9 +53,10 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
   // A wait without the fence after it is a PTX letter: unless it is an
   // error, the warp goes on as if it had fenced.
-  auto require = [&](bool known, bool waited, const AsyncOp& op, Rule rule, auto why) {
+  // `waited` is asked only when the fenced knowledge falls short.
+  auto require = [&](bool known, auto waited, const AsyncOp& op, Rule rule, auto why) {
     if (known) return;
-    if (waited) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
+    if (waited()) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
     throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
   };
 
@@ -68,11 +69,13 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
         throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
                          writer() + ", which has not executed tcgen05.wait::st since.");
       if (op.warp != warp)
-        require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+        require(w.effective.knows_complete(op.issuer, c.writer),
+                [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
                 Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
     } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {
       // Strict mode: not a pipelined pair, so the earlier mma must be complete.
-      require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+      require(w.effective.knows_complete(op.issuer, c.writer),
+              [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
               Rule::mma_not_pipelined, [&] {
                 const char* later = touch == Touch::mma_read ? "reads it as its A operand" : "overwrites it";
                 return unpipelined(op, "wrote it", later, *mma, c.writer, warp, issuer);
@@ -89,12 +92,14 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       // ld and st need the operation finished; another async tcgen05
       // operation needs it ordered before itself.
       if (!pipelined && (touch == Touch::ld || touch == Touch::st)) {
-        require(w.effective.knows_complete(op.issuer, c.writer), w.pending.knows_complete(op.issuer, c.writer), op,
+        require(w.effective.knows_complete(op.issuer, c.writer),
+                [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
                 Rule::mma_not_complete, [&] {
                   return writer() + "; " + commit_state(op, c.writer, warp) + ".";
                 });
       } else if (!pipelined) {
-        require(w.effective.knows_ordered(op.issuer, c.writer), w.pending.knows_ordered(op.issuer, c.writer), op,
+        require(w.effective.knows_ordered(op.issuer, c.writer),
+                [&] { return w.pending.knows_ordered(op.issuer, c.writer); }, op,
                 Rule::unordered_tmem_access,
                 [&] { return writer() + ", another thread, and nothing orders this access after it."; });
       }
@@ -109,7 +114,8 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       throw ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
                        reader() + ", which has not executed tcgen05.wait::ld since.");
     if (op.warp != warp)
-      require(w.effective.knows_complete(op.issuer, c.reader), w.pending.knows_complete(op.issuer, c.reader), op,
+      require(w.effective.knows_complete(op.issuer, c.reader),
+              [&] { return w.pending.knows_complete(op.issuer, c.reader); }, op,
               Rule::unordered_tmem_access,
               [&] { return reader() + ", and nothing orders this write after that read."; });
   }

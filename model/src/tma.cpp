@@ -42,30 +42,37 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
 
   // Element n of the box in linear order, dim 0 fastest (PTX #tensors: "linear
   // data"; #tensor-tiled-mode-traversal-stride for dims 1+), rows
-  // smem_row_bytes() apart.
-  const std::uint64_t count = spec.box_bytes() / e, row_elements = spec.box_extent(0);
-  for (std::uint64_t n = 0; n < count; ++n) {
-    bool inside = true;
-    std::uint64_t offset = 0;
-    std::uint64_t rest = n;
-    for (std::uint32_t i = 0; i < spec.rank; ++i) {
-      const std::uint64_t x = rest % spec.box_extent(i);
-      rest /= spec.box_extent(i);
-      const std::int64_t g = std::int64_t{coords[i]} + static_cast<std::int64_t>(x * (i == 0 ? 1 : spec.element_strides[i]));
+  // smem_row_bytes() apart. Walked a row (dim 0) at a time: the coordinates
+  // of dims 1+ and whether they lie inside the tensor hold for the whole row.
+  std::array<std::uint64_t, 5> extent{};
+  for (std::uint32_t i = 0; i < spec.rank; ++i) extent[i] = spec.box_extent(i);
+  const std::uint64_t row_elements = extent[0], rows = spec.box_bytes() / e / row_elements;
+  const std::uint64_t row_bytes = spec.smem_row_bytes();
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    bool row_inside = true;
+    std::uint64_t row_offset = 0;
+    std::uint64_t rest = r;
+    for (std::uint32_t i = 1; i < spec.rank; ++i) {
+      const std::uint64_t x = rest % extent[i];
+      rest /= extent[i];
+      const std::int64_t g = std::int64_t{coords[i]} + static_cast<std::int64_t>(x * spec.element_strides[i]);
       if (g < 0 || static_cast<std::uint64_t>(g) >= spec.global_dims[i]) {
-        inside = false;  // PTX #tensor-tiled-mode-oob-access
-        continue;
+        row_inside = false;  // PTX #tensor-tiled-mode-oob-access
+        break;
       }
-      offset += static_cast<std::uint64_t>(g) * (i == 0 ? e : spec.global_strides[i - 1]);
+      row_offset += static_cast<std::uint64_t>(g) * spec.global_strides[i - 1];
     }
-    // The swizzle never splits an element: its XOR moves 16-byte (or larger) units.
-    const std::uint64_t linear = n % row_elements * e + n / row_elements * spec.smem_row_bytes();
-    const std::uint64_t address = swizzle(spec.swizzle, smem_address + linear);
-    if (address < image_base || address + e > image_base + image_bytes)
-      fail(field, std::to_string(smem_address),
-           "a box of " + std::to_string(spec.box_bytes()) + " bytes whose every byte (swizzled) lies in the image [" +
-               std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
-    f(address, inside ? static_cast<std::int64_t>(offset) : std::int64_t{-1});
+    for (std::uint64_t x = 0; x < row_elements; ++x) {
+      const std::int64_t g = std::int64_t{coords[0]} + static_cast<std::int64_t>(x);
+      const bool inside = row_inside && g >= 0 && static_cast<std::uint64_t>(g) < spec.global_dims[0];
+      // The swizzle never splits an element: its XOR moves 16-byte (or larger) units.
+      const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * e + r * row_bytes);
+      if (address < image_base || address + e > image_base + image_bytes)
+        fail(field, std::to_string(smem_address),
+             "a box of " + std::to_string(spec.box_bytes()) + " bytes whose every byte (swizzled) lies in the image [" +
+                 std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
+      f(address, inside ? static_cast<std::int64_t>(row_offset + static_cast<std::uint64_t>(g) * e) : std::int64_t{-1});
+    }
   }
 }
 
