@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/exec/host_arch.hpp"
 
@@ -40,30 +41,28 @@ std::string thread_text(int thread) {
          std::to_string(thread % 32) + ")";
 }
 
-CtaRuntime::CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options)
-    : block_(block),
+CtaRuntime::CtaRuntime(ClusterRuntime& cluster, int rank, Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes,
+                       const LaunchOptions& options)
+    : cluster_(cluster),
+      rank_(rank),
+      scheduler_(cluster.scheduler()),
+      block_(block),
       grid_(grid),
       threads_(threads),
       active_threads_(threads),
-      scheduler_(options),
       cta_(config(threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
-      exited_(static_cast<std::size_t>(threads), false),
-      cluster_{0, 0, std::vector<std::int64_t>(static_cast<std::size_t>(threads), -1)} {
+      exited_(static_cast<std::size_t>(threads), false) {
   for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);
 }
 
-void CtaRuntime::run(const std::function<void(HostArch&)>& kernel) {
-  scheduler_.run(
-      threads_,
-      [&](int thread) {
-        HostArch arch(*this, thread);
-        kernel(arch);
-        exit(thread);
-      },
-      [&] { return std::make_exception_ptr(DeadlockError(cta_text(block_), deadlock_report())); });
-  cta_.finish();
+void CtaRuntime::run_thread(int thread, const std::function<void(HostArch&)>& kernel) {
+  HostArch arch(*this, thread);
+  kernel(arch);
+  exit(thread);
 }
+
+void CtaRuntime::wake(int thread) { scheduler_.wake(cluster_.fiber(rank_, thread)); }
 
 bool CtaRuntime::enter() {
   if (std::uncaught_exceptions() > 0) return false;
@@ -80,7 +79,7 @@ void CtaRuntime::block(int thread, Waiting waiting) {
 
 void CtaRuntime::wake_lanes(int warp, std::uint32_t lanes) {
   for (int lane = 0; lane < 32; ++lane)
-    if (lanes >> lane & 1u) scheduler_.wake(32 * warp + lane);
+    if (lanes >> lane & 1u) wake(32 * warp + lane);
 }
 
 // ---- barriers
@@ -117,37 +116,13 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
   else
     exchange_ordering(arrived, id);
   for (int t : arrived)
-    if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) scheduler_.wake(t);
+    if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) wake(t);
 }
 
-void CtaRuntime::cluster_arrive(int thread) {
-  if (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase))
-    fail("barrier.cluster.arrive", thread_text(thread),
-         "one arrival per phase: the thread arrived in this phase already without barrier.cluster.wait "
-         "(PTX #parallel-synchronization-and-communication-instructions-barrier-cluster)");
-  cluster_.arrival[thread] = static_cast<std::int64_t>(cluster_.phase);
-  ++cluster_.arrived;
-  complete_cluster_phase();
-}
-
-// The phase completes when every thread that has not exited has arrived.
-void CtaRuntime::complete_cluster_phase() {
-  int live = 0;
-  for (int t = 0; t < threads_; ++t) live += !exited_[t];
-  if (cluster_.arrived == 0 || cluster_.arrived < live) return;
-  cluster_.arrived = 0;
-  ++cluster_.phase;
-  cta_.bar_sync();  // release on arrive, acquire on wait: the ordering of a CTA-wide barrier
-  for (int t = 0; t < threads_; ++t)
-    if (waiting_[t].on == Waiting::On::cluster) scheduler_.wake(t);
-}
+void CtaRuntime::cluster_arrive(int thread) { cluster_.barrier_arrive(rank_, thread); }
 
 void CtaRuntime::cluster_wait(int thread) {
-  if (cluster_.arrival[thread] < 0)
-    fail("barrier.cluster.wait", thread_text(thread),
-         "a barrier.cluster.arrive by the thread before it "
-         "(PTX #parallel-synchronization-and-communication-instructions-barrier-cluster)");
-  while (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase)) block(thread, {Waiting::On::cluster, 0, 0});
+  while (!cluster_.barrier_passed(rank_, thread)) block(thread, {Waiting::On::cluster, 0, 0});
 }
 
 std::uint32_t CtaRuntime::live_lanes(int warp) const {
@@ -184,7 +159,7 @@ void CtaRuntime::mbarrier_changed(std::uint32_t mbar, int thread, MbarrierEvent 
     case MbarrierEvent::transaction: n.transaction = note; break;
   }
   for (int t = 0; t < threads_; ++t)
-    if (waiting_[t].on == Waiting::On::mbarrier && waiting_[t].target == mbar) scheduler_.wake(t);
+    if (waiting_[t].on == Waiting::On::mbarrier && waiting_[t].target == mbar) wake(t);
 }
 
 std::uint64_t CtaRuntime::mbarrier_version(std::uint32_t mbar) const {
@@ -218,8 +193,7 @@ void CtaRuntime::set_active_threads(int active) {
 
 void CtaRuntime::exit(int thread) {
   exited_[thread] = true;
-  if (cluster_.arrival[thread] == static_cast<std::int64_t>(cluster_.phase)) --cluster_.arrived;  // arrived, then left
-  complete_cluster_phase();
+  cluster_.exited(rank_, thread);
   wake_lanes(thread / 32, warps_[thread / 32].exit(thread % 32));
 }
 

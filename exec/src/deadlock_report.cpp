@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "tcgen/core/hex.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/cta_runtime.hpp"
 #include "tcgen/exec/thread_set.hpp"
 
@@ -32,9 +33,7 @@ std::string CtaRuntime::deadlock_report() const {
         return s;
       }
       case Waiting::On::collective: return warps_[thread / 32].describe(thread % 32);
-      case Waiting::On::cluster:
-        return "wait at barrier.cluster.wait (the cluster is this CTA): " + std::to_string(cluster_.arrived) + " of " +
-               std::to_string(threads_) + " threads have arrived in phase " + std::to_string(cluster_.phase);
+      case Waiting::On::cluster: return "wait at barrier.cluster.wait: " + cluster_.barrier_state();
       case Waiting::On::nothing: break;
     }
     return "wait on nothing the runtime knows";

@@ -5,9 +5,13 @@
 #include <cstring>
 #include <vector>
 
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/model/tma.hpp"
 
 namespace tcgen::exec {
+
+unsigned HostArch::cluster_rank() const { return static_cast<unsigned>(rt_.rank()); }
+unsigned HostArch::cluster_size() const { return static_cast<unsigned>(rt_.cluster().size()); }
 
 model::LdStAccess model_access(const layout::TmemAccess& a) {
   model::LdStAccess m;
@@ -128,16 +132,92 @@ void HostArch::check_smem(std::uint32_t addr, std::uint32_t bytes, const char* i
          "a multiple of " + std::to_string(bytes) + ": an access is aligned to its size");
 }
 
+std::uint32_t HostArch::map_shared(std::uint32_t addr, unsigned rank) const {
+  if (rank >= static_cast<unsigned>(rt_.cluster().size()))
+    fail("mapa target CTA rank", std::to_string(rank) + " (by " + thread_text(thread_) + ")",
+         "a rank of the cluster's " + std::to_string(rt_.cluster().size()) +
+             " CTAs (PTX #data-movement-and-conversion-instructions-mapa)");
+  if (addr >> ClusterRuntime::kRankShift != 0)
+    fail("mapa address", hex(addr) + " (by " + thread_text(thread_) + ")",
+         "a shared::cta address of this CTA, not one mapa already mapped");
+  return ClusterRuntime::cluster_address(addr, static_cast<int>(rank));
+}
+
+CtaRuntime* HostArch::peer(std::uint32_t& addr, const char* instruction) const {
+  if (addr >> ClusterRuntime::kRankShift == 0) return nullptr;
+  const std::uint32_t rank = (addr >> ClusterRuntime::kRankShift) - 1;
+  if (rank >= static_cast<std::uint32_t>(rt_.cluster().size()))
+    fail("shared::cluster address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "an address mapa gave for one of the cluster's " + std::to_string(rt_.cluster().size()) +
+             " CTAs (PTX #distributed-shared-memory)");
+  addr &= (1u << ClusterRuntime::kRankShift) - 1;
+  CtaRuntime& cta = rt_.cluster().cta(static_cast<int>(rank));
+  return &cta == &rt_ ? nullptr : &cta;
+}
+
+void HostArch::check_own(std::uint32_t addr, const char* instruction) const {
+  if (addr >> ClusterRuntime::kRankShift != 0)
+    fail("shared address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "a shared::cta address: mapa's shared::cluster addresses need the .shared::cluster form "
+         "(dsmem_store/dsmem_load; PTX #distributed-shared-memory)");
+}
+
 void HostArch::smem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction) {
   if (!rt_.enter()) return;
+  check_own(addr, instruction);
   check_smem(addr, static_cast<std::uint32_t>(bytes.size()), instruction);
   rt_.cta().st_shared(warp(), addr, bytes);
 }
 
 void HostArch::smem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction) {
   if (!rt_.enter()) return;
+  check_own(addr, instruction);
   check_smem(addr, static_cast<std::uint32_t>(out.size()), instruction);
   rt_.cta().ld_shared(warp(), addr, out);
+}
+
+void HostArch::dsmem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction) {
+  if (!rt_.enter()) return;
+  CtaRuntime* other = peer(addr, instruction);
+  check_smem(addr, static_cast<std::uint32_t>(bytes.size()), instruction);
+  if (other)
+    other->cta().st_shared_remote(addr, bytes);
+  else
+    rt_.cta().st_shared(warp(), addr, bytes);
+}
+
+void HostArch::dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction) {
+  if (!rt_.enter()) return;
+  CtaRuntime* other = peer(addr, instruction);
+  check_smem(addr, static_cast<std::uint32_t>(out.size()), instruction);
+  if (other)
+    other->cta().ld_shared_remote(addr, out);
+  else
+    rt_.cta().ld_shared(warp(), addr, out);
+}
+
+void HostArch::dsmem_store(std::uint32_t addr, std::uint32_t value) {
+  std::uint8_t b[4];
+  std::memcpy(b, &value, 4);
+  dsmem_store(addr, b, "st.shared::cluster.b32");
+}
+
+std::uint32_t HostArch::dsmem_load(std::uint32_t addr) {
+  std::uint8_t b[4] = {};
+  dsmem_load(addr, b, "ld.shared::cluster.b32");
+  std::uint32_t v;
+  std::memcpy(&v, b, 4);
+  return v;
+}
+
+void HostArch::cluster_arrive() {
+  if (!rt_.enter()) return;
+  rt_.cluster_arrive(thread_);
+}
+
+void HostArch::cluster_wait() {
+  if (!rt_.enter()) return;
+  rt_.cluster_wait(thread_);
 }
 
 void HostArch::fence_proxy_async() {
@@ -155,8 +235,22 @@ void HostArch::mbarrier_init(std::uint32_t mbar, std::uint32_t count) {
 
 void HostArch::fence_mbarrier_init() { rt_.enter(); }
 
+void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar) { mbarrier_arrive_cluster(mbar, 1); }
+
+void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count) {
+  if (!rt_.enter()) return;
+  CtaRuntime* other = peer(mbar, "mbarrier.arrive.shared::cluster");
+  if (!other) return mbarrier_arrive(mbar, count);
+  check_smem(mbar, 8, "mbarrier.arrive.shared::cluster");
+  other->cta().mbarrier_arrive_remote(mbar, count);  // a peer's mbarrier: it wakes the peer's waiters
+  other->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                          "mbarrier.arrive.shared::cluster from rank " + std::to_string(rt_.rank()) +
+                              (count == 1 ? std::string() : " of count " + std::to_string(count)));
+}
+
 void HostArch::mbarrier_arrive(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
+  check_own(mbar, "mbarrier.arrive");
   check_smem(mbar, 8, "mbarrier.arrive");
   rt_.cta().mbarrier_arrive(me(), mbar, count);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,

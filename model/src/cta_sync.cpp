@@ -45,6 +45,26 @@ std::uint32_t Cta::ld_shared_u32(int warp, std::uint32_t addr) {
   return b[0] | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24);
 }
 
+void Cta::st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes) {
+  const Issue issue{"st.shared::cluster (by a peer CTA)"};
+  check_smem(issue, "address", addr, bytes.size());
+  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  const std::uint32_t first = addr - (addr - smem_.base()) % 16;
+  for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
+  std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
+}
+
+void Cta::ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out) {
+  const Issue issue{"ld.shared::cluster (by a peer CTA)"};
+  check_smem(issue, "address", addr, out.size());
+  const auto src = smem_.bytes(addr, static_cast<std::uint32_t>(out.size()));
+  std::copy(src.begin(), src.end(), out.begin());
+}
+
+void Cta::mbarrier_arrive_remote(std::uint32_t mbar, std::uint32_t count) {
+  mbarrier_op({"mbarrier.arrive.shared::cluster (by a peer CTA)"}, mbar, MbarOp::arrive, count);
+}
+
 void Cta::fence_proxy_async(int warp) {
   check_thread({"fence.proxy.async.shared::cta", warp}, {warp, 0});
   ++warps_[warp].proxy_fences;

@@ -191,13 +191,14 @@ void matrix(Thread& t, const Instruction& in) {
 // createpolicy: an opaque L2 policy; the model has no cache, any value serves.
 void createpolicy(Thread& t, const Instruction& in) { t.set<std::uint64_t>(in.ops[0], 0); }
 
-// mapa d, a, rank: a's variable in CTA `rank` of the cluster; clusters here have one CTA.
+// mapa[.shared::cluster] d, a, rank: a's variable in CTA `rank` of the
+// cluster (PTX #data-movement-and-conversion-instructions-mapa); generic
+// addresses stay in the shared window.
 void mapa(Thread& t, const Instruction& in) {
   const std::uint32_t rank = t.get<std::uint32_t>(in.ops[2]);
-  if (rank != 0)
-    fault("mapa target CTA rank", std::to_string(rank),
-          "0: the host model runs clusters of one CTA (PTX #data-movement-and-conversion-instructions-mapa)");
-  t.set<std::uint64_t>(in.ops[0], t.get<std::uint64_t>(in.ops[1]));
+  const std::uint64_t a = t.get<std::uint64_t>(in.ops[1]);
+  const std::uint32_t mapped = t.arch().map_shared(t.shared_address(a, in), rank);
+  t.set<std::uint64_t>(in.ops[0], in.space == Space::generic ? kSharedWindow + mapped : mapped);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // blocks waiting threads and hands ordering to the model.
 #include "decode.hpp"
 #include "thread.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 
 namespace tcgen::ptx {
 
@@ -84,7 +85,9 @@ void activemask(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], t.runtime().active_lanes(t.linear()));
 }
 
-// ---- mbarrier: the address operand is ops[addr]; shared::cluster in a cluster of one is the CTA's.
+// ---- mbarrier: the address operand is ops[addr]. Only mbarrier.arrive
+// reaches a peer CTA's (.shared::cluster at a mapa address); the rest take
+// this CTA's own, as PTX allows.
 std::uint32_t mbar_address(Thread& t, const Instruction& in, std::size_t i) {
   return t.shared_address(t.address(in.ops[i]), in);
 }
@@ -97,6 +100,11 @@ void mbarrier_init(Thread& t, const Instruction& in) {
 // The state is the phase the arrival belongs to, for try_wait/test_wait with a state.
 void mbarrier_arrive(Thread& t, const Instruction& in) {
   const std::uint32_t mbar = mbar_address(t, in, 1);
+  if (mbar >> exec::ClusterRuntime::kRankShift != 0 && !in.aux && in.opcode.find("shared::cluster") != std::string::npos) {
+    // A peer's mbarrier: the remote arrive returns no state (PTX: only the sink `_`).
+    t.arch().mbarrier_arrive_cluster(mbar, in.ops.size() > 2 ? t.get<std::uint32_t>(in.ops[2]) : 1u);
+    return;
+  }
   const std::uint64_t phase = t.runtime().cta().mbarrier(mbar).valid() ? t.runtime().cta().mbarrier(mbar).phase() : 0;
   if (in.aux)
     t.arch().mbarrier_arrive_expect_tx(mbar, t.get<std::uint32_t>(in.ops[2]));

@@ -6,7 +6,8 @@
 #include <mutex>
 
 #include "tcgen/core/error.hpp"
-#include "tcgen/exec/cta_runtime.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
+#include "tcgen/exec/launch.hpp"
 #include "tcgen/exec/unit_pool.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "thread.hpp"
@@ -48,6 +49,10 @@ std::uint64_t count(const exec::Dim3& d) { return std::uint64_t{d.x} * d.y * d.z
 
 }  // namespace
 
+exec::Dim3 cluster_shape(const Function& entry, const LaunchConfig& config) {
+  return launch_bounds(entry).reqnctapercluster.value_or(config.cluster);
+}
+
 LaunchBounds launch_bounds(const Function& entry) {
   LaunchBounds b;
   for (const std::string& d : entry.directives) {
@@ -78,11 +83,12 @@ void check_launch(const Function& entry, const LaunchConfig& config, std::span<c
     fail("block", shape(block), shape(*bounds.reqntid) + ": the kernel says .reqntid " + shape(*bounds.reqntid));
   if (count(grid) == 0 || grid.x > 0x7FFFFFFFu || grid.y > 65535 || grid.z > 65535)
     fail("grid", shape(grid), "1 to 2^31 - 1 CTAs along x, 1 to 65535 along y and z");
-  const exec::Dim3 cluster = bounds.reqnctapercluster.value_or(config.cluster);
-  if (count(cluster) != 1)
-    fail("cluster", shape(cluster) + (bounds.reqnctapercluster ? " (the kernel's .reqnctapercluster)" : ""),
-         "1x1x1: the host model runs clusters of one CTA (cta_group::2, multicast and distributed shared memory "
-         "are not modelled)");
+  try {
+    exec::host::check_cluster(grid, cluster_shape(entry, config));
+  } catch (const Error& e) {
+    if (!bounds.reqnctapercluster) throw;
+    fail(e.field().c_str(), e.value() + " (the kernel's .reqnctapercluster)", e.expected());
+  }
   const std::uint64_t smem = std::uint64_t{entry.dynamic_shared_base} - exec::CtaRuntime::kSmemBase + config.dynamic_smem;
   if (smem > model::SharedMemory::kMaxBytes)
     fail("shared memory", std::to_string(entry.static_shared_bytes) + " static + " +
@@ -109,49 +115,61 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
   for (const Module::Storage& s : module.storage())
     grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
 
-  // Each CTA's state lives from its run to its finish, where what it counted
-  // and printed joins the launch's in the grid's order.
-  const std::uint64_t ctas = count(config.grid);
+  // The clusters run as units. Each CTA's state lives from its cluster's run
+  // to its finish, where what it counted and printed joins the launch's in
+  // the grid's order (clusters in order, ranks within each).
+  const exec::Dim3 cluster = cluster_shape(entry, config);
+  const exec::Dim3 clusters{config.grid.x / cluster.x, config.grid.y / cluster.y, config.grid.z / cluster.z};
+  const std::uint64_t units = count(clusters);
   std::mutex states_lock;
-  std::map<std::uint64_t, CtaState> states;
-  const auto state_of = [&](std::uint64_t index) -> CtaState& {
+  std::map<std::uint64_t, std::vector<CtaState>> states;
+  const auto states_of = [&](std::uint64_t index) -> std::vector<CtaState>& {
     const std::lock_guard lock(states_lock);
     return states[index];
   };
   LaunchStats stats;
   exec::run_units(
-      ctas, config.options.threads,
+      units, config.options.threads,
       [&](std::uint64_t index) {
         exec::LaunchOptions options = config.options;
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
-        exec::CtaRuntime cta(config.grid.at(index), config.grid, static_cast<int>(threads), smem, options);
-        cta.set_active_threads(static_cast<int>(active));
-        CtaState& state = state_of(index);
-        state.uniform.resize(threads / 32);
-        state.register_counts.resize(threads / 32);
-        cta.run([&](exec::HostArch& arch) {
+        exec::ClusterRuntime c(clusters.at(index), cluster, config.grid, static_cast<int>(threads), smem, options);
+        c.set_active_threads(static_cast<int>(active));
+        std::vector<CtaState>& ctas = states_of(index);
+        ctas.resize(static_cast<std::size_t>(c.size()));
+        for (CtaState& state : ctas) {
+          state.uniform.resize(threads / 32);
+          state.register_counts.resize(threads / 32);
+        }
+        c.run([&](exec::HostArch& arch) {
           if (arch.thread_index() >= active) return;  // padding of a partial last warp
-          Thread t(grid, state, cta, arch, static_cast<int>(arch.thread_index()));
+          const int rank = static_cast<int>(arch.cluster_rank());
+          Thread t(grid, ctas[static_cast<std::size_t>(rank)], c.cta(rank), arch, static_cast<int>(arch.thread_index()));
           t.run();
         });
-        check_register_counts(state);
-        for (const auto& [rule, w] : cta.cta().warnings()) state.warnings[model::name(rule)] += w.count;
+        for (int rank = 0; rank < c.size(); ++rank) {
+          CtaState& state = ctas[static_cast<std::size_t>(rank)];
+          check_register_counts(state);
+          for (const auto& [rule, w] : c.cta(rank).cta().warnings()) state.warnings[model::name(rule)] += w.count;
+        }
       },
       [&](std::uint64_t index) {
-        CtaState state = [&] {
+        const std::vector<CtaState> ctas = [&] {
           const std::lock_guard lock(states_lock);
-          CtaState s = std::move(states[index]);
+          std::vector<CtaState> s = std::move(states[index]);
           states.erase(index);
           return s;
         }();
-        std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
+        for (const CtaState& state : ctas) {
+          std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
+          stats.printed += state.printed;
+          stats.instructions += state.instructions;
+          for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
+          ++stats.ctas;
+        }
         std::fflush(stdout);
-        stats.printed += state.printed;
-        stats.instructions += state.instructions;
-        for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
-        ++stats.ctas;
-        if (config.options.progress) config.options.progress(index + 1, ctas);
+        if (config.options.progress) config.options.progress(index + 1, units);
       });
   return stats;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tcgen/core/hex.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/model/model_error.hpp"
 #include "tcgen/ptx/execution_error.hpp"
@@ -87,22 +88,22 @@ std::uint64_t Thread::special(Special s) const {
     case Special::lanemask_le: return (lane_bit - 1) | lane_bit;
     case Special::lanemask_gt: return ~((lane_bit - 1) | lane_bit);
     case Special::lanemask_ge: return ~(lane_bit - 1);
-    // Clusters of one CTA: each CTA is its own cluster.
-    case Special::cluster_ctarank: return 0;
-    case Special::cluster_nctarank: return 1;
-    case Special::clusterid_x: return cta.x;
-    case Special::clusterid_y: return cta.y;
-    case Special::clusterid_z: return cta.z;
-    case Special::nclusterid_x: return grid.x;
-    case Special::nclusterid_y: return grid.y;
-    case Special::nclusterid_z: return grid.z;
-    case Special::cluster_ctaid_x:
-    case Special::cluster_ctaid_y:
-    case Special::cluster_ctaid_z: return 0;
-    case Special::cluster_nctaid_x:
-    case Special::cluster_nctaid_y:
-    case Special::cluster_nctaid_z: return 1;
-    case Special::is_explicit_cluster: return 0;
+    // PTX #special-registers-cluster-ctarank and its neighbours: ranks x fastest.
+    case Special::cluster_ctarank: return static_cast<std::uint64_t>(rt_.rank());
+    case Special::cluster_nctarank: return static_cast<std::uint64_t>(rt_.cluster().size());
+    case Special::clusterid_x: return rt_.cluster().index().x;
+    case Special::clusterid_y: return rt_.cluster().index().y;
+    case Special::clusterid_z: return rt_.cluster().index().z;
+    case Special::nclusterid_x: return grid.x / rt_.cluster().dims().x;
+    case Special::nclusterid_y: return grid.y / rt_.cluster().dims().y;
+    case Special::nclusterid_z: return grid.z / rt_.cluster().dims().z;
+    case Special::cluster_ctaid_x: return rt_.cluster().position(rt_.rank()).x;
+    case Special::cluster_ctaid_y: return rt_.cluster().position(rt_.rank()).y;
+    case Special::cluster_ctaid_z: return rt_.cluster().position(rt_.rank()).z;
+    case Special::cluster_nctaid_x: return rt_.cluster().dims().x;
+    case Special::cluster_nctaid_y: return rt_.cluster().dims().y;
+    case Special::cluster_nctaid_z: return rt_.cluster().dims().z;
+    case Special::is_explicit_cluster: return rt_.cluster().size() > 1 ? 1 : 0;
     case Special::dynamic_smem_size: return grid_.config.dynamic_smem;
     case Special::total_smem_size: return grid_.function.static_shared_bytes + grid_.config.dynamic_smem;
   }
@@ -200,16 +201,32 @@ void Thread::check_bulk_reads(std::uint32_t addr, std::uint32_t n, const Instruc
                 "bulk-wait-group)");
 }
 
+// A shared access of a peer CTA's memory (a mapa address) goes through
+// distributed shared memory: generic addresses and .shared::cluster reach it,
+// .shared::cta does not (HostArch::smem_load refuses it, naming the address).
+bool Thread::cluster_access(Space named, std::uint64_t addr, const Instruction& in) {
+  return addr >> exec::ClusterRuntime::kRankShift != 0 &&
+         (named == Space::generic || in.opcode.find("shared::cluster") != std::string::npos);
+}
+
 void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
+  const Space named = space;
   addr = resolve(space, addr, n, in);
-  if (space == Space::shared)
+  if (space == Space::shared && cluster_access(named, addr, in))
+    arch_.dsmem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
+  else if (space == Space::shared)
     arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else
     std::memcpy(out, bytes(space, addr, n, false, in), n);
 }
 
 void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
+  const Space named = space;
   addr = resolve(space, addr, n, in);
+  if (space == Space::shared && cluster_access(named, addr, in)) {
+    arch_.dsmem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
+    return;
+  }
   if (space == Space::shared && !cta_.bulk_reads.empty()) check_bulk_reads(static_cast<std::uint32_t>(addr), n, in);
   if (space == Space::shared)
     arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());

@@ -457,6 +457,104 @@ TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every 
         std::string::npos);
 }
 
+TEST_CASE("clusters of CTAs: ranks and ids, mapa, st.shared::cluster to the next rank, barrier.cluster, a remote arrive") {
+  // Grid 6 in clusters of 3 (PTX #cluster-of-cooperative-thread-arrays): CTA b
+  // has rank b % 3 (x fastest), %clusterid.x b / 3, %nclusterid.x 2. Thread 0
+  // writes 16·ctaid + rank into the next rank's `slot` (mapa,
+  // #data-movement-and-conversion-instructions-mapa) and arrives on rank 0's
+  // mbarrier; after barrier.cluster each reads what its predecessor wrote,
+  // and rank 0 sees its mbarrier's phase 0 complete (two remote arrivals and its own).
+  const std::string text = kernel(R"(
+	mov.u32 	%r1, %cluster_ctarank;
+	mov.u32 	%r2, %cluster_nctarank;
+	mov.u32 	%r3, slot;
+	mov.u32 	%r9, bar;
+	setp.ne.u32 	%p1, %r0, 0;
+	@%p1 bra 	WAIT;
+	setp.ne.u32 	%p2, %r1, 0;
+	@%p2 bra 	INITED;
+	mbarrier.init.shared::cta.b64 	[%r9], 3;
+INITED:
+	add.u32 	%r4, %r1, 1;
+	rem.u32 	%r4, %r4, %r2;
+	mapa.shared::cluster.u32 	%r5, %r3, %r4;
+	mov.u32 	%r6, %ctaid.x;
+	mul.lo.u32 	%r6, %r6, 16;
+	add.u32 	%r6, %r6, %r1;
+	st.shared::cluster.u32 	[%r5], %r6;
+WAIT:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@%p1 bra 	STORE;
+	mov.u32 	%r12, 0;
+	mapa.shared::cluster.u32 	%r10, %r9, %r12;
+	mbarrier.arrive.release.cluster.shared::cluster.b64 	_, [%r10];
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	mov.u32 	%r13, 0;
+	@%p2 bra 	DONE;
+	mbarrier.test_wait.parity.shared::cta.b64 	%p3, [%r9], 0;
+	selp.u32 	%r13, 1, 0, %p3;
+	bra 	DONE;
+STORE:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	mov.u32 	%r13, 0;
+DONE:
+	@%p1 bra 	END;                 // thread 0 reports
+	ld.shared.u32 	%r7, [slot];
+	mov.u32 	%r8, %ctaid.x;
+	mul.wide.u32 	%rd3, %r8, 64;
+	add.s64 	%rd4, %rd0, %rd3;
+	st.global.u32 	[%rd4], %r7;
+	mov.u32 	%r14, %clusterid.x;
+	st.global.u32 	[%rd4+4], %r14;
+	mov.u32 	%r15, %nclusterid.x;
+	st.global.u32 	[%rd4+8], %r15;
+	mov.u32 	%r16, %cluster_ctaid.x;
+	st.global.u32 	[%rd4+12], %r16;
+	st.global.u32 	[%rd4+16], %r13;
+END:
+)",
+                                  16, ".shared .align 4 .b32 slot;\n.shared .align 8 .b64 bar;\n");
+  const ptx::Module m = ptx::Module::parse(text, "cluster.ptx");
+  std::vector<std::uint32_t> out(6 * 16, 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    ptx::LaunchConfig config{.grid = {6, 1, 1}, .block = {32, 1, 1}, .cluster = {3, 1, 1}};
+    config.options.threads = threads;
+    ptx::launch(m, m.entry("k"), config, args, memory);
+    for (unsigned b = 0; b < 6; ++b) {
+      CAPTURE(b);
+      const unsigned rank = b % 3, from_rank = (rank + 2) % 3, from = b / 3 * 3 + from_rank;
+      CHECK(out[16 * b] == 16 * from + from_rank);
+      CHECK(out[16 * b + 1] == b / 3);
+      CHECK(out[16 * b + 2] == 2);
+      CHECK(out[16 * b + 3] == rank);
+      CHECK(out[16 * b + 4] == (rank == 0 ? 1u : 0u));
+    }
+  }
+  // st.shared::cta cannot reach a peer: the address is named.
+  const std::string cta_store = kernel(R"(
+	mov.u32 	%r3, slot;
+	mov.u32 	%r4, 1;
+	mapa.shared::cluster.u32 	%r5, %r3, %r4;
+	st.shared::cta.u32 	[%r5], %r4;
+)",
+                                       16, ".shared .align 4 .b32 slot;\n");
+  const ptx::Module bad = ptx::Module::parse(cta_store, "cta.ptx");
+  std::string e;
+  try {
+    ptx::launch(bad, bad.entry("k"), {.grid = {2, 1, 1}, .block = {32, 1, 1}, .cluster = {2, 1, 1}}, args, memory);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  CHECK(e.find("st.shared::cta.u32 by thread 0 (warp 0, lane 0)) is invalid: a shared::cta address") != std::string::npos);
+}
+
 TEST_CASE("stmatrix and ldmatrix m8n8.x4: fragment (t/4, 2(t%4)) per register, rows by thread address, .trans (PTX #warp-level-matrix-instructions-stmatrix)") {
   // Register i of thread t: element (t/4, 2(t%4)) of matrix i in its low half, the next column in its high half,
   // valued 100·i + 8·row + column. Thread 8i + j names row j of matrix i at buf + 16·(8i + j).
@@ -711,7 +809,10 @@ TEST_CASE("kernel arguments are checked against the .param list") {
   std::uint32_t* none = nullptr;
   const ptx::Argument one[] = {ptx::argument(none)};
   CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {.cluster = {2, 1, 1}}, one, {}),
-                       doctest::Contains("cluster = 2x1x1 is invalid: 1x1x1"), Error);
+                       doctest::Contains("cluster = 2x1x1 for a grid of 1x1x1 is invalid: a cluster shape that divides the grid"),
+                       Error);
+  CHECK_THROWS_WITH_AS(ptx::launch(m, m.entry("k"), {.grid = {34, 1, 1}, .cluster = {17, 1, 1}}, one, {}),
+                       doctest::Contains("cluster = 17x1x1 is invalid: 1 to 16 CTAs per cluster"), Error);
 }
 
 TEST_CASE(".maxntid, .reqntid and .reqnctapercluster bound the launch as on the device (PTX #performance-tuning-directives)") {
@@ -732,7 +833,7 @@ TEST_CASE(".maxntid, .reqntid and .reqnctapercluster bound the launch as on the 
   // __cluster_dims__(2, 1, 1) emits .reqnctapercluster: a cluster the host model does not run.
   const ptx::Module pair = with(".reqnctapercluster 2, 1, 1");
   CHECK_THROWS_WITH_AS(ptx::launch(pair, pair.entry("k"), {.block = {32, 1, 1}}, one, {}),
-                       doctest::Contains("cluster = 2x1x1 (the kernel's .reqnctapercluster) is invalid: 1x1x1"), Error);
+                       doctest::Contains("cluster = 2x1x1 for a grid of 1x1x1 (the kernel's .reqnctapercluster) is invalid: a cluster shape that divides the grid"), Error);
   CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.block = {1, 1, 65}}, one, {}),
                        doctest::Contains("block = 1x1x65 is invalid: 1 to 1024 threads, at most 1024 x 1024 x 64"), Error);
   CHECK_THROWS_WITH_AS(ptx::launch(max, max.entry("k"), {.grid = {1, 70000, 1}, .block = {32, 1, 1}}, one, {}),

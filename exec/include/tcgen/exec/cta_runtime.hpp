@@ -1,9 +1,9 @@
 #pragma once
-// One CTA on the host: its threads as fibers (scheduler.hpp), its tcgen05
-// machinery (model::Cta), and what the threads wait on — barriers, mbarrier
-// phases, warp collectives — with the report when they all wait at once.
-// HostArch (host_arch.hpp) is the kernel's view of it; one CtaRuntime runs
-// one CTA of a launch (launch.hpp).
+// One CTA on the host: its threads as fibers of its cluster's scheduler
+// (cluster_runtime.hpp), its tcgen05 machinery (model::Cta), and what the
+// threads wait on — barriers, mbarrier phases, warp collectives — with the
+// report when they all wait at once. HostArch (host_arch.hpp) is the
+// kernel's view of it; a ClusterRuntime holds one per CTA of the cluster.
 //
 // Shared memory: the model's image starts at shared address 0, and the
 // kernel's dynamic shared memory at kSmemBase = 1024, as on sm_90 and later,
@@ -26,6 +26,7 @@
 namespace tcgen::exec {
 
 class HostArch;
+class ClusterRuntime;
 
 class CtaRuntime {
  public:
@@ -33,16 +34,22 @@ class CtaRuntime {
   // bar.sync ids 0-15 (PTX #parallel-synchronization-and-communication-instructions-bar)
   static constexpr int kBarriers = 16;
 
-  // threads: a multiple of 32 up to 1024; smem_bytes: the kernel's shared
-  // memory above the reserved KiB, at most sm_100's 227 KB.
-  CtaRuntime(Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options);
+  // CTA `rank` of `cluster`, block `block` of `grid`. threads: a multiple of
+  // 32 up to 1024; smem_bytes: the kernel's shared memory above the reserved
+  // KiB, at most sm_100's 227 KB.
+  CtaRuntime(ClusterRuntime& cluster, int rank, Dim3 block, Dim3 grid, int threads, std::uint32_t smem_bytes,
+             const LaunchOptions& options);
 
-  // Runs kernel on every thread to its end, then the kernel-exit check
-  // (TMEM freed). Throws the first error: a ModelError, ConvergenceError,
-  // DeadlockError or tcgen::Error of the kernel's calls.
-  void run(const std::function<void(HostArch&)>& kernel);
+  // On the thread's fiber: kernel to its end, then the thread's exit.
+  void run_thread(int thread, const std::function<void(HostArch&)>& kernel);
+  // After every thread has returned: the kernel-exit check (TMEM freed).
+  void finish() { cta_.finish(); }
+  // The waits of every thread that has not exited, for a deadlock report.
+  std::string deadlock_report() const;  // deadlock_report.cpp
 
   model::Cta& cta() { return cta_; }
+  ClusterRuntime& cluster() { return cluster_; }
+  int rank() const { return rank_; }
   Dim3 block() const { return block_; }
   Dim3 grid() const { return grid_; }
   int threads() const { return threads_; }
@@ -66,12 +73,14 @@ class CtaRuntime {
   std::uint32_t live_lanes(int warp) const;
   // activemask's answer for `thread` (WarpCollectives::converged_with).
   std::uint32_t active_lanes(int thread) const { return warps_[thread / 32].converged_with(thread % 32); }
-  // barrier.cluster.arrive / .wait in a cluster of this one CTA: a split
-  // barrier of all its threads (PTX #parallel-synchronization-and-communication-
-  // instructions-barrier-cluster). wait blocks until every thread has
-  // arrived in the phase of the caller's last arrival; it needs one.
+  // barrier.cluster.arrive / .wait: the cluster's (ClusterRuntime::barrier_arrive).
   void cluster_arrive(int thread);
   void cluster_wait(int thread);
+  // For the cluster: whether `thread` waits at barrier.cluster.wait, and waking it.
+  bool waits_on_cluster(int thread) const { return waiting_[thread].on == Waiting::On::cluster; }
+  void wake(int thread);
+  // Whether `thread` has exited (or is padding of a partial last warp).
+  bool exited(int thread) const { return exited_[thread]; }
 
   // mbarriers: every instruction that changes one reports here, which wakes
   // the threads waiting on it and keeps what the deadlock report shows.
@@ -114,27 +123,22 @@ class CtaRuntime {
   void block(int thread, Waiting waiting);
   void wake_lanes(int warp, std::uint32_t lanes);
   void exit(int thread);
-  void complete_cluster_phase();
   // bar.sync of part of the CTA: the model's bar_sync() is CTA-wide, so the
   // participating warps pass their tcgen05 ordering through an mbarrier of
   // the reserved KiB instead, which carries it the same way.
   void exchange_ordering(const std::vector<int>& threads, unsigned id);
-  std::string deadlock_report() const;  // deadlock_report.cpp
 
+  ClusterRuntime& cluster_;
+  int rank_;
+  Scheduler& scheduler_;  // the cluster's
   Dim3 block_, grid_;
   int threads_;
   int active_threads_;
-  Scheduler scheduler_;
   model::Cta cta_;
   std::vector<Waiting> waiting_;
   std::vector<bool> exited_;
   std::vector<WarpCollectives> warps_;
   std::array<Barrier, kBarriers> barriers_{};
-  struct ClusterBarrier {
-    std::uint64_t phase = 0;          // phases completed
-    int arrived = 0;                  // in the current phase
-    std::vector<std::int64_t> arrival;  // per thread: the phase of its last arrival, -1 for none
-  } cluster_;
   std::map<std::uint32_t, MbarrierNotes> mbarriers_;
 };
 

@@ -63,6 +63,9 @@ struct DeviceArch {
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
   }
   __device__ __forceinline__ void sync_warp(std::uint32_t mask = kFullMask) { __syncwarp(mask); }
+  // barrier.cluster, split (PTX #parallel-synchronization-and-communication-instructions-barrier-cluster).
+  __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+  __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 
   // ---- warp shuffles and votes, elect.sync
   template <class T>
@@ -135,6 +138,24 @@ struct DeviceArch {
     }
   }
   __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+  // ---- distributed shared memory (PTX #distributed-shared-memory)
+  __device__ __forceinline__ std::uint32_t map_shared(std::uint32_t addr, unsigned rank) const {
+    std::uint32_t mapped;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(mapped) : "r"(addr), "r"(rank));
+    return mapped;
+  }
+  __device__ __forceinline__ void dsmem_store(std::uint32_t addr, std::uint32_t value) {
+    asm volatile("st.shared::cluster.b32 [%0], %1;" ::"r"(addr), "r"(value) : "memory");
+  }
+  __device__ __forceinline__ std::uint32_t dsmem_load(std::uint32_t addr) {
+    std::uint32_t v;
+    asm volatile("ld.shared::cluster.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+  }
+  __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t mbar) {
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(mbar) : "memory");
+  }
 
   // ---- mbarriers (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   __device__ __forceinline__ void mbarrier_init(std::uint32_t mbar, std::uint32_t count) {

@@ -73,9 +73,9 @@ class HostArch {
   unsigned block_threads() const { return static_cast<unsigned>(rt_.threads()); }
   Dim3 block_index() const { return rt_.block(); }
   Dim3 grid_dim() const { return rt_.grid(); }
-  // %cluster_ctarank, %cluster_nctarank: the host runs clusters of one CTA.
-  unsigned cluster_rank() const { return 0; }
-  unsigned cluster_size() const { return 1; }
+  // %cluster_ctarank, %cluster_nctarank (PTX #special-registers-cluster-ctarank).
+  unsigned cluster_rank() const;
+  unsigned cluster_size() const;
 
   // ---- barriers: bar.sync 0 (__syncthreads), bar.sync id, count; bar.warp.sync
   void sync_threads();
@@ -105,6 +105,27 @@ class HostArch {
   void smem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
   void smem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);
   void fence_proxy_async();  // fence.proxy.async.shared::cta
+
+  // ---- distributed shared memory (PTX #distributed-shared-memory)
+  // mapa.shared::cluster (PTX #data-movement-and-conversion-instructions-mapa):
+  // the shared::cluster address of this CTA's shared address `addr` in CTA
+  // `rank` of the cluster. The dsmem_* members (st/ld/mbarrier.arrive
+  // .shared::cluster) take such addresses, and this CTA's own shared::cta
+  // addresses, which are valid shared::cluster ones too; the smem_* members
+  // refuse a peer's (shared::cta instructions reach only the CTA's own).
+  std::uint32_t map_shared(std::uint32_t addr, unsigned rank) const;
+  void dsmem_store(std::uint32_t addr, std::uint32_t value);
+  std::uint32_t dsmem_load(std::uint32_t addr);
+  void mbarrier_arrive_cluster(std::uint32_t mbar);
+  void mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count);
+  // Any size, as smem_store/load: for the PTX interpreter's .shared::cluster and generic accesses.
+  void dsmem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
+  void dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);
+
+  // barrier.cluster, split (PTX #parallel-synchronization-and-communication-instructions-barrier-cluster):
+  // wait returns once every thread of the cluster has arrived.
+  void cluster_arrive();
+  void cluster_wait();
 
   // ---- mbarriers at shared addresses (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   void mbarrier_init(std::uint32_t mbar, std::uint32_t count);
@@ -185,6 +206,11 @@ class HostArch {
   Vote vote(const char* instruction, std::uint32_t mask, bool predicate);
   // Below smem_base() lies what the kernel did not ask for.
   void check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const;
+  // For a shared::cluster address of a peer CTA: that CTA, with `addr` made its shared::cta address;
+  // null for this CTA's own (addr then stays or becomes its shared::cta address).
+  CtaRuntime* peer(std::uint32_t& addr, const char* instruction) const;
+  // A shared::cta instruction's address: not a peer's shared::cluster address.
+  void check_own(std::uint32_t addr, const char* instruction) const;
   // The A operand of an atom's K step: a TMEM address (TS) or a descriptor (SS).
   template <class A>
   static std::optional<std::uint32_t> a_tmem_operand(A a, int kstep);

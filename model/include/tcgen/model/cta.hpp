@@ -82,6 +82,15 @@ class Cta {
   void bar_sync();
 
   // ---- mbarrier (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
+  // Distributed shared memory (PTX #distributed-shared-memory): a peer CTA
+  // of the cluster reads or writes this CTA's shared memory, or arrives on
+  // one of its mbarriers (ld/st/mbarrier.arrive.shared::cluster at an address
+  // mapa gave). Checked against the image. A peer's store is not tracked for
+  // the async proxy, and its arrival carries no knowledge of this CTA's
+  // tcgen05 operations (the peer's fences are not this CTA's).
+  void st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes);
+  void ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out);
+  void mbarrier_arrive_remote(std::uint32_t mbar, std::uint32_t count);
   void mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count);
   void mbarrier_inval(Thread t, std::uint32_t mbar);
   void mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count = 1);

@@ -28,7 +28,7 @@ namespace tcgen::ptx {
 struct LaunchConfig {
   exec::Dim3 grid{1, 1, 1};
   exec::Dim3 block{32, 1, 1};        // its threads: a multiple of 32, at most 1024
-  exec::Dim3 cluster{1, 1, 1};       // CTAs per cluster: one (each CTA its own cluster) for now
+  exec::Dim3 cluster{1, 1, 1};       // CTAs per cluster, dividing the grid; 16 at most (exec::host::check_cluster)
   std::uint32_t dynamic_smem = 0;    // bytes, as <<<grid, block, dynamic_smem>>>
   exec::LaunchOptions options{};     // schedule, strict mma pipelining
   // PTX-letter rules (those silicon-proven kernels break: the model's and
@@ -67,12 +67,14 @@ struct LaunchBounds {
   std::optional<exec::Dim3> maxntid, reqntid, reqnctapercluster;
 };
 LaunchBounds launch_bounds(const Function& entry);
+// The CTAs per cluster a launch runs with: the kernel's .reqnctapercluster, else the config's.
+exec::Dim3 cluster_shape(const Function& entry, const LaunchConfig& config);
 
 // What a device refuses before the kernel starts, as launch() checks it:
 // an .entry; block dimensions at most 1024 × 1024 × 64 and 1024 threads, and
 // within the kernel's .maxntid/.reqntid; grid dimensions at most
-// (2^31 - 1) × 65535 × 65535; a cluster of one CTA, which the kernel's
-// .reqnctapercluster must allow; at most 227 KB of shared memory; one
+// (2^31 - 1) × 65535 × 65535; a cluster shape (cluster_shape) of 1 to 16
+// CTAs that divides the grid; at most 227 KB of shared memory; one
 // argument of the right size per .param. Throws tcgen::Error naming the field.
 void check_launch(const Function& entry, const LaunchConfig& config, std::span<const Argument> args);
 

@@ -1,0 +1,138 @@
+// Clusters of CTAs on the host model (exec/cluster_runtime.hpp): ranks,
+// barrier.cluster across CTAs, distributed shared memory through mapa
+// addresses, arrivals on a peer's mbarrier, and the reports of a cluster's
+// deadlock and of a bad rank. Facts from PTX #cluster-of-cooperative-thread-
+// arrays, #distributed-shared-memory, #data-movement-and-conversion-
+// instructions-mapa and #parallel-synchronization-and-communication-
+// instructions-barrier-cluster.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/errors.hpp"
+#include "tcgen/exec/host_arch.hpp"
+#include "tcgen/exec/launch.hpp"
+
+using namespace tcgen;
+using exec::HostArch;
+using exec::LaunchOptions;
+using exec::host::launch;
+
+namespace {
+
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL("expected an exception");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a cluster's CTAs write each other's shared memory and meet at barrier.cluster") {
+  // Grid of 8 CTAs in clusters of 4: rank r's thread 0 writes (block, rank)
+  // into the next rank's slot; after the barrier, each reads what its
+  // predecessor wrote. On one OS thread and on several, in order and shuffled.
+  for (unsigned threads : {1u, 3u})
+    for (const bool shuffled : {false, true}) {
+      CAPTURE(threads);
+      CAPTURE(shuffled);
+      std::mutex m;
+      std::vector<std::uint32_t> got(8, 0xFFFFFFFFu), ranks(8, 99), sizes(8, 0);
+      LaunchOptions options;
+      options.threads = threads;
+      if (shuffled) options.shuffle_seed = 5;
+      launch(
+          {8, 1, 1}, 64, 64,
+          [&](HostArch& a) {
+            const std::uint32_t slot = a.smem_base();
+            const unsigned rank = a.cluster_rank(), size = a.cluster_size();
+            if (a.thread_index() == 0)
+              a.dsmem_store(a.map_shared(slot, (rank + 1) % size), std::uint32_t{a.block_index().x * 16 + rank});
+            a.cluster_arrive();
+            a.cluster_wait();
+            if (a.thread_index() == 0) {
+              std::uint32_t v = 0;
+              a.smem_load(slot, v);
+              const std::lock_guard lock(m);
+              got[a.block_index().x] = v;
+              ranks[a.block_index().x] = rank;
+              sizes[a.block_index().x] = size;
+            }
+          },
+          options, {4, 1, 1});
+      for (unsigned b = 0; b < 8; ++b) {
+        CAPTURE(b);
+        const unsigned rank = b % 4, from = b / 4 * 4 + (rank + 3) % 4;  // the predecessor's block
+        CHECK(ranks[b] == rank);  // x fastest within the cluster
+        CHECK(sizes[b] == 4);
+        CHECK(got[b] == from * 16 + (rank + 3) % 4);
+      }
+    }
+}
+
+TEST_CASE("arrivals on a peer's mbarrier complete its phase and wake its waiter") {
+  std::vector<int> order;
+  launch(
+      {3, 1, 1}, 32, 64,
+      [&](HostArch& a) {
+        const std::uint32_t bar = a.smem_base();
+        if (a.cluster_rank() == 0 && a.thread_index() == 0) a.mbarrier_init(bar, 2);
+        a.cluster_arrive();  // the init is visible to the cluster before anyone arrives
+        a.cluster_wait();
+        if (a.thread_index() != 0) return;
+        if (a.cluster_rank() == 0) {
+          a.mbarrier_wait(bar, 0);
+          order.push_back(0);
+        } else {
+          order.push_back(static_cast<int>(a.cluster_rank()));
+          a.mbarrier_arrive_cluster(a.map_shared(bar, 0));
+        }
+      },
+      {}, {3, 1, 1});
+  REQUIRE(order.size() == 3);
+  CHECK(order.back() == 0);  // rank 0 passes only after both peers arrived
+}
+
+TEST_CASE("a CTA that never reaches barrier.cluster: the deadlock report names the cluster and every rank") {
+  const std::string report = message_of<exec::DeadlockError>([] {
+    launch(
+        {2, 1, 1}, 32, 64,
+        [](HostArch& a) {
+          if (a.cluster_rank() == 1) {
+            if (a.thread_index() == 0) a.mbarrier_init(a.smem_base() + 8, 1);
+            a.sync_threads();
+            a.mbarrier_wait(a.smem_base() + 8, 0);  // nobody arrives
+            return;
+          }
+          a.cluster_arrive();
+          a.cluster_wait();
+        },
+        {}, {2, 1, 1});
+  });
+  CHECK(report.find("deadlock in cluster (0, 0, 0) of 2 CTAs") != std::string::npos);
+  CHECK(report.find("rank 0, deadlock in CTA (0, 0, 0)") != std::string::npos);
+  CHECK(report.find("wait at barrier.cluster.wait: 32 of 64 threads of the cluster have arrived in phase 0") !=
+        std::string::npos);
+  CHECK(report.find("rank 1, deadlock in CTA (1, 0, 0)") != std::string::npos);
+  CHECK(report.find("wait on the mbarrier at 0x408") != std::string::npos);
+}
+
+TEST_CASE("cluster shapes and ranks are checked, naming the field") {
+  const auto noop = [](HostArch&) {};
+  CHECK(message_of<Error>([&] { launch({6, 1, 1}, 32, 0, noop, {}, {4, 1, 1}); })
+            .find("cluster = 4x1x1 for a grid of 6x1x1 is invalid: a cluster shape that divides the grid") != std::string::npos);
+  CHECK(message_of<Error>([&] { launch({32, 1, 1}, 32, 0, noop, {}, {32, 1, 1}); })
+            .find("cluster = 32x1x1 is invalid: 1 to 16 CTAs per cluster") != std::string::npos);
+  CHECK(message_of<Error>([&] { launch({2, 1, 1}, 32, 64, [](HostArch& a) { a.map_shared(a.smem_base(), 2); }, {}, {2, 1, 1}); })
+            .find("mapa target CTA rank = 2 (by thread 0 (warp 0, lane 0)) is invalid: a rank of the cluster's 2 CTAs") !=
+        std::string::npos);
+}
