@@ -309,15 +309,27 @@ void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
 // (a narrow box under a swizzle leaves the rest of each swizzle row alone),
 // and they land through the async proxy, completing their bytes on mbar.
 void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                            std::array<std::int32_t, 5> coords, int count) {
+                            std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask) {
   if (!rt_.enter()) return;
   const tma::TensorMapSpec& spec = map.spec;
-  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile";
+  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile" +
+                                  (cta_mask ? ".multicast::cluster" : "");
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "one per dimension of the tensor map, " + std::to_string(spec.rank));
+  const int size = rt_.cluster().size();
+  if (cta_mask >> size != 0)
+    fail("ctaMask", hex(cta_mask) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "bits only for the cluster's " + std::to_string(size) +
+             " ranks: a multicast reaches CTAs of the cluster (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
+  check_own(dst, instruction.c_str());
+  check_own(mbar, instruction.c_str());
   check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load
   check_smem(mbar, 8, instruction.c_str());
+  std::vector<CtaRuntime*> targets;
+  for (int rank = 0; rank < size; ++rank)
+    if (cta_mask >> rank & 1u) targets.push_back(&rt_.cluster().cta(rank));
+  if (cta_mask == 0) targets.push_back(&rt_);
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
   const std::size_t window = spec.smem_row_bytes() * rows;
@@ -327,11 +339,14 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
   for (std::size_t i = 0; i < window;) {
     std::size_t j = i;
     while (j < window && low[j] == high[j]) ++j;
-    if (j > i) rt_.cta().tma_load_landed(dst + static_cast<std::uint32_t>(i), {low.data() + i, j - i}, mbar);
+    if (j > i)
+      for (CtaRuntime* cta : targets) cta->cta().tma_load_landed(dst + static_cast<std::uint32_t>(i), {low.data() + i, j - i}, mbar);
     i = j + 1;
   }
-  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
-                       instruction + " landed " + std::to_string(bytes) + " bytes (complete_tx)");
+  for (CtaRuntime* cta : targets)
+    cta->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                          instruction + (cta == &rt_ ? "" : " from rank " + std::to_string(rt_.rank())) + " landed " +
+                              std::to_string(bytes) + " bytes (complete_tx)");
 }
 
 void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,

@@ -33,15 +33,18 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
   return coords;
 }
 
-// cp.async.bulk.tensor.Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes[...]
-//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]
+// cp.async.bulk.tensor.Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes[.multicast::cluster][...]
+//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]; aux 1: multicast (ctaMask is ops[4]).
 void tma_load(Thread& t, const Instruction& in) {
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
   if (!t.cta().bulk_reads.empty())
     t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes()), in);
   const std::uint32_t mbar = static_cast<std::uint32_t>(t.address(in.ops[3]));
-  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count));
+  const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
+  if (in.aux && mask == 0)
+    fault("ctaMask", "0", "at least one destination CTA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
+  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count), mask);
 }
 
 // cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
@@ -94,12 +97,13 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
     in.run = &tma_store;
     return true;
   }
-  if (op.has("multicast::cluster") || op.has("cta_group::2") || op.has("im2col")) {
-    why = "multicast, cta_group::2 and im2col TMA loads (clusters of more than one CTA)";
+  if (op.has("cta_group::2") || op.has("im2col")) {
+    why = "cta_group::2 and im2col TMA loads";
     return false;
   }
-  if (in.ops.size() < 4 || in.ops[2].kind != Operand::Kind::vector) {
-    why = "[dst], [tensorMap, {coordinates}], [mbar]";
+  in.aux = op.has("multicast::cluster");
+  if (in.ops.size() < (in.aux ? 5u : 4u) || in.ops[2].kind != Operand::Kind::vector) {
+    why = in.aux ? "[dst], [tensorMap, {coordinates}], [mbar], ctaMask" : "[dst], [tensorMap, {coordinates}], [mbar]";
     return false;
   }
   in.run = &tma_load;

@@ -5,7 +5,10 @@
 // interpreter. Each CTA of a cluster of four writes 16·block + rank into the
 // next rank's shared memory (mapa, st.shared::cluster), arrives on rank 0's
 // mbarrier (mbarrier.arrive.shared::cluster), and reports what its own slot
-// holds once barrier.cluster has passed. PTX #cluster-of-cooperative-thread-
+// holds once barrier.cluster has passed. Then rank 0 of each cluster multicasts
+// one TMA box to ranks 0, 1 and 3 (.multicast::cluster, mask 0b1011): each of
+// them completes its own mbarrier and holds the box; rank 2 keeps its
+// sentinel. PTX #cluster-of-cooperative-thread-
 // arrays, #distributed-shared-memory, #data-movement-and-conversion-
 // instructions-mapa, #parallel-synchronization-and-communication-
 // instructions-barrier-cluster.
@@ -20,6 +23,7 @@
 #include "device_check.hpp"
 #include "tcgen/core/host_device.hpp"
 #include "tcgen/exec/device_arch.hpp"
+#include "tcgen/exec/host_tensor_map.hpp"
 #include "tcgen/exec/launch.hpp"
 #include "tcgen/exec/smem_budget.hpp"
 
@@ -72,6 +76,78 @@ __global__ void cluster_kernel(Report* out) {
   cluster_body(a, out);
 }
 
+// The tensor: 64 x 16 16-bit values, row-major; the box: 64 x 8 at row 8 (1 KiB).
+constexpr std::uint16_t kMask = 0b1011;
+constexpr std::uint32_t kBoxBytes = 64 * 8 * 2;
+std::uint16_t tensor_value(int i) { return static_cast<std::uint16_t>(0x3C00 + 7 * i); }
+tma::TensorMapSpec box_spec() {
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 2;
+  spec.rank = 2;
+  spec.global_dims = {64, 16};
+  spec.global_strides = {128};
+  spec.box_dims = {64, 8};
+  return spec;
+}
+
+// Each CTA reports the box's 256 words it holds (or 0xFFFFFFFF where the
+// sentinel stayed: the CTA is outside the mask) and whether its mbarrier completed.
+#pragma nv_exec_check_disable
+template <class Arch>
+TCGEN_HD void multicast_body(Arch& a, const typename Arch::TensorMap& map, std::uint32_t* out) {
+  const std::uint32_t bar = a.smem_base(), box = a.smem_base() + 1024;
+  const unsigned rank = a.cluster_rank();
+  const bool receives = (kMask >> rank & 1u) != 0;
+  if (a.thread_index() == 0) {
+    for (std::uint32_t i = 0; i < kBoxBytes; i += 4) a.smem_store(box + i, 0xFFFFFFFFu);
+    a.mbarrier_init(bar, 1);
+    a.fence_mbarrier_init();
+    if (receives) a.mbarrier_arrive_expect_tx(bar, kBoxBytes);
+  }
+  a.cluster_arrive();  // every receiver expects its bytes before they land
+  a.cluster_wait();
+  if (a.thread_index() == 0 && rank == 0) a.tma_load_multicast(map, box, bar, kMask, 0, 8);
+  if (a.thread_index() == 0 && receives) a.mbarrier_wait(bar, 0);
+  a.cluster_arrive();
+  a.cluster_wait();
+  std::uint32_t* mine = out + a.block_index().x * (kBoxBytes / 4 + 1);
+  for (std::uint32_t i = a.thread_index(); i < kBoxBytes / 4; i += a.block_threads()) {
+    std::uint32_t w = 0;
+    a.smem_load(box + 4 * i, w);
+    mine[i] = w;
+  }
+  if (a.thread_index() == 0) mine[kBoxBytes / 4] = receives ? a.mbarrier_try_wait(bar, 0) : 0;
+  a.cluster_arrive();  // no CTA leaves while the multicast may still reach it
+  a.cluster_wait();
+}
+
+__global__ void multicast_kernel(const __grid_constant__ exec::DeviceTensorMap map, std::uint32_t* out) {
+  exec::DeviceArch a;
+  multicast_body(a, map, out);
+}
+
+bool check_multicast(const char* where, const std::vector<std::uint32_t>& got) {
+  bool ok = true;
+  for (unsigned b = 0; b < kCtas; ++b) {
+    const unsigned rank = b % kClusterCtas;
+    const bool receives = (kMask >> rank & 1u) != 0;
+    const std::uint32_t* mine = got.data() + b * (kBoxBytes / 4 + 1);
+    int wrong = 0;
+    for (int i = 0; i < static_cast<int>(kBoxBytes / 4); ++i) {
+      const std::uint32_t want = receives ? tensor_value(8 * 64 + 2 * i) | std::uint32_t{tensor_value(8 * 64 + 2 * i + 1)} << 16
+                                          : 0xFFFFFFFFu;
+      wrong += mine[i] != want;
+    }
+    const bool good = wrong == 0 && mine[kBoxBytes / 4] == (receives ? 1u : 0u);
+    if (!good)
+      std::printf("FAIL %s multicast: CTA %u (rank %u, %s the mask): %d of %u words wrong, mbarrier %s\n", where, b, rank,
+                  receives ? "in" : "outside", wrong, kBoxBytes / 4, mine[kBoxBytes / 4] ? "complete" : "not complete");
+    ok = ok && good;
+  }
+  std::printf("%s %s multicast: mask 0x%x in clusters of %u\n", ok ? "PASS" : "FAIL", where, unsigned{kMask}, kClusterCtas);
+  return ok;
+}
+
 bool check(const char* where, const std::vector<Report>& got) {
   bool ok = true;
   for (unsigned b = 0; b < kCtas; ++b) {
@@ -118,6 +194,31 @@ int main() {
   std::vector<Report> host(kCtas);
   exec::host::launch({kCtas, 1, 1}, kThreads, 64, [&](exec::HostArch& a) { cluster_body(a, host.data()); }, {},
                      {kClusterCtas, 1, 1});
-  const bool ok = check("GPU", gpu) & check("HostArch", host);
+  bool ok = check("GPU", gpu) & check("HostArch", host);
+
+  // Multicast: the same tensor on the GPU and on the host.
+  std::vector<std::uint16_t> tensor(64 * 16);
+  for (int i = 0; i < 64 * 16; ++i) tensor[static_cast<std::size_t>(i)] = tensor_value(i);
+  const std::size_t words = kCtas * (kBoxBytes / 4 + 1);
+  std::uint16_t* dtensor = nullptr;
+  std::uint32_t* dout = nullptr;
+  CUDA_CHECK(cudaMalloc(&dtensor, tensor.size() * 2));
+  CUDA_CHECK(cudaMalloc(&dout, words * 4));
+  CUDA_CHECK(cudaMemcpy(dtensor, tensor.data(), tensor.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(dout, 0, words * 4));
+  const exec::DeviceTensorMap map = exec::device_tensor_map(box_spec(), dtensor);
+  config.dynamicSmemBytes = 2048 + exec::kSmemAlignment;
+  CUDA_CHECK(cudaFuncSetAttribute(multicast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(config.dynamicSmemBytes)));
+  CUDA_CHECK(cudaLaunchKernelEx(&config, multicast_kernel, map, dout));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> gpu_box(words), host_box(words);
+  CUDA_CHECK(cudaMemcpy(gpu_box.data(), dout, words * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dtensor));
+  CUDA_CHECK(cudaFree(dout));
+  const exec::HostTensorMap host_map = exec::host_tensor_map_of(box_spec(), tensor.data());
+  exec::host::launch({kCtas, 1, 1}, kThreads, 2048, [&](exec::HostArch& a) { multicast_body(a, host_map, host_box.data()); },
+                     {}, {kClusterCtas, 1, 1});
+  ok = check_multicast("GPU", gpu_box) & check_multicast("HostArch", host_box) && ok;
   return ok ? 0 : 1;
 }

@@ -15,6 +15,7 @@
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/exec/host_arch.hpp"
+#include "tcgen/exec/host_tensor_map.hpp"
 #include "tcgen/exec/launch.hpp"
 
 using namespace tcgen;
@@ -135,4 +136,68 @@ TEST_CASE("cluster shapes and ranks are checked, naming the field") {
   CHECK(message_of<Error>([&] { launch({2, 1, 1}, 32, 64, [](HostArch& a) { a.map_shared(a.smem_base(), 2); }, {}, {2, 1, 1}); })
             .find("mapa target CTA rank = 2 (by thread 0 (warp 0, lane 0)) is invalid: a rank of the cluster's 2 CTAs") !=
         std::string::npos);
+}
+
+TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing its own mbarrier") {
+  // A 64 x 16 bf16 tensor, box 64 x 8 (1 KiB) at row 8. Rank 0 multicasts to
+  // ranks 0, 1 and 3 (mask 0b1011); each of them expected the bytes on its
+  // own mbarrier, waits for it and compares its copy with the tensor; rank 2,
+  // outside the mask, keeps its sentinel.
+  std::vector<std::uint16_t> tensor(64 * 16);
+  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(0x3C00 + 7 * i);
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 2;
+  spec.rank = 2;
+  spec.global_dims = {64, 16};
+  spec.global_strides = {128};
+  spec.box_dims = {64, 8};
+  const exec::HostTensorMap map = exec::host_tensor_map_of(spec, tensor.data());
+  constexpr std::uint16_t kMask = 0b1011;
+  std::mutex m;
+  std::vector<int> matched(4, -1);
+  launch(
+      {4, 1, 1}, 32, 2048,
+      [&](HostArch& a) {
+        const std::uint32_t bar = a.smem_base(), box = a.smem_base() + 1024;
+        const unsigned rank = a.cluster_rank();
+        const bool receives = (kMask >> rank & 1u) != 0;
+        if (a.thread_index() == 0) {
+          a.smem_store(box, std::uint32_t{0xDEADBEEFu});
+          a.mbarrier_init(bar, 1);
+          if (receives) a.mbarrier_arrive_expect_tx(bar, 1024);
+        }
+        a.cluster_arrive();  // every receiver expects its bytes before they land
+        a.cluster_wait();
+        if (a.thread_index() == 0 && rank == 0) a.tma_load_multicast(map, box, bar, kMask, 0, 8);
+        if (a.thread_index() != 0) return;
+        if (receives) a.mbarrier_wait(bar, 0);
+        a.cluster_arrive();
+        a.cluster_wait();
+        int same = 0;
+        for (int i = 0; i < 512; ++i) {
+          std::uint16_t v = 0;
+          if (i % 2 == 0) {
+            std::uint32_t w = 0;
+            a.smem_load(box + 2 * i, w);
+            v = static_cast<std::uint16_t>(w);
+            same += v == tensor[8 * 64 + i] && static_cast<std::uint16_t>(w >> 16) == tensor[8 * 64 + i + 1];
+          }
+        }
+        std::uint32_t first = 0;
+        a.smem_load(box, first);
+        const std::lock_guard lock(m);
+        matched[rank] = receives ? same : (first == 0xDEADBEEFu ? -2 : same);
+      },
+      {}, {4, 1, 1});
+  CHECK(matched[0] == 256);
+  CHECK(matched[1] == 256);
+  CHECK(matched[2] == -2);  // untouched
+  CHECK(matched[3] == 256);
+  // A mask bit beyond the cluster's ranks is refused, naming the mask.
+  const std::string e = message_of<Error>([&] {
+    launch({2, 1, 1}, 32, 2048, [&](HostArch& a) { a.tma_load_multicast(map, a.smem_base() + 1024, a.smem_base(), 0b100, 0, 0); },
+           {}, {2, 1, 1});
+  });
+  CHECK(e.find("ctaMask = 0x4") != std::string::npos);
+  CHECK(e.find("bits only for the cluster's 2 ranks") != std::string::npos);
 }

@@ -216,6 +216,26 @@ struct DeviceArch {
       TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
 #undef TCGEN_TMA
   }
+  // .multicast::cluster: into every CTA of cta_mask (bit r = %cluster_ctarank r), at dst's and mbar's offsets.
+  template <class... Coords>
+  __device__ __forceinline__ void tma_load_multicast(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                                                     std::uint16_t cta_mask, Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    const auto m = reinterpret_cast<std::uint64_t>(&map.map);
+    const int c[] = {static_cast<int>(coords)...};
+#define TCGEN_TMA(N, LIST, ...)                                                                                   \
+  asm volatile("cp.async.bulk.tensor." #N "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"             \
+               ".multicast::cluster [%0], [%1, {" LIST "}], [%2], %3;" ::"r"(dst),                                  \
+               "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                       \
+               : "memory")
+    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%4", "r"(c[0]));
+    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%4, %5", "r"(c[0]), "r"(c[1]));
+    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]));
+    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    if constexpr (sizeof...(Coords) == 5)
+      TCGEN_TMA(5, "%4, %5, %6, %7, %8", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
+#undef TCGEN_TMA
+  }
 
   // ---- Tensor Memory allocation for a tmem::Plan, by one whole warp (tmem/alloc.hpp)
   template <class Plan>

@@ -145,9 +145,19 @@ class HostArch {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords));
   }
-  // The box at coords[0 .. count-1].
+  // .multicast::cluster: the box lands at dst's offset in the shared memory
+  // of every CTA of the cluster whose rank is a bit of cta_mask, each
+  // completing its bytes on the mbarrier at mbar's offset in that CTA
+  // (cta_group::1; PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
+  template <class... Coords>
+  void tma_load_multicast(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::uint16_t cta_mask,
+                          Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask);
+  }
+  // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of cta_mask.
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
-                    int count);
+                    int count, std::uint16_t cta_mask = 0);
   // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at
   // coords from shared address src into `global`, the map's tensor (written
   // at once: the bulk group's wait has nothing left to wait for).
