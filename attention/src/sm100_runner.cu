@@ -27,11 +27,11 @@ FmhaRun run(const CheckedFmhaProblem& checked, const FmhaOperands& in, const Fmh
   check_cuda(cudaMemcpy(dq.ptr, in.q.data(), nq * e, cudaMemcpyHostToDevice), "copy Q");
   check_cuda(cudaMemcpy(dk.ptr, in.k.data(), nkv * e, cudaMemcpyHostToDevice), "copy K");
   check_cuda(cudaMemcpy(dv.ptr, in.v.data(), nkv * e, cudaMemcpyHostToDevice), "copy V");
+  FmhaRun r{{std::vector<std::uint16_t>(nq), std::vector<float>(nlse)}, {}};
   exec::DeviceTimer timer;
   timer.start();
   check_cuda(launch_fmha_device(checked, dq.ptr, dk.ptr, dv.ptr, dout.ptr, static_cast<float*>(dlse.ptr), nullptr, options),
              "launch_fmha_device");
-  FmhaRun r{{std::vector<std::uint16_t>(nq), std::vector<float>(nlse)}, {}};
   r.stats.seconds = timer.stop_seconds("the FMHA kernel");
   check_cuda(cudaMemcpy(r.out.o.data(), dout.ptr, nq * e, cudaMemcpyDeviceToHost), "copy O");
   check_cuda(cudaMemcpy(r.out.lse.data(), dlse.ptr, nlse * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");

@@ -24,10 +24,12 @@ ClusterRuntime::ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, st
     ctas_.push_back(std::make_unique<CtaRuntime>(*this, rank, block, grid, threads, smem_bytes, options));
   }
   barrier_.arrival.assign(static_cast<std::size_t>(size * threads), -1);
+  barrier_.live = size * threads;
 }
 
 void ClusterRuntime::set_active_threads(int active) {
   for (auto& cta : ctas_) cta->set_active_threads(active);
+  barrier_.live = size() * active;
 }
 
 void ClusterRuntime::run(const std::function<void(HostArch&)>& kernel) {
@@ -69,6 +71,7 @@ bool ClusterRuntime::barrier_passed(int rank, int thread) const {
 }
 
 void ClusterRuntime::exited(int rank, int thread) {
+  --barrier_.live;
   if (barrier_.arrival[static_cast<std::size_t>(fiber(rank, thread))] == static_cast<std::int64_t>(barrier_.phase))
     --barrier_.arrived;  // arrived, then left
   complete_barrier_phase();
@@ -76,10 +79,7 @@ void ClusterRuntime::exited(int rank, int thread) {
 
 // The phase completes when every thread of the cluster that has not exited has arrived.
 void ClusterRuntime::complete_barrier_phase() {
-  int live = 0;
-  for (const auto& cta : ctas_)
-    for (int t = 0; t < threads_; ++t) live += !cta->exited(t);
-  if (barrier_.arrived == 0 || barrier_.arrived < live) return;
+  if (barrier_.arrived == 0 || barrier_.arrived < barrier_.live) return;
   barrier_.arrived = 0;
   ++barrier_.phase;
   for (auto& cta : ctas_) {

@@ -67,7 +67,7 @@ void CtaRuntime::wake(int thread) { scheduler_.wake(cluster_.fiber(rank_, thread
 bool CtaRuntime::enter() {
   if (std::uncaught_exceptions() > 0) return false;
   if (scheduler_.cancelling()) throw Cancelled{};
-  if (scheduler_.shuffled()) scheduler_.yield();
+  if (scheduler_.shuffled() && holds_ == 0) scheduler_.yield();
   return true;
 }
 

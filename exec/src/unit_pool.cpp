@@ -67,7 +67,13 @@ void run_units(std::uint64_t units, unsigned threads, const std::function<void(s
     }
   };
   std::vector<std::thread> pool;
-  for (std::uint64_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  try {
+    for (std::uint64_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  } catch (...) {  // no more threads: hand out no more units, let the started ones end
+    next = units;
+    for (std::thread& t : pool) t.join();
+    throw;
+  }
   for (std::thread& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
 }

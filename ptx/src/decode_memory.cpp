@@ -71,10 +71,10 @@ void st(Thread& t, const Instruction& in) {
   t.store(in.space, t.address(in.ops[0]), buf, bytes, in);
 }
 
-// atom/red: aux = the operation, the type's C++ form by template. The fibers
-// of a CTA run one at a time, so within it the read-modify-write is atomic by
-// construction; other CTAs run on other OS threads, so outside shared memory
-// it holds the grid's lock.
+// atom/red: aux = the operation, the type's C++ form by template. The
+// read-modify-write is one step of the CTA's schedule (a Hold: no fiber
+// switch between the read and the write, shuffled or not); clusters on other
+// OS threads reach global memory too, so there it also holds the grid's lock.
 enum class AtomOp { add, inc, dec, exch, cas, min, max, and_, or_, xor_ };
 
 template <class T>
@@ -121,6 +121,7 @@ void atom(Thread& t, const Instruction& in) {
   // Global memory only: a shared access may switch fibers, which must not happen under the lock.
   const bool global = in.space == Space::global ||
                       (in.space == Space::generic && !in_shared_window(addr) && !in_local_window(addr));
+  const exec::CtaRuntime::Hold hold(t.runtime());
   std::unique_lock<std::mutex> lock;
   if (global) lock = std::unique_lock(t.grid().atomics);
   T old;

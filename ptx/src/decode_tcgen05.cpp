@@ -132,7 +132,8 @@ void commit(Thread& t, const Instruction& in) {
     const std::uint32_t mask = t.get<std::uint32_t>(in.ops[1]);
     if (mask != 1u)
       fault("tcgen05.commit ctaMask", std::to_string(mask),
-            "1 (this CTA): the host model runs clusters of one CTA (PTX #tcgen05-instructions-tcgen05-commit)");
+            "1 (this CTA): the host model does not multicast tcgen05.commit to other CTAs yet "
+            "(PTX #tcgen05-instructions-tcgen05-commit)");
   }
   t.arch().commit(t.shared_address(t.address(in.ops[0]), in), in.aux);
 }

@@ -457,6 +457,40 @@ TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every 
         std::string::npos);
 }
 
+TEST_CASE("atom.shared is one step of the schedule: no update lost when every call is a scheduling point") {
+  // 128 threads add their index + 1 to one shared counter, under shuffled
+  // schedules (a scheduling point at every call into the architecture): the
+  // sum must be 128 · 129 / 2 = 8256 (PTX #parallel-synchronization-and-communication-instructions-atom).
+  const std::string text = kernel(R"(
+	mov.u32 	%r1, counter;
+	setp.ne.u32 	%p1, %r0, 0;
+	@%p1 bra 	ADD;
+	st.shared.u32 	[%r1], 0;
+ADD:
+	bar.sync 	0;
+	add.u32 	%r2, %r0, 1;
+	atom.shared.add.u32 	%r3, [%r1], %r2;
+	bar.sync 	0;
+	@%p1 bra 	END;
+	ld.shared.u32 	%r4, [%r1];
+	st.global.u32 	[%rd0], %r4;
+END:
+)",
+                                  16, ".shared .align 4 .b32 counter;\n");
+  const ptx::Module m = ptx::Module::parse(text, "atom.ptx");
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    std::uint32_t sum = 0;
+    std::uint32_t* p = &sum;
+    const ptx::Argument args[] = {ptx::argument(p)};
+    const ptx::Allocation memory[] = {{&sum, 4, "sum", true}};
+    ptx::LaunchConfig config{.block = {128, 1, 1}};
+    config.options.shuffle_seed = seed;
+    ptx::launch(m, m.entry("k"), config, args, memory);
+    CHECK(sum == 8256);
+  }
+}
+
 TEST_CASE("clusters of CTAs: ranks and ids, mapa, st.shared::cluster to the next rank, barrier.cluster, a remote arrive") {
   // Grid 6 in clusters of 3 (PTX #cluster-of-cooperative-thread-arrays): CTA b
   // has rank b % 3 (x fastest), %clusterid.x b / 3, %nclusterid.x 2. Thread 0

@@ -139,6 +139,7 @@ options:
                     CTAs done, rate, time left)
   --threads N       host and ptx: the OS threads running CTAs at once, 1 to
                     1024 (default: one per core); O and LSE are the same on any
+                    number
 
 examples:
   tcgen fmha

@@ -95,6 +95,7 @@ options:
                        this build compiled from gemm/src/gemm_kernels.cu)
   --threads N          host and ptx: the OS threads running CTAs at once, 1
                        to 1024 (default: one per core); D is the same on any
+                       number
 
 examples:
   tcgen gemm --m 200 --n 300 --k 250

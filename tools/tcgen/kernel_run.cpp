@@ -80,7 +80,6 @@ void report_ptx_stats(Report& report, const exec::RunStats& stats) {
 void raise_as_option(const Error& e, std::span<const FieldOption> fields) {
   for (const FieldOption& f : fields)
     if (e.field() == f.field) fail(f.option, e.value(), e.expected());
-  throw e;
 }
 
 }  // namespace tcgen::cli

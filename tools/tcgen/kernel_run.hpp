@@ -57,15 +57,18 @@ struct FieldOption {
   const char* field;
   const char* option;
 };
-// `e` raised again naming its field's option (value and expected kept); `e` itself for a field not in `fields`.
-[[noreturn]] void raise_as_option(const Error& e, std::span<const FieldOption> fields);
-// f(), with a tcgen::Error it raises naming its field's option.
+// Throws a tcgen::Error like `e` that names its field's option (value and
+// expected kept) when `fields` has the field; returns otherwise.
+void raise_as_option(const Error& e, std::span<const FieldOption> fields);
+// f(), with a tcgen::Error it raises naming its field's option; any other
+// error (a ModelError, an ExecutionError, ...) goes on as it was thrown.
 template <class F>
 auto as_options(std::span<const FieldOption> fields, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const Error& e) {
     raise_as_option(e, fields);
+    throw;
   }
 }
 

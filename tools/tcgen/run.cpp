@@ -42,8 +42,9 @@ At exit one line sums up: kernels launched, PTX-letter warnings by rule.
   --strict     PTX-letter rules (docs/model.md) are errors, not counted warnings
   --seed N     schedule threads in a random order drawn from N (races show up)
   --threads N  OS threads running a launch's CTAs at once, 1 to 1024 (default:
-               one per core); each CTA keeps its own schedule and seed, so the
-               results are the same on any number
+               one per core); each cluster keeps its own schedule and seed, so
+               the results are the same on any number unless CTAs meet through
+               global memory (atomics, flags)
   --quiet      no summary line
   --json       the summary as one JSON object, the last line on stderr (stdout
                is the program's): verb, program, arguments, exit_code,

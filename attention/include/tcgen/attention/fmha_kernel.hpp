@@ -257,15 +257,15 @@ struct Fmha {
     KvRing ring;
     for (int i = 0; i < w.blocks; ++i, ring.advance()) {
       const int key0 = (w.first_block + i) * kN;
-      const tile::Stage k = k_stage(smem, ring), v = v_stage(smem, ring);
-      k.acquire(a);
-      k.expect_bytes(a, kKBytes);
+      const tile::Stage keys = k_stage(smem, ring), values = v_stage(smem, ring);
+      keys.acquire(a);
+      keys.expect_bytes(a, kKBytes);
       for (int c = 0; c < kChunks; ++c)
-        K::load(a, p.k, at<"k">(smem, ring.slot) + c * K::bytes, k.full, key0, c * tile::kBlockK, w.kv_head);
-      v.acquire(a);
-      v.expect_bytes(a, kVBytes);
+        K::load(a, p.k, at<"k">(smem, ring.slot) + c * K::bytes, keys.full, key0, c * tile::kBlockK, w.kv_head);
+      values.acquire(a);
+      values.expect_bytes(a, kVBytes);
       for (int c = 0; c < kVChunks; ++c)
-        V::load(a, p.v, at<"v">(smem, ring.slot) + c * V::bytes, v.full, 0, key0 + c * tile::kBlockK, w.kv_head);
+        V::load(a, p.v, at<"v">(smem, ring.slot) + c * V::bytes, values.full, 0, key0 + c * tile::kBlockK, w.kv_head);
     }
     // The tail: every stage's last release (a tcgen05.commit arrival) has
     // landed before the CTA exits, as CUTLASS's producer tail does; a stage
@@ -298,12 +298,12 @@ struct Fmha {
     a.mbarrier_wait(bar<"q_full">(smem), 0);
     KvRing ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
-      const tile::Stage k = k_stage(smem, ring);
+      const tile::Stage keys = k_stage(smem, ring);
       for (int t = 0; t < kQTiles; ++t) {
         if (i > 0) multiply_pv(a, smem, base, t, i - 1, previous);
         if (i < w.blocks) {
           if (t == 0) {  // K_i only now: P·V(i - 1) above need not wait for its load
-            k.wait(a);
+            keys.wait(a);
             a.fence_after_thread_sync();
           }
           if (i > 0 && reuse == PReuse::wait_for_pv) {  // P·V(i - 1) has read P_t before S_t overwrites it
@@ -320,7 +320,7 @@ struct Fmha {
         }
       }
       if (i > 0) v_stage(smem, previous).release(a, PvAtom{});
-      if (i < w.blocks) k.release(a, SAtom{});
+      if (i < w.blocks) keys.release(a, SAtom{});
       previous = ring;
       ring.advance();
     }

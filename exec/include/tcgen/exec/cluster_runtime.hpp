@@ -36,6 +36,9 @@ class ClusterRuntime {
   // `dims` CTAs (each dimension dividing the grid's); every CTA has `threads`
   // threads and `smem_bytes` of shared memory as CtaRuntime takes them.
   ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options);
+  // Its CTAs hold references to it.
+  ClusterRuntime(const ClusterRuntime&) = delete;
+  ClusterRuntime& operator=(const ClusterRuntime&) = delete;
 
   // Runs kernel on every thread of every CTA to its end, then each CTA's
   // exit check. Throws the first error; a deadlock names the cluster and
@@ -77,6 +80,7 @@ class ClusterRuntime {
   struct Barrier {
     std::uint64_t phase = 0;            // phases completed
     int arrived = 0;                    // in the current phase
+    int live = 0;                       // threads that have not exited (padding never runs)
     std::vector<std::int64_t> arrival;  // per fiber: the phase of its last arrival, -1 for none
   } barrier_;
 };

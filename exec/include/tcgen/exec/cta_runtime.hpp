@@ -65,6 +65,18 @@ class CtaRuntime {
   // Cancelled when the CTA is stopping; else, with a shuffled schedule, a
   // scheduling point.
   bool enter();
+  // While a Hold lives, the CTA's calls are no scheduling points: the
+  // read-modify-write of an atom on shared memory is one step, as on a GPU.
+  class Hold {
+   public:
+    explicit Hold(CtaRuntime& rt) : rt_(rt) { ++rt_.holds_; }
+    ~Hold() { --rt_.holds_; }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    CtaRuntime& rt_;
+  };
 
   // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads);
   // wait false: bar.arrive, which counts the thread without waiting.
@@ -139,6 +151,7 @@ class CtaRuntime {
   std::vector<bool> exited_;
   std::vector<WarpCollectives> warps_;
   std::array<Barrier, kBarriers> barriers_{};
+  int holds_ = 0;  // live Holds
   std::map<std::uint32_t, MbarrierNotes> mbarriers_;
 };
 

@@ -25,12 +25,13 @@ struct LaunchOptions {
   // PTX-letter rules (model/rule.hpp, severity) as errors:
   // model::CtaConfig::letters_as_errors. Off, they are counted warnings.
   bool letters_as_errors = false;
-  // The OS threads that run the grid's CTAs at once, each CTA on one of them
+  // The OS threads that run the grid's clusters at once, each on one of them
   // with its own schedule and seed (unit_pool.hpp): the same bits on any
-  // number. 0: one per core.
+  // number, unless CTAs meet through global memory. 0: one per core.
   unsigned threads = 0;
-  // Called after each CTA, in the grid's order, with the CTAs done and the
-  // grid's total (a progress display); may be empty.
+  // Called after each cluster (a CTA when each is its own), in the grid's
+  // order, with the clusters done and the grid's total (a progress display);
+  // may be empty.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 

@@ -1,10 +1,12 @@
 #pragma once
-// The units of a grid that share nothing but global memory (its CTAs) run on
-// several OS threads at once. A unit's fibers all live on the OS thread that
-// runs it, and each unit has its own schedule and seed, so a unit runs
-// exactly as it would alone: a deterministic schedule gives the same bits on
-// any number of threads, and the first failing unit (by index) is the one a
-// one-thread run would have stopped at.
+// The units of a grid that share nothing but global memory (its clusters of
+// CTAs) run on several OS threads at once. A unit's fibers all live on the OS
+// thread that runs it, and each unit has its own schedule and seed, so a unit
+// runs exactly as it would alone. When units do not talk through global
+// memory (no atomics or flags between CTAs), a deterministic schedule gives
+// the same bits on any number of threads and the first failing unit (by
+// index) is the one a one-thread run would have stopped at; units that do
+// meet in global memory in the OS threads' order, as on a GPU.
 #include <cstdint>
 #include <functional>
 
