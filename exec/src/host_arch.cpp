@@ -405,6 +405,29 @@ void HostArch::commit(std::uint32_t mbar, int cta_group) {
                        "tcgen05.commit.cta_group::" + std::to_string(cta_group) + ".mbarrier::arrive::one");
 }
 
+void HostArch::commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask) {
+  if (!rt_.enter()) return;
+  const int size = rt_.cluster().size();
+  const std::string instruction = "tcgen05.commit.cta_group::" + std::to_string(cta_group) +
+                                  ".mbarrier::arrive::one.shared::cluster.multicast::cluster";
+  if (cta_mask == 0 || cta_mask >> size != 0)
+    fail("ctaMask", hex(cta_mask) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "bits for 1 to the cluster's " + std::to_string(size) + " ranks (PTX #tcgen05-instructions-tcgen05-commit)");
+  check_own(mbar, instruction.c_str());
+  check_smem(mbar, 8, instruction.c_str());
+  for (int rank = 0; rank < size; ++rank) {
+    if (!(cta_mask >> rank & 1u)) continue;
+    CtaRuntime& cta = rt_.cluster().cta(rank);
+    if (&cta == &rt_) {
+      rt_.cta().commit(me(), mbar, model_group(cta_group));
+    } else {
+      cta.cta().mbarrier_arrive_remote(mbar, 1);
+    }
+    cta.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                         instruction + (&cta == &rt_ ? "" : " from rank " + std::to_string(rt_.rank())));
+  }
+}
+
 void HostArch::cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group) {
   if (!rt_.enter()) return;
   rt_.cta().cp(me(), shape, taddr, s_desc, model_group(cta_group));

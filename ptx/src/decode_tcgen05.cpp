@@ -128,14 +128,11 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
 
 // tcgen05.commit.cta_group::N.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64 [mbar][, ctaMask]
 void commit(Thread& t, const Instruction& in) {
-  if (in.ops.size() > 1) {
-    const std::uint32_t mask = t.get<std::uint32_t>(in.ops[1]);
-    if (mask != 1u)
-      fault("tcgen05.commit ctaMask", std::to_string(mask),
-            "1 (this CTA): the host model does not multicast tcgen05.commit to other CTAs yet "
-            "(PTX #tcgen05-instructions-tcgen05-commit)");
-  }
-  t.arch().commit(t.shared_address(t.address(in.ops[0]), in), in.aux);
+  const std::uint32_t mbar = t.shared_address(t.address(in.ops[0]), in);
+  if (in.ops.size() > 1)
+    t.arch().commit_multicast(mbar, in.aux, t.get<std::uint16_t>(in.ops[1]));
+  else
+    t.arch().commit(mbar, in.aux);
 }
 
 model::LdStAccess access_of(const Instruction& in) {

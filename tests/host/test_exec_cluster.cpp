@@ -201,3 +201,27 @@ TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing 
   CHECK(e.find("ctaMask = 0x4") != std::string::npos);
   CHECK(e.find("bits only for the cluster's 2 ranks") != std::string::npos);
 }
+
+TEST_CASE("tcgen05.commit .multicast::cluster arrives on the mbarrier at the same offset in every CTA of its mask") {
+  // Two CTAs, each committing to both (mask 0b11): each CTA's mbarrier of
+  // count 2 completes once both have committed (PTX #tcgen05-instructions-tcgen05-commit).
+  std::vector<int> done(2, 0);
+  launch(
+      {2, 1, 1}, 32, 64,
+      [&](HostArch& a) {
+        const std::uint32_t bar = a.smem_base();
+        if (a.thread_index() == 0) a.mbarrier_init(bar, 2);
+        a.cluster_arrive();
+        a.cluster_wait();
+        if (a.thread_index() != 0) return;
+        a.commit_multicast(bar, 1, 0b11);
+        a.mbarrier_wait(bar, 0);
+        done[a.cluster_rank()] = 1;
+      },
+      {}, {2, 1, 1});
+  CHECK(done == std::vector<int>{1, 1});
+  const std::string e = message_of<Error>([] {
+    launch({2, 1, 1}, 32, 64, [](HostArch& a) { a.commit_multicast(a.smem_base(), 1, 0b100); }, {}, {2, 1, 1});
+  });
+  CHECK(e.find("ctaMask = 0x4") != std::string::npos);
+}

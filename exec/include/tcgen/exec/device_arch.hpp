@@ -266,6 +266,15 @@ struct DeviceArch {
   __device__ __forceinline__ void commit(Atom, std::uint32_t mbar) {
     Atom::commit(mbar);
   }
+  // .multicast::cluster: the arrival on the mbarrier at mbar's offset in every CTA of cta_mask.
+  __device__ __forceinline__ void commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask) {
+    if (cta_group == 2)
+      asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;"
+                   ::"r"(mbar), "h"(cta_mask) : "memory");
+    else
+      asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;"
+                   ::"r"(mbar), "h"(cta_mask) : "memory");
+  }
 
   // ---- tcgen05.ld / st / wait (tmem/atom.hpp, tmem/sync.hpp), the fences
   template <layout::TmemAccess A>

@@ -189,6 +189,10 @@ class HostArch {
            std::uint64_t a_desc, std::uint64_t b_desc, std::uint32_t idesc, bool accumulate,
            const model::MmaVariant& variant = {});
   void commit(std::uint32_t mbar, int cta_group);
+  // .multicast::cluster: the arrival lands on the mbarrier at mbar's offset in
+  // every CTA of cta_mask (bit r = rank r; PTX #tcgen05-instructions-tcgen05-commit).
+  // A peer's arrival carries no knowledge of this CTA's tcgen05 operations.
+  void commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask);
   // tcgen05.cp shared memory → Tensor Memory; one thread
   void cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group);
 
