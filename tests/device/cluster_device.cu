@@ -8,7 +8,9 @@
 // holds once barrier.cluster has passed. Then rank 0 of each cluster multicasts
 // one TMA box to ranks 0, 1 and 3 (.multicast::cluster, mask 0b1011): each of
 // them completes its own mbarrier and holds the box; rank 2 keeps its
-// sentinel. PTX #cluster-of-cooperative-thread-
+// sentinel. On sm_100 (a B200, or the host model under tcgen run), every rank
+// also commits (tcgen05.commit .multicast::cluster) to all ranks' mbarriers.
+// PTX #cluster-of-cooperative-thread-
 // arrays, #distributed-shared-memory, #data-movement-and-conversion-
 // instructions-mapa, #parallel-synchronization-and-communication-
 // instructions-barrier-cluster.
@@ -126,6 +128,35 @@ __global__ void multicast_kernel(const __grid_constant__ exec::DeviceTensorMap m
   multicast_body(a, map, out);
 }
 
+#if TCGEN_REQUIRE_SM == 100
+// sm_100 only: every rank's tcgen05.commit .multicast::cluster to all ranks
+// (no MMA before it: the arrival comes at once); each rank's mbarrier of
+// count 4 completes. out[b] = 1 once it has.
+#pragma nv_exec_check_disable
+template <class Arch>
+TCGEN_HD void commit_body(Arch& a, std::uint32_t* out) {
+  const std::uint32_t bar = a.smem_base();
+  if (a.thread_index() == 0) {
+    a.mbarrier_init(bar, a.cluster_size());
+    a.fence_mbarrier_init();
+  }
+  a.cluster_arrive();
+  a.cluster_wait();
+  if (a.thread_index() == 0) {
+    a.commit_multicast(bar, 1, static_cast<std::uint16_t>((1u << a.cluster_size()) - 1));
+    a.mbarrier_wait(bar, 0);
+    out[a.block_index().x] = 1;
+  }
+  a.cluster_arrive();  // no CTA leaves while a peer's commit may still reach it
+  a.cluster_wait();
+}
+
+__global__ void commit_kernel(std::uint32_t* out) {
+  exec::DeviceArch a;
+  commit_body(a, out);
+}
+#endif
+
 bool check_multicast(const char* where, const std::vector<std::uint32_t>& got) {
   bool ok = true;
   for (unsigned b = 0; b < kCtas; ++b) {
@@ -220,5 +251,21 @@ int main() {
   exec::host::launch({kCtas, 1, 1}, kThreads, 2048, [&](exec::HostArch& a) { multicast_body(a, host_map, host_box.data()); },
                      {}, {kClusterCtas, 1, 1});
   ok = check_multicast("GPU", gpu_box) & check_multicast("HostArch", host_box) && ok;
+#if TCGEN_REQUIRE_SM == 100
+  std::uint32_t* dcommitted = nullptr;
+  CUDA_CHECK(cudaMalloc(&dcommitted, kCtas * 4));
+  CUDA_CHECK(cudaMemset(dcommitted, 0, kCtas * 4));
+  config.dynamicSmemBytes = 64 + exec::kSmemAlignment;
+  CUDA_CHECK(cudaLaunchKernelEx(&config, commit_kernel, dcommitted));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> committed(kCtas), host_committed(kCtas, 0);
+  CUDA_CHECK(cudaMemcpy(committed.data(), dcommitted, kCtas * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dcommitted));
+  exec::host::launch({kCtas, 1, 1}, kThreads, 64, [&](exec::HostArch& a) { commit_body(a, host_committed.data()); }, {},
+                     {kClusterCtas, 1, 1});
+  const bool commits = committed == std::vector<std::uint32_t>(kCtas, 1) && host_committed == committed;
+  std::printf("%s commit multicast: every CTA's mbarrier completed on the GPU and on HostArch\n", commits ? "PASS" : "FAIL");
+  ok = ok && commits;
+#endif
   return ok ? 0 : 1;
 }
