@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/exec/host_arch.hpp"
 #include "tcgen/exec/host_tensor_map.hpp"
@@ -136,6 +137,14 @@ TEST_CASE("cluster shapes and ranks are checked, naming the field") {
   CHECK(message_of<Error>([&] { launch({2, 1, 1}, 32, 64, [](HostArch& a) { a.map_shared(a.smem_base(), 2); }, {}, {2, 1, 1}); })
             .find("mapa target CTA rank = 2 (by thread 0 (warp 0, lane 0)) is invalid: a rank of the cluster's 2 CTAs") !=
         std::string::npos);
+  // A remote arrive at a shared::cluster address of no CTA of the cluster (rank 5 of 2).
+  const std::string unmapped = message_of<Error>([&] {
+    launch({2, 1, 1}, 32, 64,
+           [](HostArch& a) { a.mbarrier_arrive_cluster(exec::ClusterRuntime::cluster_address(a.smem_base(), 5)); }, {},
+           {2, 1, 1});
+  });
+  CHECK(unmapped.find("shared::cluster address = 0x6000400 (mbarrier.arrive.shared::cluster by thread 0") != std::string::npos);
+  CHECK(unmapped.find("an address mapa gave for one of the cluster's 2 CTAs") != std::string::npos);
 }
 
 TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing its own mbarrier") {
