@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the host tests: expect a tcgen::Error naming `field`, both in
-// field() and in the message a user reads.
+// field() and in the message a user reads; or the message of an error of type E.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -18,4 +18,16 @@ void expect_error(F&& f, const std::string& field) {
     CHECK(std::string(e.what()).find(field) != std::string::npos);
   }
   CHECK_MESSAGE(threw, "expected tcgen::Error naming '" << field << "'");
+}
+
+// The message of the E that f() throws; a failed check when it throws none.
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL("expected an exception");
+  return "";
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/errors.hpp"
@@ -23,21 +24,6 @@ using namespace tcgen;
 using exec::HostArch;
 using exec::LaunchOptions;
 using exec::host::launch;
-
-namespace {
-
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  FAIL("expected an exception");
-  return "";
-}
-
-}  // namespace
 
 TEST_CASE("a cluster's CTAs write each other's shared memory and meet at barrier.cluster") {
   // Grid of 8 CTAs in clusters of 4: rank r's thread 0 writes (block, rank)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/exec/launch.hpp"
 #include "tcgen/exec/thread_set.hpp"
@@ -28,16 +29,6 @@ bool contains(const std::string& text, const std::string& part) {
   return false;
 }
 
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  FAIL("expected an exception");
-  return "";
-}
 
 }  // namespace
 
