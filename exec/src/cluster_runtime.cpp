@@ -15,8 +15,8 @@ constexpr const char* kBarrierCluster = "(PTX #parallel-synchronization-and-comm
 }  // namespace
 
 ClusterRuntime::ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, std::uint32_t smem_bytes,
-                               const LaunchOptions& options)
-    : index_(index), dims_(dims), threads_(threads), scheduler_(options) {
+                               const LaunchOptions& options, UnitPool* grid_units)
+    : index_(index), dims_(dims), threads_(threads), grid_units_(grid_units), scheduler_(options) {
   const int size = static_cast<int>(dims.count());
   for (int rank = 0; rank < size; ++rank) {
     const Dim3 p = dims.at(static_cast<std::uint64_t>(rank));

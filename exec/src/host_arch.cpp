@@ -210,6 +210,44 @@ std::uint32_t HostArch::dsmem_load(std::uint32_t addr) {
   return v;
 }
 
+void HostArch::try_cancel(std::uint32_t response, std::uint32_t mbar, bool multicast) {
+  if (!rt_.enter()) return;
+  const char* instruction = multicast ? "clusterlaunchcontrol.try_cancel.multicast::cluster::all" : "clusterlaunchcontrol.try_cancel";
+  check_own(response, instruction);
+  check_own(mbar, instruction);
+  check_smem(response, 16, instruction);
+  check_smem(mbar, 8, instruction);
+  if (rt_.cancel_failed)
+    fail(instruction, thread_text(thread_) + " of CTA " + cta_text(rt_.block()),
+         "no request once the CTA has observed one fail: PTX leaves a later try_cancel undefined "
+         "(#parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel)");
+  UnitPool* pool = rt_.cluster().grid_units();
+  if (!pool)
+    fail(instruction, thread_text(thread_), "a launch's kernel (exec::host::launch, ptx::launch): a lone cluster has no grid");
+  std::array<std::uint32_t, 4> words{0, 0, 0, 0};
+  if (const std::optional<std::uint64_t> unit = pool->cancel()) {
+    const Dim3 dims = rt_.cluster().dims(), grid = rt_.grid();
+    const Dim3 cluster = Dim3{grid.x / dims.x, grid.y / dims.y, grid.z / dims.z}.at(*unit);
+    words = {1, cluster.x * dims.x, cluster.y * dims.y, cluster.z * dims.z};
+  }
+  std::uint8_t bytes[16];
+  std::memcpy(bytes, words.data(), 16);
+  for (int rank = 0; rank < rt_.cluster().size(); ++rank) {
+    CtaRuntime& cta = rt_.cluster().cta(rank);
+    if (!multicast && &cta != &rt_) continue;
+    cta.cta().tma_load_landed(response, bytes, mbar);  // the async proxy's write, then complete_tx of 16
+    cta.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                         std::string(instruction) + (words[0] ? " canceled a cluster" : " found none to cancel") +
+                             " (complete_tx of 16 bytes)");
+  }
+}
+
+HostArch::CancelResult HostArch::query_cancel(const std::array<std::uint32_t, 4>& response) {
+  const bool canceled = response[0] != 0;
+  if (!canceled) rt_.cancel_failed = true;
+  return {canceled, {response[1], response[2], response[3]}};
+}
+
 void HostArch::cluster_arrive() {
   if (!rt_.enter()) return;
   rt_.cluster_arrive(thread_);

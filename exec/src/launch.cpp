@@ -22,12 +22,13 @@ void launch(Dim3 grid, unsigned block_threads, std::uint32_t smem_bytes,
   check_cluster(grid, cluster);
   const Dim3 clusters{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z};
   const std::uint64_t units = std::uint64_t{clusters.x} * clusters.y * clusters.z;
-  run_units(
-      units, options.threads,
+  UnitPool pool(units, options.threads);
+  pool.run(
       [&](std::uint64_t index) {
         LaunchOptions unit_options = options;
         if (options.shuffle_seed) unit_options.shuffle_seed = *options.shuffle_seed + index;
-        ClusterRuntime c(clusters.at(index), cluster, grid, static_cast<int>(block_threads), smem_bytes, unit_options);
+        ClusterRuntime c(clusters.at(index), cluster, grid, static_cast<int>(block_threads), smem_bytes, unit_options,
+                         &pool);
         c.run(kernel);
       },
       [&](std::uint64_t index) {

@@ -134,6 +134,34 @@ void mbarrier_inval(Thread& t, const Instruction& in) {
 
 void fence_proxy_async(Thread& t, const Instruction&) { t.arch().fence_proxy_async(); }
 
+// ---- clusterlaunchcontrol (PTX #parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel)
+// try_cancel.async[.shared::cta].mbarrier::complete_tx::bytes[.multicast::cluster::all].b128 [addr], [mbar];
+// aux 1: multicast.
+void try_cancel(Thread& t, const Instruction& in) {
+  t.arch().try_cancel(mbar_address(t, in, 0), mbar_address(t, in, 1), in.aux != 0);
+}
+
+// query_cancel.is_canceled.pred.b128 p, r (aux 0); .get_first_ctaid.v4.b32.b128 {x, y, z, _}, r (aux 1);
+// .get_first_ctaid::x/y/z.b32.b128 d, r (aux 2, 3, 4). r: a .b128 register, two slots, low first.
+void query_cancel(Thread& t, const Instruction& in) {
+  const Operand& r = in.ops[1];
+  if (r.kind != Operand::Kind::reg)
+    fault("try_cancel_response", in.text, "a .b128 register holding try_cancel's response");
+  const std::uint64_t lo = t.slot(r.slot), hi = t.slot(r.slot + 1);
+  const exec::HostArch::CancelResult c = t.arch().query_cancel(
+      {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(lo >> 32), static_cast<std::uint32_t>(hi),
+       static_cast<std::uint32_t>(hi >> 32)});
+  const std::uint32_t xyz[3] = {c.first_cta.x, c.first_cta.y, c.first_cta.z};
+  if (in.aux == 0) {
+    t.set<bool>(in.ops[0], c.canceled);
+  } else if (in.aux == 1) {
+    const Operand& v = in.ops[0];
+    for (std::uint32_t i = 0; i < v.count && i < 3; ++i) t.set<std::uint32_t>(in.elements[v.first + i], xyz[i]);
+  } else {
+    t.set<std::uint32_t>(in.ops[0], xyz[in.aux - 2]);
+  }
+}
+
 // setmaxnreg.{inc,dec}.sync.aligned.u32 n (PTX #miscellaneous-instructions-setmaxnreg)
 void setmaxnreg(Thread& t, const Instruction& in) {
   const std::int64_t n = in.ops[0].ival;
@@ -214,6 +242,27 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
   if (b == "activemask") {
     in.run = &activemask;
     return true;
+  }
+  if (b == "clusterlaunchcontrol") {
+    if (op.has("try_cancel") && in.ops.size() == 2) {
+      in.aux = op.has("multicast::cluster::all");
+      in.run = &try_cancel;
+      return true;
+    }
+    if (op.has("query_cancel") && in.ops.size() == 2) {
+      in.aux = op.has("is_canceled")                 ? 0
+               : op.has("get_first_ctaid::x")        ? 2
+               : op.has("get_first_ctaid::y")        ? 3
+               : op.has("get_first_ctaid::z")        ? 4
+               : op.has("get_first_ctaid") && op.has("v4") ? 1
+                                                     : -1;
+      if (in.aux < 0) return false;
+      if (in.aux == 1 && in.ops[0].kind != Operand::Kind::vector) return false;
+      in.run = &query_cancel;
+      return true;
+    }
+    why = "clusterlaunchcontrol.try_cancel [addr], [mbar] and query_cancel (is_canceled, get_first_ctaid)";
+    return false;
   }
   if (b == "mbarrier") {
     const std::string_view what = op.parts.size() > 1 ? op.parts[1] : "";

@@ -128,13 +128,13 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
     return states[index];
   };
   LaunchStats stats;
-  exec::run_units(
-      units, config.options.threads,
+  exec::UnitPool pool(units, config.options.threads);
+  pool.run(
       [&](std::uint64_t index) {
         exec::LaunchOptions options = config.options;
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
-        exec::ClusterRuntime c(clusters.at(index), cluster, config.grid, static_cast<int>(threads), smem, options);
+        exec::ClusterRuntime c(clusters.at(index), cluster, config.grid, static_cast<int>(threads), smem, options, &pool);
         c.set_active_threads(static_cast<int>(active));
         std::vector<CtaState>& ctas = states_of(index);
         ctas.resize(static_cast<std::size_t>(c.size()));

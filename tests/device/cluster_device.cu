@@ -9,7 +9,8 @@
 // one TMA box to ranks 0, 1 and 3 (.multicast::cluster, mask 0b1011): each of
 // them completes its own mbarrier and holds the box; rank 2 keeps its
 // sentinel. On sm_100 (a B200, or the host model under tcgen run), every rank
-// also commits (tcgen05.commit .multicast::cluster) to all ranks' mbarriers.
+// also commits (tcgen05.commit .multicast::cluster) to all ranks' mbarriers,
+// and a persistent grid takes its tiles through clusterlaunchcontrol.try_cancel.
 // PTX #cluster-of-cooperative-thread-
 // arrays, #distributed-shared-memory, #data-movement-and-conversion-
 // instructions-mapa, #parallel-synchronization-and-communication-
@@ -155,6 +156,36 @@ __global__ void commit_kernel(std::uint32_t* out) {
   exec::DeviceArch a;
   commit_body(a, out);
 }
+
+// sm_100 only: a persistent grid of 12 single-CTA clusters
+// (clusterlaunchcontrol): each CTA takes its own tile, then every tile whose
+// cluster it cancels before it starts. out[tile] = 1 + the CTA that did it;
+// out[kTiles + b] = how many tiles CTA b did (their sum: each tile once).
+constexpr unsigned kTiles = 12;
+#pragma nv_exec_check_disable
+template <class Arch>
+TCGEN_HD void persistent_body(Arch& a, unsigned* out) {
+  if (a.thread_index() != 0) return;
+  const std::uint32_t bar = a.smem_base(), response = a.smem_base() + 16;
+  a.mbarrier_init(bar, 1);
+  unsigned tile = a.block_index().x, done = 0;
+  for (std::uint32_t phase = 0;; phase ^= 1u) {
+    out[tile] = a.block_index().x + 1;
+    out[kTiles + a.block_index().x] = ++done;
+    a.mbarrier_arrive_expect_tx(bar, 16);
+    a.try_cancel(response, bar);
+    a.mbarrier_wait(bar, phase);
+    std::array<std::uint32_t, 4> words{};
+    for (std::uint32_t i = 0; i < 4; ++i) a.smem_load(response + 4 * i, words[i]);
+    const auto r = a.query_cancel(words);
+    if (!r.canceled) return;
+    tile = r.first_cta.x;
+  }
+}
+__global__ void persistent_kernel(unsigned* out) {
+  exec::DeviceArch a;
+  persistent_body(a, out);
+}
 #endif
 
 bool check_multicast(const char* where, const std::vector<std::uint32_t>& got) {
@@ -266,6 +297,35 @@ int main() {
   const bool commits = committed == std::vector<std::uint32_t>(kCtas, 1) && host_committed == committed;
   std::printf("%s commit multicast: every CTA's mbarrier completed on the GPU and on HostArch\n", commits ? "PASS" : "FAIL");
   ok = ok && commits;
+
+  unsigned* dtiles = nullptr;
+  CUDA_CHECK(cudaMalloc(&dtiles, 2 * kTiles * 4));
+  CUDA_CHECK(cudaMemset(dtiles, 0, 2 * kTiles * 4));
+  config.gridDim = dim3(kTiles);
+  config.numAttrs = 0;  // clusters of one CTA
+  CUDA_CHECK(cudaLaunchKernelEx(&config, persistent_kernel, dtiles));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned> tiles(2 * kTiles), host_tiles(2 * kTiles, 0);
+  CUDA_CHECK(cudaMemcpy(tiles.data(), dtiles, 2 * kTiles * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dtiles));
+  exec::LaunchOptions one_thread;  // on one OS thread, CTA 0 cancels every other cluster before it starts
+  one_thread.threads = 1;
+  exec::host::launch({kTiles, 1, 1}, kThreads, 64, [&](exec::HostArch& a) { persistent_body(a, host_tiles.data()); },
+                     one_thread);
+  const auto every_tile_once = [](const char* where, const std::vector<unsigned>& t) {
+    unsigned sum = 0;
+    bool owned = true;
+    for (unsigned i = 0; i < kTiles; ++i) {
+      sum += t[kTiles + i];
+      owned = owned && t[i] >= 1 && t[i] <= kTiles;
+    }
+    const bool good = owned && sum == kTiles;
+    std::printf("%s %s clusterlaunchcontrol: %u tiles, %u done (each once: %s)\n", good ? "PASS" : "FAIL", where, kTiles,
+                sum, good ? "yes" : "no");
+    return good;
+  };
+  ok = every_tile_once("GPU", tiles) & every_tile_once("HostArch", host_tiles) && ok;
+  ok = ok && host_tiles == std::vector<unsigned>{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, kTiles, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 #endif
   return ok ? 0 : 1;
 }

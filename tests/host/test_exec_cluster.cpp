@@ -220,3 +220,62 @@ TEST_CASE("tcgen05.commit .multicast::cluster arrives on the mbarrier at the sam
   });
   CHECK(e.find("ctaMask = 0x4") != std::string::npos);
 }
+
+namespace {
+
+// A persistent CTA's loop (PTX #parallel-synchronization-and-communication-
+// instructions-clusterlaunchcontrol-try-cancel): its own tile, then every
+// tile whose cluster it cancels, until a try_cancel fails. `again` asks once
+// more after the failure, which PTX leaves undefined.
+void persistent(HostArch& a, std::vector<int>& owner, std::mutex& m, bool again = false) {
+  if (a.thread_index() != 0) return;
+  const std::uint32_t bar = a.smem_base(), response = a.smem_base() + 16;
+  a.mbarrier_init(bar, 1);
+  unsigned tile = a.block_index().x;
+  for (std::uint32_t phase = 0;; phase ^= 1u) {
+    {
+      const std::lock_guard lock(m);
+      owner[tile] = owner[tile] < 0 ? static_cast<int>(a.block_index().x) : -2;  // -2: done twice
+    }
+    a.mbarrier_arrive_expect_tx(bar, 16);
+    a.try_cancel(response, bar);
+    a.mbarrier_wait(bar, phase);
+    std::array<std::uint32_t, 4> words{};
+    for (int i = 0; i < 4; ++i) a.smem_load(response + 4 * static_cast<std::uint32_t>(i), words[static_cast<std::size_t>(i)]);
+    const HostArch::CancelResult r = a.query_cancel(words);
+    if (!r.canceled) {
+      if (again) a.try_cancel(response, bar);
+      return;
+    }
+    tile = r.first_cta.x;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("clusterlaunchcontrol: a persistent grid sees every tile exactly once; a try_cancel after a failed one is refused") {
+  for (unsigned threads : {1u, 3u}) {
+    CAPTURE(threads);
+    std::mutex m;
+    std::vector<int> owner(12, -1);
+    LaunchOptions options;
+    options.threads = threads;
+    launch({12, 1, 1}, 32, 64, [&](HostArch& a) { persistent(a, owner, m); }, options);
+    for (int t = 0; t < 12; ++t) {
+      CAPTURE(t);
+      CHECK(owner[static_cast<std::size_t>(t)] >= 0);  // done once, by some CTA
+    }
+    if (threads == 1) CHECK(owner == std::vector<int>(12, 0));  // CTA 0 cancels every other cluster before it starts
+  }
+  std::mutex m;
+  std::vector<int> owner(4, -1);
+  const std::string e = message_of<Error>([&] {
+    launch({4, 1, 1}, 32, 64, [&](HostArch& a) { persistent(a, owner, m, true); }, [] {
+      LaunchOptions o;
+      o.threads = 1;
+      return o;
+    }());
+  });
+  CHECK(e.find("clusterlaunchcontrol.try_cancel = thread 0 (warp 0, lane 0) of CTA (0, 0, 0) is invalid: no request once the "
+               "CTA has observed one fail") != std::string::npos);
+}

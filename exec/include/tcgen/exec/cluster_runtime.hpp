@@ -16,6 +16,7 @@
 #include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/launch_options.hpp"
 #include "tcgen/exec/scheduler.hpp"
+#include "tcgen/exec/unit_pool.hpp"
 
 namespace tcgen::exec {
 
@@ -35,7 +36,10 @@ class ClusterRuntime {
   // The cluster `index` (in clusters) of a grid of `grid` CTAs in clusters of
   // `dims` CTAs (each dimension dividing the grid's); every CTA has `threads`
   // threads and `smem_bytes` of shared memory as CtaRuntime takes them.
-  ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options);
+  // `grid_units`: the launch's clusters not yet started, which
+  // clusterlaunchcontrol cancels (null: a cluster run alone, which cannot).
+  ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, std::uint32_t smem_bytes, const LaunchOptions& options,
+                 UnitPool* grid_units = nullptr);
   // Its CTAs hold references to it.
   ClusterRuntime(const ClusterRuntime&) = delete;
   ClusterRuntime& operator=(const ClusterRuntime&) = delete;
@@ -54,6 +58,7 @@ class ClusterRuntime {
   // The rank's position in the cluster (%cluster_ctaid), x fastest.
   Dim3 position(int rank) const { return dims_.at(static_cast<std::uint64_t>(rank)); }
   Scheduler& scheduler() { return scheduler_; }
+  UnitPool* grid_units() { return grid_units_; }
   // The fiber of thread `thread` of CTA `rank`.
   int fiber(int rank, int thread) const { return rank * threads_ + thread; }
 
@@ -75,6 +80,7 @@ class ClusterRuntime {
 
   Dim3 index_, dims_;
   int threads_;
+  UnitPool* grid_units_;
   Scheduler scheduler_;
   std::vector<std::unique_ptr<CtaRuntime>> ctas_;
   struct Barrier {

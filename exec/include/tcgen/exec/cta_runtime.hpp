@@ -91,6 +91,8 @@ class CtaRuntime {
   // For the cluster: whether `thread` waits at barrier.cluster.wait, and waking it.
   bool waits_on_cluster(int thread) const { return waiting_[thread].on == Waiting::On::cluster; }
   void wake(int thread);
+  // clusterlaunchcontrol: a query of this CTA has seen a try_cancel fail.
+  bool cancel_failed = false;
   // Whether `thread` has exited (or is padding of a partial last warp).
   bool exited(int thread) const { return exited_[thread]; }
 

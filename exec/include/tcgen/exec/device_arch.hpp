@@ -15,6 +15,7 @@
 #error "tcgen/exec/device_arch.hpp is device code: include it from a .cu file compiled by nvcc for sm_100a"
 #endif
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -63,6 +64,31 @@ struct DeviceArch {
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
   }
   __device__ __forceinline__ void sync_warp(std::uint32_t mask = kFullMask) { __syncwarp(mask); }
+  // clusterlaunchcontrol (PTX #parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel).
+  __device__ __forceinline__ void try_cancel(std::uint32_t response, std::uint32_t mbar, bool multicast = false) {
+    if (multicast)
+      asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes"
+                   ".multicast::cluster::all.b128 [%0], [%1];" ::"r"(response), "r"(mbar) : "memory");
+    else
+      asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%0], [%1];"
+                   ::"r"(response), "r"(mbar) : "memory");
+  }
+  struct CancelResult {
+    bool canceled = false;
+    Dim3 first_cta;
+  };
+  __device__ __forceinline__ CancelResult query_cancel(const std::array<std::uint32_t, 4>& response) {
+    const std::uint64_t lo = response[0] | std::uint64_t{response[1]} << 32, hi = response[2] | std::uint64_t{response[3]} << 32;
+    unsigned canceled, x, y, z;
+    asm volatile(
+        "{\n\t.reg .b128 r;\n\t.reg .pred p;\n\tmov.b128 r, {%4, %5};\n\t"
+        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r;\n\tselp.u32 %0, 1, 0, p;\n\t"
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%1, %2, %3, _}, r;\n\t}"
+        : "=r"(canceled), "=r"(x), "=r"(y), "=r"(z)
+        : "l"(lo), "l"(hi));
+    return {canceled != 0, {x, y, z}};
+  }
+
   // barrier.cluster, split (PTX #parallel-synchronization-and-communication-instructions-barrier-cluster).
   __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
   __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }

@@ -122,6 +122,21 @@ class HostArch {
   void dsmem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
   void dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);
 
+  // ---- clusterlaunchcontrol (PTX #parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel)
+  // try_cancel cancels the launch of a cluster that has not started (the
+  // grid's next); its 16-byte response lands at `response` (16-byte aligned)
+  // through the async proxy, completing 16 bytes of transactions on mbar;
+  // multicast (.multicast::cluster::all): at the same offsets in every CTA of
+  // the cluster. A try_cancel after the CTA has observed a failed one is
+  // refused (PTX: undefined). query_cancel decodes a response, read back as
+  // four words: the model's form is {canceled, first CTA's x, y, z}.
+  void try_cancel(std::uint32_t response, std::uint32_t mbar, bool multicast = false);
+  struct CancelResult {
+    bool canceled = false;
+    Dim3 first_cta;  // of the canceled cluster; unspecified unless canceled
+  };
+  CancelResult query_cancel(const std::array<std::uint32_t, 4>& response);
+
   // barrier.cluster, split (PTX #parallel-synchronization-and-communication-instructions-barrier-cluster):
   // wait returns once every thread of the cluster has arrived.
   void cluster_arrive();
