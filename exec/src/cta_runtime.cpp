@@ -192,8 +192,9 @@ void CtaRuntime::set_active_threads(int active) {
 }
 
 void CtaRuntime::exit(int thread) {
+  // Padding of a partial last warp counts as exited from the start (set_active_threads).
+  if (!exited_[thread]) cluster_.exited(rank_, thread);
   exited_[thread] = true;
-  cluster_.exited(rank_, thread);
   wake_lanes(thread / 32, warps_[thread / 32].exit(thread % 32));
 }
 

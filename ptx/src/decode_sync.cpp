@@ -256,8 +256,10 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
                : op.has("get_first_ctaid::z")        ? 4
                : op.has("get_first_ctaid") && op.has("v4") ? 1
                                                      : -1;
-      if (in.aux < 0) return false;
-      if (in.aux == 1 && in.ops[0].kind != Operand::Kind::vector) return false;
+      if (in.aux < 0 || (in.aux == 1 && in.ops[0].kind != Operand::Kind::vector)) {
+        why = "query_cancel.is_canceled.pred, .get_first_ctaid.v4.b32 {x, y, z, _} or .get_first_ctaid::x/y/z.b32";
+        return false;
+      }
       in.run = &query_cancel;
       return true;
     }

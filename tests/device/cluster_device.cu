@@ -168,6 +168,7 @@ TCGEN_HD void persistent_body(Arch& a, unsigned* out) {
   if (a.thread_index() != 0) return;
   const std::uint32_t bar = a.smem_base(), response = a.smem_base() + 16;
   a.mbarrier_init(bar, 1);
+  a.fence_mbarrier_init();  // the init is visible to the async proxy's complete_tx
   unsigned tile = a.block_index().x, done = 0;
   for (std::uint32_t phase = 0;; phase ^= 1u) {
     out[tile] = a.block_index().x + 1;

@@ -215,6 +215,22 @@ TEST_CASE("tcgen05.commit .multicast::cluster arrives on the mbarrier at the sam
       },
       {}, {2, 1, 1});
   CHECK(done == std::vector<int>{1, 1});
+  // A partial mask: rank 0 commits to rank 1 only (0b10); rank 1's mbarrier of count 1 completes, rank 0's does not.
+  std::vector<int> completed(2, -1);
+  launch(
+      {2, 1, 1}, 32, 64,
+      [&](HostArch& a) {
+        const std::uint32_t bar = a.smem_base();
+        if (a.thread_index() == 0) a.mbarrier_init(bar, 1);
+        a.cluster_arrive();
+        a.cluster_wait();
+        if (a.thread_index() == 0 && a.cluster_rank() == 0) a.commit_multicast(bar, 1, 0b10);
+        a.cluster_arrive();
+        a.cluster_wait();
+        if (a.thread_index() == 0) completed[a.cluster_rank()] = a.mbarrier_try_wait(bar, 0) ? 1 : 0;
+      },
+      {}, {2, 1, 1});
+  CHECK(completed == std::vector<int>{0, 1});
   const std::string e = message_of<Error>([] {
     launch({2, 1, 1}, 32, 64, [](HostArch& a) { a.commit_multicast(a.smem_base(), 1, 0b100); }, {}, {2, 1, 1});
   });

@@ -457,6 +457,49 @@ TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every 
         std::string::npos);
 }
 
+TEST_CASE("barrier.cluster with blocks of 48 threads: the padding of the last warp never counts as arriving") {
+  // Clusters of 2 CTAs of 48 threads, two barrier rounds: after the first,
+  // thread t writes t + 1 to its slot; after the second, it reads the slot
+  // of thread 47 - t, which the barrier must have let write first.
+  const std::string text = kernel(R"(
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.s32 	%r3, %r1, %r2;
+	add.u32 	%r4, %r0, 1;
+	st.shared.u32 	[%r3], %r4;
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	sub.s32 	%r5, 188, %r2;                // 4 · (47 - t)
+	add.s32 	%r6, %r1, %r5;
+	ld.shared.u32 	%r7, [%r6];
+	mov.u32 	%r8, %ctaid.x;
+	mul.lo.u32 	%r8, %r8, 48;
+	add.u32 	%r8, %r8, %r0;
+	mul.wide.u32 	%rd5, %r8, 4;
+	add.s64 	%rd6, %rd0, %rd5;
+	st.global.u32 	[%rd6], %r7;
+)",
+                                  1, ".shared .align 4 .b8 buf[192];\n");
+  const ptx::Module m = ptx::Module::parse(text, "padded.ptx");
+  std::vector<std::uint32_t> out(2 * 48, 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  for (std::uint64_t seed : {0u, 1u, 2u, 3u}) {  // 0: the deterministic schedule
+    CAPTURE(seed);
+    ptx::LaunchConfig config{.grid = {2, 1, 1}, .block = {48, 1, 1}, .cluster = {2, 1, 1}};
+    config.options.threads = 1;
+    if (seed) config.options.shuffle_seed = seed;
+    std::fill(out.begin(), out.end(), 0xDEADBEEFu);
+    ptx::launch(m, m.entry("k"), config, args, memory);
+    int wrong = 0;
+    for (int t = 0; t < 2 * 48; ++t) wrong += out[static_cast<std::size_t>(t)] != static_cast<std::uint32_t>(48 - t % 48);
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("atom.shared is one step of the schedule: no update lost when every call is a scheduling point") {
   // 128 threads add their index + 1 to one shared counter, under shuffled
   // schedules (a scheduling point at every call into the architecture): the

@@ -86,7 +86,7 @@ class ClusterRuntime {
   struct Barrier {
     std::uint64_t phase = 0;            // phases completed
     int arrived = 0;                    // in the current phase
-    int live = 0;                       // threads that have not exited (padding never runs)
+    int live = 0;                       // threads that have not exited (padding counts as exited)
     std::vector<std::int64_t> arrival;  // per fiber: the phase of its last arrival, -1 for none
   } barrier_;
 };

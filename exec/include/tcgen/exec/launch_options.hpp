@@ -27,7 +27,8 @@ struct LaunchOptions {
   bool letters_as_errors = false;
   // The OS threads that run the grid's clusters at once, each on one of them
   // with its own schedule and seed (unit_pool.hpp): the same bits on any
-  // number, unless CTAs meet through global memory. 0: one per core.
+  // number, unless CTAs meet through global memory or clusterlaunchcontrol
+  // (which cluster takes a tile follows the OS threads). 0: one per core.
   unsigned threads = 0;
   // Called after each cluster (a CTA when each is its own), in the grid's
   // order, with the clusters done and the grid's total (a progress display);
