@@ -132,46 +132,49 @@ void HostArch::check_smem(std::uint32_t addr, std::uint32_t bytes, const char* i
          "a multiple of " + std::to_string(bytes) + ": an access is aligned to its size");
 }
 
+std::uint32_t HostArch::smem_base() const {
+  return ClusterRuntime::cluster_address(CtaRuntime::kSmemBase, rt_.rank());
+}
+
 std::uint32_t HostArch::map_shared(std::uint32_t addr, unsigned rank) const {
   if (rank >= static_cast<unsigned>(rt_.cluster().size()))
     fail("mapa target CTA rank", std::to_string(rank) + " (by " + thread_text(thread_) + ")",
          "a rank of the cluster's " + std::to_string(rt_.cluster().size()) +
              " CTAs (PTX #data-movement-and-conversion-instructions-mapa)");
-  if (addr >> ClusterRuntime::kRankShift != 0)
-    fail("mapa address", hex(addr) + " (by " + thread_text(thread_) + ")",
-         "a shared::cta address of this CTA, not one mapa already mapped");
   return ClusterRuntime::cluster_address(addr, static_cast<int>(rank));
 }
 
 CtaRuntime* HostArch::peer(std::uint32_t& addr, const char* instruction) const {
-  if (addr >> ClusterRuntime::kRankShift == 0) return nullptr;
-  const std::uint32_t rank = (addr >> ClusterRuntime::kRankShift) - 1;
-  if (rank >= static_cast<std::uint32_t>(rt_.cluster().size()))
+  const int rank = ClusterRuntime::rank_of(addr);
+  if (rank >= rt_.cluster().size())
     fail("shared::cluster address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + ")",
-         "an address mapa gave for one of the cluster's " + std::to_string(rt_.cluster().size()) +
-             " CTAs (PTX #distributed-shared-memory)");
-  addr &= (1u << ClusterRuntime::kRankShift) - 1;
-  CtaRuntime& cta = rt_.cluster().cta(static_cast<int>(rank));
+         "an address of one of the cluster's " + std::to_string(rt_.cluster().size()) +
+             " CTAs, rank · 2^24 + offset (PTX #distributed-shared-memory)");
+  addr &= ClusterRuntime::kOffsetMask;
+  CtaRuntime& cta = rt_.cluster().cta(rank);
   return &cta == &rt_ ? nullptr : &cta;
 }
 
-void HostArch::check_own(std::uint32_t addr, const char* instruction) const {
-  if (addr >> ClusterRuntime::kRankShift != 0)
-    fail("shared address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + ")",
-         "a shared::cta address: mapa's shared::cluster addresses need the .shared::cluster form "
-         "(dsmem_store/dsmem_load; PTX #distributed-shared-memory)");
+std::uint32_t HostArch::own(std::uint32_t addr, const char* instruction) const {
+  if (ClusterRuntime::rank_of(addr) != rt_.rank())
+    fail("shared address", hex(addr) + " (" + instruction + " by " + thread_text(thread_) + " of rank " +
+                               std::to_string(rt_.rank()) + ")",
+         "an address of this CTA's own shared memory, " + hex(smem_base() & ~ClusterRuntime::kOffsetMask) +
+             " + offset: a shared::cta access to another CTA's faults on hardware (hardware-checks.md); "
+             "its shared::cluster form reaches it (dsmem_store/dsmem_load; PTX #distributed-shared-memory)");
+  return addr & ClusterRuntime::kOffsetMask;
 }
 
 void HostArch::smem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction) {
   if (!rt_.enter()) return;
-  check_own(addr, instruction);
+  addr = own(addr, instruction);
   check_smem(addr, static_cast<std::uint32_t>(bytes.size()), instruction);
   rt_.cta().st_shared(warp(), addr, bytes);
 }
 
 void HostArch::smem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction) {
   if (!rt_.enter()) return;
-  check_own(addr, instruction);
+  addr = own(addr, instruction);
   check_smem(addr, static_cast<std::uint32_t>(out.size()), instruction);
   rt_.cta().ld_shared(warp(), addr, out);
 }
@@ -213,8 +216,8 @@ std::uint32_t HostArch::dsmem_load(std::uint32_t addr) {
 void HostArch::try_cancel(std::uint32_t response, std::uint32_t mbar, bool multicast) {
   if (!rt_.enter()) return;
   const char* instruction = multicast ? "clusterlaunchcontrol.try_cancel.multicast::cluster::all" : "clusterlaunchcontrol.try_cancel";
-  check_own(response, instruction);
-  check_own(mbar, instruction);
+  response = own(response, instruction);
+  mbar = own(mbar, instruction);
   check_smem(response, 16, instruction);
   check_smem(mbar, 8, instruction);
   if (rt_.cancel_failed)
@@ -265,10 +268,18 @@ void HostArch::fence_proxy_async() {
 
 void HostArch::mbarrier_init(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.init");
   check_smem(mbar, 8, "mbarrier.init");
   rt_.cta().mbarrier_init(me(), mbar, count);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::init,
                        "mbarrier.init with count " + std::to_string(count));
+}
+
+void HostArch::mbarrier_inval(std::uint32_t mbar) {
+  if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.inval");
+  check_smem(mbar, 8, "mbarrier.inval");
+  rt_.cta().mbarrier_inval(me(), mbar);
 }
 
 void HostArch::fence_mbarrier_init() { rt_.enter(); }
@@ -278,8 +289,8 @@ void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar) { mbarrier_arrive_clu
 void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
   CtaRuntime* other = peer(mbar, "mbarrier.arrive.shared::cluster");
-  if (!other) return mbarrier_arrive(mbar, count);
   check_smem(mbar, 8, "mbarrier.arrive.shared::cluster");
+  if (!other) return arrive_own(mbar, count);
   other->cta().mbarrier_arrive_remote(mbar, count);  // a peer's mbarrier: it wakes the peer's waiters
   other->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
                           "mbarrier.arrive.shared::cluster from rank " + std::to_string(rt_.rank()) +
@@ -288,8 +299,12 @@ void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count) 
 
 void HostArch::mbarrier_arrive(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
-  check_own(mbar, "mbarrier.arrive");
+  mbar = own(mbar, "mbarrier.arrive");
   check_smem(mbar, 8, "mbarrier.arrive");
+  arrive_own(mbar, count);
+}
+
+void HostArch::arrive_own(std::uint32_t mbar, std::uint32_t count) {
   rt_.cta().mbarrier_arrive(me(), mbar, count);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
                        count == 1 ? std::string("mbarrier.arrive") : "mbarrier.arrive of count " + std::to_string(count));
@@ -297,6 +312,7 @@ void HostArch::mbarrier_arrive(std::uint32_t mbar, std::uint32_t count) {
 
 void HostArch::mbarrier_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.expect_tx");
   check_smem(mbar, 8, "mbarrier.expect_tx");
   rt_.cta().mbarrier_expect_tx(me(), mbar, bytes);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
@@ -305,6 +321,7 @@ void HostArch::mbarrier_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
 
 void HostArch::mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.arrive.expect_tx");
   check_smem(mbar, 8, "mbarrier.arrive.expect_tx");
   rt_.cta().mbarrier_arrive_expect_tx(me(), mbar, bytes);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
@@ -313,6 +330,7 @@ void HostArch::mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes
 
 void HostArch::mbarrier_complete_tx(std::uint32_t mbar, std::uint32_t bytes) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.complete_tx");
   check_smem(mbar, 8, "mbarrier.complete_tx");
   rt_.cta().mbarrier_complete_tx(me(), mbar, bytes);
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
@@ -321,6 +339,7 @@ void HostArch::mbarrier_complete_tx(std::uint32_t mbar, std::uint32_t bytes) {
 
 bool HostArch::mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
   if (!rt_.enter()) return true;
+  mbar = own(mbar, "mbarrier.try_wait");
   check_smem(mbar, 8, "mbarrier.try_wait");
   if (rt_.cta().mbarrier_try_wait(warp(), mbar, parity)) {
     polled_.reset();
@@ -338,6 +357,7 @@ bool HostArch::mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
 
 void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "mbarrier.try_wait");
   check_smem(mbar, 8, "mbarrier.try_wait");
   while (!rt_.cta().mbarrier_try_wait(warp(), mbar, parity)) rt_.wait_mbarrier(thread_, mbar, parity);
 }
@@ -360,8 +380,8 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
     fail("ctaMask", hex(cta_mask) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "bits only for the cluster's " + std::to_string(size) +
              " ranks: a multicast reaches CTAs of the cluster (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
-  check_own(dst, instruction.c_str());
-  check_own(mbar, instruction.c_str());
+  dst = own(dst, instruction.c_str());
+  mbar = own(mbar, instruction.c_str());
   check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load
   check_smem(mbar, 8, instruction.c_str());
   std::vector<CtaRuntime*> targets;
@@ -395,6 +415,7 @@ void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> globa
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "one per dimension of the tensor map, " + std::to_string(spec.rank));
+  src = own(src, instruction.c_str());
   check_smem(src, 1, instruction.c_str());  // its 128-byte alignment: model::tma_store
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
@@ -407,6 +428,7 @@ void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> globa
 
 void HostArch::alloc(std::uint32_t slot, std::uint32_t ncols, int cta_group, CodeSite site) {
   if (!rt_.enter()) return;
+  slot = own(slot, "tcgen05.alloc");
   check_smem(slot, 4, "tcgen05.alloc");
   aligned("tcgen05.alloc.cta_group::" + std::to_string(cta_group) + ".sync.aligned.shared::cta.b32", site,
           [&] { rt_.cta().alloc(warp(), slot, ncols, model_group(cta_group)); });
@@ -437,6 +459,7 @@ void HostArch::mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std
 
 void HostArch::commit(std::uint32_t mbar, int cta_group) {
   if (!rt_.enter()) return;
+  mbar = own(mbar, "tcgen05.commit");
   check_smem(mbar, 8, "tcgen05.commit");
   rt_.cta().commit(me(), mbar, model_group(cta_group));
   rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
@@ -451,7 +474,7 @@ void HostArch::commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t
   if (cta_mask == 0 || cta_mask >> size != 0)
     fail("ctaMask", hex(cta_mask) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "bits for 1 to the cluster's " + std::to_string(size) + " ranks (PTX #tcgen05-instructions-tcgen05-commit)");
-  check_own(mbar, instruction.c_str());
+  mbar = own(mbar, instruction.c_str());
   check_smem(mbar, 8, instruction.c_str());
   for (int rank = 0; rank < size; ++rank) {
     if (!(cta_mask >> rank & 1u)) continue;

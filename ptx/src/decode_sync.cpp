@@ -100,12 +100,15 @@ void mbarrier_init(Thread& t, const Instruction& in) {
 // The state is the phase the arrival belongs to, for try_wait/test_wait with a state.
 void mbarrier_arrive(Thread& t, const Instruction& in) {
   const std::uint32_t mbar = mbar_address(t, in, 1);
-  if (mbar >> exec::ClusterRuntime::kRankShift != 0 && !in.aux && in.opcode.find("shared::cluster") != std::string::npos) {
+  if (exec::ClusterRuntime::rank_of(mbar) != t.runtime().rank() && !in.aux &&
+      in.opcode.find("shared::cluster") != std::string::npos) {
     // A peer's mbarrier: the remote arrive returns no state (PTX: only the sink `_`).
     t.arch().mbarrier_arrive_cluster(mbar, in.ops.size() > 2 ? t.get<std::uint32_t>(in.ops[2]) : 1u);
     return;
   }
-  const std::uint64_t phase = t.runtime().cta().mbarrier(mbar).valid() ? t.runtime().cta().mbarrier(mbar).phase() : 0;
+  const model::Cta& cta = t.runtime().cta();
+  const std::uint32_t offset = mbar & exec::ClusterRuntime::kOffsetMask;
+  const std::uint64_t phase = cta.mbarrier(offset).valid() ? cta.mbarrier(offset).phase() : 0;
   if (in.aux)
     t.arch().mbarrier_arrive_expect_tx(mbar, t.get<std::uint32_t>(in.ops[2]));
   else
@@ -129,7 +132,7 @@ void mbarrier_wait(Thread& t, const Instruction& in) {
 }
 
 void mbarrier_inval(Thread& t, const Instruction& in) {
-  t.runtime().cta().mbarrier_inval({t.warp(), t.lane()}, mbar_address(t, in, 0));
+  t.arch().mbarrier_inval(mbar_address(t, in, 0));
 }
 
 void fence_proxy_async(Thread& t, const Instruction&) { t.arch().fence_proxy_async(); }

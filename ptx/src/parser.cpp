@@ -367,9 +367,12 @@ class Parser {
       Instruction& in = m_.functions_[x.function].code[x.instr];
       Operand& o = x.op >= 1000 ? in.elements[x.op - 1000] : in.ops[x.op];
       const Variable& v = m_.variables_[x.variable];
-      o.ival += static_cast<std::int64_t>(v.external ? m_.functions_[x.function].dynamic_shared_base : v.address);
-      o.f = static_cast<float>(o.ival);
-      o.d = static_cast<double>(o.ival);
+      Function& f = m_.functions_[x.function];
+      o.ival += static_cast<std::int64_t>(v.external ? f.dynamic_shared_base : v.address);
+      // The value is the CTA's shared window plus the offset: [window + ival].
+      if (f.shared_window_slot == Operand::kNoReg) f.shared_window_slot = f.registers++;
+      if (o.kind == Operand::Kind::imm) o.kind = Operand::Kind::address;
+      o.slot = f.shared_window_slot;
     }
   }
 

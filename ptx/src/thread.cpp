@@ -24,7 +24,10 @@ ExecutionError::ExecutionError(const std::string& where, const Error& cause)
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
     : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
-      local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0) {}
+      local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0) {
+  if (grid.function.shared_window_slot != Operand::kNoReg)
+    r_[grid.function.shared_window_slot] = exec::ClusterRuntime::cluster_address(0, rt.rank());
+}
 
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
@@ -204,8 +207,8 @@ void Thread::check_bulk_reads(std::uint32_t addr, std::uint32_t n, const Instruc
 // A shared access of a peer CTA's memory (a mapa address) goes through
 // distributed shared memory: generic addresses and .shared::cluster reach it,
 // .shared::cta does not (HostArch::smem_load refuses it, naming the address).
-bool Thread::cluster_access(Space named, std::uint64_t addr, const Instruction& in) {
-  return addr >> exec::ClusterRuntime::kRankShift != 0 &&
+bool Thread::cluster_access(Space named, std::uint64_t addr, const Instruction& in) const {
+  return exec::ClusterRuntime::rank_of(static_cast<std::uint32_t>(addr)) != rt_.rank() &&
          (named == Space::generic || in.opcode.find("shared::cluster") != std::string::npos);
 }
 

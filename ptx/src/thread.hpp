@@ -181,7 +181,7 @@ class Thread {
   }
   void check_pending(std::uint32_t slot) const;
   std::uint64_t resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const;
-  static bool cluster_access(Space named, std::uint64_t addr, const Instruction& in);
+  bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
 

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <array>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -129,8 +130,39 @@ TEST_CASE("cluster shapes and ranks are checked, naming the field") {
            [](HostArch& a) { a.mbarrier_arrive_cluster(exec::ClusterRuntime::cluster_address(a.smem_base(), 5)); }, {},
            {2, 1, 1});
   });
-  CHECK(unmapped.find("shared::cluster address = 0x6000400 (mbarrier.arrive.shared::cluster by thread 0") != std::string::npos);
-  CHECK(unmapped.find("an address mapa gave for one of the cluster's 2 CTAs") != std::string::npos);
+  CHECK(unmapped.find("shared::cluster address = 0x5000400 (mbarrier.arrive.shared::cluster by thread 0") != std::string::npos);
+  CHECK(unmapped.find("an address of one of the cluster's 2 CTAs, rank · 2^24 + offset") != std::string::npos);
+}
+
+// The H200's shared addresses in a cluster of 4 (hardware-checks.md,
+// 2026-12-01): rank r's own address of offset 0x400 is 0x0r000400, mapa of
+// it to rank q gives 0x0q000400 from every rank, and a shared::cta store at
+// another rank's address faults.
+TEST_CASE("shared addresses carry the CTA's rank in bits 24 and up, as on the H200") {
+  std::array<std::uint32_t, 4> base{}, mapped_to_2{}, mapped_back{};
+  launch({4, 1, 1}, 32, 64,
+         [&](HostArch& a) {
+           if (a.thread_index() != 0) return;
+           const unsigned r = a.cluster_rank();
+           base[r] = a.smem_base();
+           mapped_to_2[r] = a.map_shared(a.smem_base() + 0x10, 2);
+           mapped_back[r] = a.map_shared(mapped_to_2[r], r);
+         },
+         {}, {4, 1, 1});
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    CHECK(base[r] == (r << 24 | 0x400));
+    CHECK(mapped_to_2[r] == 0x02000410u);
+    CHECK(mapped_back[r] == (r << 24 | 0x410));
+  }
+  const std::string refused = message_of<Error>([&] {
+    launch({2, 1, 1}, 32, 64,
+           [](HostArch& a) {
+             if (a.cluster_rank() == 1) a.smem_store(a.smem_base() & 0xFFFFFFu, std::uint32_t{1});
+           },
+           {}, {2, 1, 1});
+  });
+  CHECK(refused.find("shared address = 0x400 (st.shared by thread 0 (warp 0, lane 0) of rank 1)") != std::string::npos);
+  CHECK(refused.find("a shared::cta access to another CTA's faults on hardware") != std::string::npos);
 }
 
 TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing its own mbarrier") {

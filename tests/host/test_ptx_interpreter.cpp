@@ -629,7 +629,8 @@ END:
   } catch (const Error& x) {
     e = x.what();
   }
-  CHECK(e.find("st.shared::cta.u32 by thread 0 (warp 0, lane 0)) is invalid: a shared::cta address") != std::string::npos);
+  CHECK(e.find("st.shared::cta.u32 by thread 0 (warp 0, lane 0) of rank 0) is invalid: an address of this CTA's own shared "
+               "memory") != std::string::npos);
 }
 
 TEST_CASE("stmatrix and ldmatrix m8n8.x4: fragment (t/4, 2(t%4)) per register, rows by thread address, .trans (PTX #warp-level-matrix-instructions-stmatrix)") {

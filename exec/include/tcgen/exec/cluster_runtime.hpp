@@ -24,14 +24,18 @@ class HostArch;
 
 class ClusterRuntime {
  public:
-  // shared::cluster addresses as the model forms them (PTX leaves the form to
-  // the implementation, #distributed-shared-memory): CTA r's shared address a
-  // is a + (r + 1) · 2^24 (shared memory is far below 16 MiB); a below 2^24
-  // alone is the issuing CTA's own.
+  // Shared addresses carry the CTA's rank in the cluster in bits 24 and up,
+  // as on the H200 (hardware-checks.md; PTX leaves the form to the
+  // implementation, #distributed-shared-memory): CTA r's byte at offset a is
+  // r · 2^24 + a, in its own shared::cta instructions and in a peer's
+  // shared::cluster ones alike; mapa replaces the rank bits. A CTA outside a
+  // cluster is rank 0, whose addresses are plain offsets.
   static constexpr std::uint32_t kRankShift = 24;
+  static constexpr std::uint32_t kOffsetMask = (1u << kRankShift) - 1;
   static constexpr std::uint32_t cluster_address(std::uint32_t addr, int rank) {
-    return addr + ((static_cast<std::uint32_t>(rank) + 1) << kRankShift);
+    return (addr & kOffsetMask) | static_cast<std::uint32_t>(rank) << kRankShift;
   }
+  static constexpr int rank_of(std::uint32_t addr) { return static_cast<int>(addr >> kRankShift); }
 
   // The cluster `index` (in clusters) of a grid of `grid` CTAs in clusters of
   // `dims` CTAs (each dimension dividing the grid's); every CTA has `threads`

@@ -95,8 +95,9 @@ class HostArch {
 
   // ---- shared memory: the kernel's dynamic shared memory starts at
   // smem_base() (1024-byte aligned); values of 4, 8 or 16 bytes, at
-  // addresses aligned to their size.
-  std::uint32_t smem_base() const { return CtaRuntime::kSmemBase; }
+  // addresses aligned to their size. In a cluster the addresses carry the
+  // CTA's rank in bits 24 and up, as on hardware (ClusterRuntime::cluster_address).
+  std::uint32_t smem_base() const;
   template <class T>
   void smem_store(std::uint32_t addr, const T& value);
   template <class T>
@@ -144,6 +145,7 @@ class HostArch {
 
   // ---- mbarriers at shared addresses (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   void mbarrier_init(std::uint32_t mbar, std::uint32_t count);
+  void mbarrier_inval(std::uint32_t mbar);
   void fence_mbarrier_init();  // fence.mbarrier_init.release.cluster; the model has no rule for it
   void mbarrier_arrive(std::uint32_t mbar, std::uint32_t count = 1);
   void mbarrier_arrive_expect_tx(std::uint32_t mbar, std::uint32_t bytes);
@@ -235,11 +237,15 @@ class HostArch {
   Vote vote(const char* instruction, std::uint32_t mask, bool predicate);
   // Below smem_base() lies what the kernel did not ask for.
   void check_smem(std::uint32_t addr, std::uint32_t bytes, const char* instruction) const;
-  // For a shared::cluster address of a peer CTA: that CTA, with `addr` made its shared::cta address;
-  // null for this CTA's own (addr then stays or becomes its shared::cta address).
+  // For a shared::cluster address of a peer CTA: that CTA, with `addr` made
+  // the offset into its shared memory; null for this CTA's own (addr then
+  // becomes the offset into this CTA's).
   CtaRuntime* peer(std::uint32_t& addr, const char* instruction) const;
-  // A shared::cta instruction's address: not a peer's shared::cluster address.
-  void check_own(std::uint32_t addr, const char* instruction) const;
+  // A shared::cta instruction's address: this CTA's own, as the offset into
+  // its shared memory (the model's address); a peer's is refused.
+  std::uint32_t own(std::uint32_t addr, const char* instruction) const;
+  // mbarrier.arrive on this CTA's mbarrier at offset mbar.
+  void arrive_own(std::uint32_t mbar, std::uint32_t count);
   // The A operand of an atom's K step: a TMEM address (TS) or a descriptor (SS).
   template <class A>
   static std::optional<std::uint32_t> a_tmem_operand(A a, int kstep);

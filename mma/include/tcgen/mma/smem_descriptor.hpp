@@ -76,6 +76,12 @@ constexpr std::uint64_t encode_bytes(const BitField& f, Int bytes) {
   return static_cast<std::uint64_t>(bytes >> 4);
 }
 
+// A shared address in a cluster carries the CTA's rank in bits 24 and up
+// (hardware-checks.md); the descriptor holds the offset below them, as
+// matrix-descriptor-encode's & 0x3FFFF keeps it. Offsets from 256 KiB to
+// 16 MiB stay errors: no CTA has that much shared memory.
+constexpr Int shared_offset(Int addr) { return addr >= (Int{1} << 24) ? addr & 0xFFFFFF : addr; }
+
 // PTX on the base offset: "This is valid for all swizzling modes except the no-swizzle mode."
 inline constexpr const char* kBaseOffsetNoSwizzle =
     "expected 0 with no swizzle: the matrix base offset \"is valid for all swizzling modes except the no-swizzle "
@@ -89,7 +95,7 @@ constexpr std::uint64_t encode(const SmemDescriptorFields& d, DescriptorArch arc
   if (!sm100_code) fail("layout_type", d.layout_type, "expected an SM100 swizzle code 0, 1, 2, 4 or 6 (3, 5, 7 are invalid)");
   std::uint64_t w = 0;
   if (arch == DescriptorArch::sm100) {
-    w = sm100::start_address.insert(w, encode_bytes(sm100::start_address, d.start_address));
+    w = sm100::start_address.insert(w, encode_bytes(sm100::start_address, shared_offset(d.start_address)));
     w = sm100::lbo.insert(w, encode_bytes(sm100::lbo, d.lbo));
     w = sm100::sbo.insert(w, encode_bytes(sm100::sbo, d.sbo));
     w = sm100::version.insert(w, 1);
@@ -97,7 +103,7 @@ constexpr std::uint64_t encode(const SmemDescriptorFields& d, DescriptorArch arc
     return sm100::layout_type.insert(w, static_cast<std::uint64_t>(d.layout_type));
   }
   if (d.layout_type == 1) fail("layout_type", d.layout_type, "expected none/32B/64B/128B: wgmma has no 128B_base32B mode");
-  w = sm90::start_address.insert(w, encode_bytes(sm90::start_address, d.start_address));
+  w = sm90::start_address.insert(w, encode_bytes(sm90::start_address, shared_offset(d.start_address)));
   w = sm90::lbo.insert(w, encode_bytes(sm90::lbo, d.lbo));
   w = sm90::sbo.insert(w, encode_bytes(sm90::sbo, d.sbo));
   w = sm90::base_offset.insert(w, static_cast<std::uint64_t>(d.base_offset));

@@ -68,6 +68,10 @@ struct Function {
   // from the first byte above the reserved KiB, and where the dynamic shared
   // memory (.extern .shared) starts.
   std::uint32_t static_shared_bytes = 0, dynamic_shared_base = 0;
+  // The register slot that holds the CTA's shared window, rank · 2^24 in a
+  // cluster (exec::ClusterRuntime::cluster_address): an operand naming a
+  // shared variable reads it plus the variable's offset. kNoReg: none named.
+  std::uint32_t shared_window_slot = Operand::kNoReg;
 };
 
 struct Variable {
