@@ -23,6 +23,8 @@ ClusterRuntime::ClusterRuntime(Dim3 index, Dim3 dims, Dim3 grid, int threads, st
     const Dim3 block{index.x * dims.x + p.x, index.y * dims.y + p.y, index.z * dims.z + p.z};
     ctas_.push_back(std::make_unique<CtaRuntime>(*this, rank, block, grid, threads, smem_bytes, options));
   }
+  // CTA pairs: ranks that differ in the last bit only (PTX #tcgen05-issue-granularity).
+  for (int rank = 0; rank + 1 < size; rank += 2) ctas_[rank]->cta().pair_with(ctas_[rank + 1]->cta());
   barrier_.arrival.assign(static_cast<std::size_t>(size * threads), -1);
   barrier_.live = size * threads;
 }

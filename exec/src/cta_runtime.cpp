@@ -13,7 +13,7 @@ namespace tcgen::exec {
 
 namespace {
 
-model::CtaConfig config(int threads, std::uint32_t smem_bytes, const LaunchOptions& options) {
+model::CtaConfig config(int rank, int threads, std::uint32_t smem_bytes, const LaunchOptions& options) {
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     fail("block_threads", threads, "a multiple of 32 from 32 to 1024: the host runs whole warps");
   static_assert(CtaRuntime::kSmemBase == model::SharedMemory::kReservedBytes);
@@ -21,7 +21,8 @@ model::CtaConfig config(int threads, std::uint32_t smem_bytes, const LaunchOptio
   if (smem_bytes > most)
     fail("smem_bytes", std::to_string(smem_bytes),
          "at most " + std::to_string(most) + " bytes: the 227 KB of shared memory a CTA may have on sm_100");
-  return {.warps = threads / 32,
+  return {.rank = rank,
+          .warps = threads / 32,
           .smem_base = 0,
           .smem_bytes = CtaRuntime::kSmemBase + smem_bytes,
           .strict_mma_pipelining = options.strict_mma_pipelining,
@@ -50,7 +51,7 @@ CtaRuntime::CtaRuntime(ClusterRuntime& cluster, int rank, Dim3 block, Dim3 grid,
       grid_(grid),
       threads_(threads),
       active_threads_(threads),
-      cta_(config(threads, smem_bytes, options)),
+      cta_(config(rank, threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
       exited_(static_cast<std::size_t>(threads), false) {
   for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);

@@ -291,7 +291,7 @@ void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count) 
   CtaRuntime* other = peer(mbar, "mbarrier.arrive.shared::cluster");
   check_smem(mbar, 8, "mbarrier.arrive.shared::cluster");
   if (!other) return arrive_own(mbar, count);
-  other->cta().mbarrier_arrive_remote(mbar, count);  // a peer's mbarrier: it wakes the peer's waiters
+  other->cta().mbarrier_arrive_remote(rt_.cta(), warp(), mbar, count);  // a peer's mbarrier: it wakes the peer's waiters
   other->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
                           "mbarrier.arrive.shared::cluster from rank " + std::to_string(rt_.rank()) +
                               (count == 1 ? std::string() : " of count " + std::to_string(count)));
@@ -367,11 +367,11 @@ void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
 // (a narrow box under a swizzle leaves the rest of each swizzle row alone),
 // and they land through the async proxy, completing their bytes on mbar.
 void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                            std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask) {
+                            std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask, int cta_group) {
   if (!rt_.enter()) return;
   const tma::TensorMapSpec& spec = map.spec;
   const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile" +
-                                  (cta_mask ? ".multicast::cluster" : "");
+                                  (cta_mask ? ".multicast::cluster" : "") + (cta_group == 2 ? ".cta_group::2" : "");
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "one per dimension of the tensor map, " + std::to_string(spec.rank));
@@ -381,13 +381,34 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
          "bits only for the cluster's " + std::to_string(size) +
              " ranks: a multicast reaches CTAs of the cluster (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
   dst = own(dst, instruction.c_str());
-  mbar = own(mbar, instruction.c_str());
+  // .cta_group::2: each destination's signal goes to the CTA of its pair
+  // whose rank parity is that of the CTA where mbar lies (PTX
+  // #data-movement-and-conversion-instructions-cp-async-bulk-tensor); with
+  // ::1, to the destination's own mbarrier at mbar's offset.
+  const int mbar_rank = ClusterRuntime::rank_of(mbar);
+  if (cta_group == 2) {
+    if ((mbar_rank >> 1) != (rt_.rank() >> 1) || (rt_.rank() ^ 1) >= size)
+      fail("mbar", hex(mbar) + " (" + instruction + " by " + thread_text(thread_) + " of rank " +
+                       std::to_string(rt_.rank()) + ")",
+           "an mbarrier of this CTA's pair, ranks " + std::to_string(rt_.rank() & ~1) + " and " +
+               std::to_string(rt_.rank() | 1) + " of the cluster's " + std::to_string(size));
+    mbar &= ClusterRuntime::kOffsetMask;
+  } else {
+    mbar = own(mbar, instruction.c_str());
+  }
   check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load
   check_smem(mbar, 8, instruction.c_str());
-  std::vector<CtaRuntime*> targets;
+  std::vector<CtaRuntime*> targets, signals;
   for (int rank = 0; rank < size; ++rank)
     if (cta_mask >> rank & 1u) targets.push_back(&rt_.cluster().cta(rank));
   if (cta_mask == 0) targets.push_back(&rt_);
+  for (CtaRuntime* t : targets) {
+    const int signal = cta_group == 2 ? (t->rank() & ~1) | (mbar_rank & 1) : t->rank();
+    if (signal >= size)
+      fail("ctaMask", hex(cta_mask) + " (" + instruction + " by " + thread_text(thread_) + ")",
+           "destinations whose pair is whole: rank " + std::to_string(t->rank()) + " has no peer in the cluster");
+    signals.push_back(&rt_.cluster().cta(signal));
+  }
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
   const std::size_t window = spec.smem_row_bytes() * rows;
@@ -398,13 +419,16 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
     std::size_t j = i;
     while (j < window && low[j] == high[j]) ++j;
     if (j > i)
-      for (CtaRuntime* cta : targets) cta->cta().tma_load_landed(dst + static_cast<std::uint32_t>(i), {low.data() + i, j - i}, mbar);
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        targets[t]->cta().tma_load_landed(dst + static_cast<std::uint32_t>(i), {low.data() + i, j - i}, mbar,
+                                          &signals[t]->cta());
     i = j + 1;
   }
-  for (CtaRuntime* cta : targets)
-    cta->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
-                          instruction + (cta == &rt_ ? "" : " from rank " + std::to_string(rt_.rank())) + " landed " +
-                              std::to_string(bytes) + " bytes (complete_tx)");
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    signals[t]->mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                                 instruction + (signals[t] == &rt_ ? "" : " from rank " + std::to_string(rt_.rank())) +
+                                     " landed " + std::to_string(bytes) + " bytes in rank " +
+                                     std::to_string(targets[t]->rank()) + " (complete_tx)");
 }
 
 void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
@@ -459,11 +483,13 @@ void HostArch::mma(model::MmaKind kind, int cta_group, std::uint32_t d_tmem, std
 
 void HostArch::commit(std::uint32_t mbar, int cta_group) {
   if (!rt_.enter()) return;
-  mbar = own(mbar, "tcgen05.commit");
+  CtaRuntime* other = peer(mbar, "tcgen05.commit.shared::cluster");  // its mbarrier may be a peer's
   check_smem(mbar, 8, "tcgen05.commit");
-  rt_.cta().commit(me(), mbar, model_group(cta_group));
-  rt_.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
-                       "tcgen05.commit.cta_group::" + std::to_string(cta_group) + ".mbarrier::arrive::one");
+  CtaRuntime& target = other ? *other : rt_;
+  rt_.cta().commit(me(), mbar, model_group(cta_group), &target.cta());
+  target.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                          "tcgen05.commit.cta_group::" + std::to_string(cta_group) + ".mbarrier::arrive::one" +
+                              (other ? " from rank " + std::to_string(rt_.rank()) : ""));
 }
 
 void HostArch::commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask) {
@@ -479,11 +505,7 @@ void HostArch::commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t
   for (int rank = 0; rank < size; ++rank) {
     if (!(cta_mask >> rank & 1u)) continue;
     CtaRuntime& cta = rt_.cluster().cta(rank);
-    if (&cta == &rt_) {
-      rt_.cta().commit(me(), mbar, model_group(cta_group));
-    } else {
-      cta.cta().mbarrier_arrive_remote(mbar, 1);
-    }
+    rt_.cta().commit(me(), mbar, model_group(cta_group), &cta.cta());
     cta.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
                          instruction + (&cta == &rt_ ? "" : " from rank " + std::to_string(rt_.rank())));
   }

@@ -8,13 +8,29 @@
 
 namespace tcgen::model {
 
-Cta::Cta(const CtaConfig& config) : config_(config), smem_(config.smem_base, config.smem_bytes) {
+Cta::Cta(const CtaConfig& config)
+    : config_(config), keys_{config.rank * Issuers::kPerCta}, smem_(config.smem_base, config.smem_bytes) {
   if (config.warps < 1 || config.warps > 32) fail("warps", config.warps, "1 to 32 warps (1024 threads) per CTA");
+  if (config.rank < 0 || config.rank > 15) fail("rank", config.rank, "0 to 15: a rank of a cluster of at most 16 CTAs");
   warps_.resize(static_cast<std::size_t>(config.warps));
 }
 
+void Cta::pair_with(Cta& peer) {
+  if ((peer.rank() ^ rank()) != 1)
+    fail("peer rank", std::to_string(peer.rank()) + " for rank " + std::to_string(rank()),
+         "the rank that differs from this CTA's in the last bit only (PTX #tcgen05-issue-granularity)");
+  peer_ = &peer;
+  peer.peer_ = this;
+}
+
+Cta::WarpState& Cta::state(int warp) { return acting_ ? acting_->warps_[warp] : warps_[warp]; }
+
+std::string Cta::warp_name(int warp) const {
+  return "warp " + std::to_string(warp) + (acting_ ? " of rank " + std::to_string(acting_->rank()) : "");
+}
+
 void Cta::letter(const ModelError& e) {
-  if (config_.letters_as_errors || severity(e.rule()) != Severity::letter) throw e;
+  if (config_.letters_as_errors || severity(e.rule()) == Severity::fault) throw e;
   Warning& w = warnings_[e.rule()];
   if (w.count++ == 0) w.first = e.what();
 }
@@ -35,9 +51,11 @@ void Cta::check_cta_group(const Issue& issue, CtaGroup group) {
     throw ModelError(issue, Rule::mixed_cta_group, ".cta_group", "::" + std::to_string(static_cast<int>(group)),
                      "the kernel's first tcgen05 instruction with a .cta_group, " + cta_group_first_ + ", used ::" +
                          std::to_string(static_cast<int>(*cta_group_)) + ".");
-  if (group == CtaGroup::two)
-    throw ModelError(issue, Rule::unsupported, ".cta_group", "::2",
-                     "cta_group::2 works on a CTA pair, and the model holds one CTA.");
+  if (group == CtaGroup::two && !peer_)
+    throw ModelError(issue, Rule::pair_missing, ".cta_group", "::2",
+                     "this CTA, of rank " + std::to_string(rank()) + ", has no peer of rank " +
+                         std::to_string(rank() ^ 1) + " in its cluster (a cluster of an even number of CTAs pairs "
+                         "them all).");
 }
 
 void Cta::check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const {
@@ -66,6 +84,11 @@ std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::st
 }
 
 void Cta::finish() const {
+  if (!pair_allocs_.empty())
+    throw ModelError({"kernel exit"}, Rule::pair_alloc_mismatch, "allocations",
+                     std::to_string(pair_allocs_.size()) + " of the peer's",
+                     "the peer CTA (rank " + std::to_string(rank() ^ 1) + ") executed tcgen05.alloc.cta_group::2 " +
+                         "for both CTAs, and this CTA never executed the tcgen05.alloc.cta_group::2 that pairs with it.");
   if (tmem_.allocations().empty()) return;
   throw ModelError({"kernel exit"}, Rule::tmem_not_freed, "allocations", tmem_.describe(),
                    "the kernel ends with Tensor Memory still allocated; call tcgen05.dealloc for each.");

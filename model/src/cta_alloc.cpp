@@ -1,5 +1,13 @@
 // tcgen05.alloc / dealloc / relinquish_alloc_permit (PTX
 // #tcgen05-instructions-tcgen05-alloc, tcgen05-facts.md §6).
+//
+// cta_group::2: "Issue from two warps, one in each of the current CTA and
+// its Peer CTA, in order to collectively perform the operation" (PTX
+// #tcgen05-issue-granularity); the columns are the same in both CTAs. The
+// model allocates them in both Tensor Memories when the first of the two
+// warps arrives (where hardware may block it until the second does) and
+// hands them to the second, which checks that it asks for as many; each
+// CTA's dealloc frees its own, so a peer still reading its columns keeps them.
 #include <string>
 
 #include "tcgen/model/cta.hpp"
@@ -28,11 +36,29 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
     letter(ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
                       "the CTA's previous tcgen05.alloc took " + std::to_string(last_alloc_columns_) + " columns."));
   check_smem(issue, "dst", dst, 4);
-  const int column = tmem_.find_space(static_cast<int>(ncols));
-  if (column < 0)
-    throw ModelError(issue, Rule::alloc_unavailable, "nCols", std::to_string(ncols),
-                     "no free aligned range of that many columns; allocated: " + tmem_.describe() + ".");
-  tmem_.allocate({column, static_cast<int>(ncols), warp});
+  int column = -1;
+  if (group == CtaGroup::two && !pair_allocs_.empty()) {  // the peer's alloc took them for both
+    const auto [paired, columns] = pair_allocs_.front();
+    if (columns != static_cast<int>(ncols))
+      throw ModelError(issue, Rule::pair_alloc_mismatch, "nCols", std::to_string(ncols),
+                       "the peer CTA (rank " + std::to_string(peer_->rank()) +
+                           ")'s tcgen05.alloc.cta_group::2 that this one pairs with took " + std::to_string(columns) +
+                           " columns.");
+    pair_allocs_.erase(pair_allocs_.begin());
+    column = paired;
+  } else {
+    const TensorMemory* also = group == CtaGroup::two ? &peer_->tmem_ : nullptr;
+    column = tmem_.find_space(static_cast<int>(ncols), also);
+    if (column < 0)
+      throw ModelError(issue, Rule::alloc_unavailable, "nCols", std::to_string(ncols),
+                       "no free aligned range of that many columns; allocated: " + tmem_.describe() +
+                           (also ? "; in the peer CTA: " + also->describe() : std::string()) + ".");
+    tmem_.allocate({column, static_cast<int>(ncols), warp});
+    if (also) {
+      peer_->tmem_.allocate({column, static_cast<int>(ncols), warp});
+      peer_->pair_allocs_.push_back({column, static_cast<int>(ncols)});
+    }
+  }
   last_alloc_columns_ = static_cast<int>(ncols);
   // The address (lane 0, the first column) goes to dst with a weak store:
   // other warps may read it only after a barrier.

@@ -26,10 +26,27 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
     throw ModelError(issue, Rule::unsupported, "s-desc layout type", std::to_string(f.layout_type),
                      "the model reads tcgen05.cp sources without swizzle only; CUTLASS never swizzles them and PTX "
                      "does not say whether swizzled sources are legal.");
-  const int lane0 = static_cast<int>(taddr >> 16), col0 = static_cast<int>(taddr & 0xFFFF);
+  const int lane0 = static_cast<int>(taddr >> 16);
   if (lane0 != 0)
     throw ModelError(issue, Rule::unsupported, "taddr lane", std::to_string(lane0),
                      "the model copies to lane 0 only, the one lane CUTLASS uses; PTX does not say which others work.");
+  if (group == CtaGroup::one) return cp_share(issue, t, keys_.thread(t.warp, t.lane), shape, taddr, f);
+  // cta_group::2: "the data is copied into the Tensor Memory of both the
+  // current and the peer CTAs"; each reads the source at s-desc in its own
+  // shared memory, as CUTLASS's 2-SM copy traits lay out both CTAs alike
+  // (UNCONFIRMED: tcgen05-facts-2.md §2). Both are checked before either is written.
+  peer_->acting_ = this;
+  peer_->cp_share(issue, t, peer_->keys_.pair(t.warp, t.lane), shape, taddr, f, true);
+  peer_->acting_ = nullptr;
+  cp_share(issue, t, keys_.thread(t.warp, t.lane), shape, taddr, f);
+  peer_->acting_ = this;
+  peer_->cp_share(issue, t, peer_->keys_.pair(t.warp, t.lane), shape, taddr, f);
+  peer_->acting_ = nullptr;
+}
+
+void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std::uint32_t taddr,
+                   const SmemDescriptorFields& f, bool check_only) {
+  const int col0 = static_cast<int>(taddr & 0xFFFF);
   const int rows = source_rows(shape), bytes = row_bytes(shape), columns = bytes / 4;
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
 
@@ -47,11 +64,13 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
     }
   check_proxy(issue, chunks);
 
-  const int issuer = issuer_thread(t.warp, t.lane);
   for (int s = 0; s < rows; ++s)
     for (int lane : destination_lanes(shape, s))
       for (int c = 0; c < columns; ++c) check_order(issue, Touch::cp, t.warp, issuer, lane, col0 + c);
-  const std::uint32_t id = issue_op(OpKind::cp, issuer, t.warp, t.lane, issue.instruction, 0);
+  if (check_only) return;
+  const std::string instruction =
+      acting_ ? issue.instruction + " (issued by rank " + std::to_string(acting_->rank()) + ")" : issue.instruction;
+  const std::uint32_t id = issue_op(OpKind::cp, issuer, t.warp, t.lane, instruction, 0);
   // Bit b of a row goes to column b/32, bit b%32: bytes little-endian into cells.
   for (int s = 0; s < rows; ++s)
     for (int lane : destination_lanes(shape, s))

@@ -72,12 +72,12 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint3
   WarpRegisters regs;
   for (auto& r : regs) r.assign(static_cast<std::size_t>(registers(a)), 0);
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
-    check_order(issue, Touch::ld, warp, issuer_ld(warp), lane, col);
+    check_order(issue, Touch::ld, warp, keys_.ld(warp), lane, col);
     check_written(issue, lane, col, "");
     const std::uint32_t v = tmem_.value(lane, col);
     regs[t][i] |= a.pack ? (v & 0xFFFFu) << (16 * h) : v;
   });
-  const std::uint32_t id = issue_op(OpKind::ld, issuer_ld(warp), warp, -1, issue.instruction, lanes(a.shape));
+  const std::uint32_t id = issue_op(OpKind::ld, keys_.ld(warp), warp, -1, issue.instruction, lanes(a.shape));
   for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.set_reader(lane, col, id); });
   return regs;
 }
@@ -96,9 +96,9 @@ void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>&
       throw ModelError(issue, Rule::ldst_access, "registers", std::to_string(regs[t].size()) + " in thread " +
                        std::to_string(t), "the access takes " + std::to_string(registers(a)) + " per thread.");
   for_each_cell(a, base, [&](int, int, int, int lane, int col) {
-    check_order(issue, Touch::st, warp, issuer_st(warp), lane, col);
+    check_order(issue, Touch::st, warp, keys_.st(warp), lane, col);
   });
-  const std::uint32_t id = issue_op(OpKind::st, issuer_st(warp), warp, -1, issue.instruction, lanes(a.shape));
+  const std::uint32_t id = issue_op(OpKind::st, keys_.st(warp), warp, -1, issue.instruction, lanes(a.shape));
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
     // .unpack::16b: each half into the low 16 bits of its column; the model
     // writes the high 16 bits as zero (PTX leaves them unstated).

@@ -20,6 +20,26 @@
 
 namespace tcgen::model {
 
+struct Cta::MmaShare {
+  const Issue& issue;
+  Thread t;    // the issuing thread: of this CTA, or of acting_'s
+  int issuer;  // its key here (Issuers::thread, or Issuers::pair for the peer's)
+  MmaShape now;
+  const InstrDescriptorFields& f;
+  const MmaVariant& variant;
+  bool enable_input_d;
+  int M, N, K;     // D's rows held here, its columns, K
+  int S;           // segments each row of D is folded into: 1, or 2 and 4 for Layouts B, E and G
+  int lane0;       // d-tmem's lane
+  bool segmented;  // row v = s·M + m lies in lane v (Layouts B, E, G); else datapath_lane(M, v, lane0)
+  std::array<const float*, 2> a;  // A, M × K, for the first segment and for the others
+  const float* bt;                // B transposed, K × N
+  std::optional<std::uint32_t> a_tmem;
+  int a_rows;  // rows v of A read from Tensor Memory, at lane(v)
+
+  int lane(int v) const { return segmented ? v : datapath_lane(M, v, lane0); }
+};
+
 void Cta::mma_ss(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
                  std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant) {
   mma(t, kind, d_tmem, std::nullopt, a_desc, b_desc, idesc, enable_input_d, group, variant);
@@ -57,10 +77,9 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   if (list_chunks) check_proxy(issue, mma_chunks_);
 }
 
-void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const MmaShape& now, int k,
-                      ElementType type, float* out) {
+void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
+                      int first_lane, int k, ElementType type, float* out) {
   const std::uint32_t d_tmem = now.d_tmem;
-  const int rows = now.m;
   const int element_bits = bits(type);
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
     throw ModelError(issue, Rule::unsupported, "A type", name(type),
@@ -74,10 +93,11 @@ void Cta::read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const 
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
   for (int m = 0; m < rows; ++m) {
-    const int lane = datapath_lane(rows, m, lane0);
+    // M = 64 (cta_group::1 only) is Layout F; the rest are rows of lanes.
+    const int lane = now.m == 64 ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
     for (int kk = 0; kk < k; ++kk) {
       const PackedPosition p = a_tmem_position(element_bits, kk);
-      check_order(issue, Touch::mma_read, t.warp, issuer_thread(t.warp, t.lane), lane, col0 + p.column, &now);
+      check_order(issue, Touch::mma_read, warp, issuer, lane, col0 + p.column, &now);
       check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
       out[static_cast<std::size_t>(m) * k + kk] = decode(type, (tmem_.value(lane, col0 + p.column) >> p.shift) & mask);
     }
@@ -121,7 +141,7 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
                      "kind::i8 accumulates in s32, which the model's fp32 accumulator does not reproduce.");
   InstrDescriptorFields f;
   try {
-    f = decode_instr_descriptor(idesc, kind, variant.ws);
+    f = decode_instr_descriptor(idesc, kind, variant.ws, group);
   } catch (const Error& e) {
     throw ModelError(issue, Rule::idesc_invalid, "idesc." + e.field(), e.value(),
                      "decoding idesc " + hex(idesc) + " for kind::" + name(kind) + " failed: " + e.what() + ".");
@@ -152,38 +172,35 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
       (variant.scale_input_d < 0 || variant.scale_input_d > 15 || (kind != MmaKind::f16 && kind != MmaKind::tf32)))
     throw ModelError(issue, Rule::idesc_invalid, "scale-input-d", std::to_string(variant.scale_input_d),
                      "scale-input-d lies in [0, 15] and is for kind::f16 and tf32 only (PTX #tcgen05-mma).");
+  if (a_tmem && f.a_mn_major)
+    throw ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem]).");
+  if (group == CtaGroup::two) return pair_mma(issue, t, f, d_tmem, a_tmem, a_desc, b_desc, enable_input_d, variant);
   const int M = f.m, N = f.n, K = k_per_instruction(kind);
-  const int lane0 = static_cast<int>(d_tmem >> 16), col0 = static_cast<int>(d_tmem & 0xFFFF);
+  const int lane0 = static_cast<int>(d_tmem >> 16);
   if (!(lane0 == 0 || (M == 64 && !variant.ws && lane0 == 16)))
     throw ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
                      variant.ws ? "tcgen05.mma.ws puts D in Layout D, E or G, which start at lane 0."
                      : M == 128 ? "M = 128 uses Layout D, which starts at lane 0."
                                 : "M = 64 uses Layout F, which starts at lane 0 or 16.");
-  if (a_tmem && f.a_mn_major)
-    throw ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem]).");
   if (a_tmem && variant.ws && M != 128)
     throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(M),
                      "where A lies in Tensor Memory for tcgen05.mma.ws with M = 32 or 64 is drawn only in PTX "
                      "figures (tcgen05-facts-2.md §1.2, UNCONFIRMED).");
 
-  // D as R rows of W columns: .ws folds each row of D into S segments
-  // (datapath.hpp); row v = s·M + m is segment s of D's row m.
-  const int S = variant.ws ? ws_segments(M) : 1, W = N / S, R = M * S;
-  const auto lane_of = [&](int v) { return variant.ws ? ws_lane(M, v % M, v / M) : datapath_lane(M, v, lane0); };
-
   // The operands, decoded once per instruction into reused buffers: A as
   // M × K, B straight into K × N (the layout the loop nest wants).
   const MmaShape now{d_tmem, M, N, kind};
+  const int issuer = keys_.thread(t.warp, t.lane);
   mma_a_.resize(static_cast<std::size_t>(M) * K);
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
-  if (a_tmem) read_a_tmem(issue, t, *a_tmem, now, K, f.a, mma_a_.data());
+  if (a_tmem) read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 0, K, f.a, mma_a_.data());
   else fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
   // Block scaling: D = (A · scale_A)(B · scale_B) + D (PTX #tcgen05-block-scaling),
   // each scale factor applied to the K / V elements of its block. A power of
   // two (UE8M0) or a 4-bit-significand UE4M3 times an element of at most 4
   // significant bits is exact in fp32 while it stays in fp32's range.
-  if (scaled) {
+  if (block_scaled(kind)) {
     const int V = variant.scale_vec, block = K / V;
     mma_scale_a_.resize(static_cast<std::size_t>(M) * V);
     mma_scale_b_.resize(static_cast<std::size_t>(N) * V);
@@ -197,6 +214,83 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
       for (int n = 0; n < N; ++n) mma_bt_[static_cast<std::size_t>(k) * N + n] *= mma_scale_b_[n * V + k / block];
   }
 
+  // .ws folds each row of D into S segments (datapath.hpp).
+  const int S = variant.ws ? ws_segments(M) : 1;
+  const MmaShare share{issue, t, issuer, now, f, variant, enable_input_d, M, N, K, S, lane0, variant.ws,
+                       {mma_a_.data(), mma_a_.data()}, mma_bt_.data(), a_tmem, M};
+  check_mma_share(share);
+  write_mma_share(share);
+}
+
+// cta_group::2 (PTX #tcgen05-issue-granularity, #tcgen05-data-path-layout-
+// organization; tcgen05-facts.md §4): the CTA of rank parity v holds rows
+// [v·M/2, (v+1)·M/2) of A (in shared memory at a-desc, or in Tensor Memory at
+// a-tmem) and of D, and rows [v·N/2, (v+1)·N/2) of B at b-desc; each CTA's D
+// is its M/2 rows by N: Layout A for M = 256 (rows at lanes 0-127), Layout B
+// for M = 128 (row m' at lane m' for the first N/2 columns, lane m' + 64
+// for the rest, both at d-tmem's columns, each half computed from the copy
+// of A in those lanes: CUTLASS duplicates A there). d-tmem, a-tmem and the
+// descriptors name the same offsets in both CTAs.
+void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f, std::uint32_t d_tmem,
+                   std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                   bool enable_input_d, const MmaVariant& variant) {
+  if (block_scaled(f.kind))
+    throw ModelError(issue, Rule::unsupported, ".kind", std::string("kind::") + name(f.kind),
+                     "where a CTA pair keeps its scale factors is not modelled yet.");
+  if (rank() & 1)
+    letter(ModelError(issue, Rule::pair_mma_by_odd_cta, "%cluster_ctarank", std::to_string(rank()),
+                      "this CTA is the odd one of its pair; its peer, rank " + std::to_string(peer_->rank()) +
+                          ", issues the pair's MMAs in CUTLASS and the public 2-CTA kernels."));
+  const int lane0 = static_cast<int>(d_tmem >> 16);
+  if (lane0 != 0)
+    throw ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
+                     "cta_group::2 puts D in Layout A (M = 256) or B (M = 128), which start at lane 0.");
+  const int M = f.m, N = f.n, K = k_per_instruction(f.kind), rows = M / 2, half = N / 2;
+  const MmaShape now{d_tmem, M, N, f.kind};
+  std::array<Cta*, 2> pair{};  // by rank parity
+  pair[rank() & 1] = this;
+  pair[(rank() & 1) ^ 1] = peer_;
+  // Operands: each CTA its own A rows, B gathered from both halves.
+  mma_bt_.resize(static_cast<std::size_t>(K) * N);
+  for (int v = 0; v < 2; ++v) {
+    Cta& c = *pair[v];
+    c.acting_ = &c == this ? nullptr : this;
+    const int issuer = &c == this ? keys_.thread(t.warp, t.lane) : c.keys_.pair(t.warp, t.lane);
+    c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, mma_bt_.data() + v * half, 1, N);
+    c.mma_a_.resize(static_cast<std::size_t>(M == 128 ? 2 * rows : rows) * K);
+    if (!a_tmem)
+      c.fetch_smem(issue, "a-desc", a_desc, rows, K, f.a, f.a_mn_major, c.mma_a_.data(), K, 1);
+    else
+      for (int copy = 0; copy < (M == 128 ? 2 : 1); ++copy)
+        c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, K, f.a,
+                      c.mma_a_.data() + static_cast<std::size_t>(copy) * rows * K);
+    c.acting_ = nullptr;
+  }
+  // Each CTA's share, checked in both before either is written.
+  std::array<std::optional<MmaShare>, 2> shares;
+  for (int v = 0; v < 2; ++v) {
+    Cta& c = *pair[v];
+    const float* a = c.mma_a_.data();
+    shares[v].emplace(MmaShare{issue, t, &c == this ? keys_.thread(t.warp, t.lane) : c.keys_.pair(t.warp, t.lane),
+                               now, f, variant, enable_input_d, rows, N, K, M == 128 ? 2 : 1, 0, M == 128,
+                               {a, a_tmem && M == 128 ? a + static_cast<std::size_t>(rows) * K : a}, mma_bt_.data(),
+                               a_tmem, a_tmem && M == 128 ? 2 * rows : rows});
+  }
+  for (int v = 0; v < 2; ++v) {
+    pair[v]->acting_ = pair[v] == this ? nullptr : this;
+    pair[v]->check_mma_share(*shares[v]);
+    pair[v]->acting_ = nullptr;
+  }
+  for (int v = 0; v < 2; ++v) {
+    pair[v]->acting_ = pair[v] == this ? nullptr : this;
+    pair[v]->write_mma_share(*shares[v]);
+    pair[v]->acting_ = nullptr;
+  }
+}
+
+void Cta::check_mma_share(const MmaShare& s) {
+  const Issue& issue = s.issue;
+  const int W = s.N / s.S, R = s.M * s.S, col0 = static_cast<int>(s.now.d_tmem & 0xFFFF);
   for (int n = 0; n < W; ++n)
     if (!tmem_.live(col0 + n)) check_column(issue, col0 + n, col0, col0 + W - 1);
 
@@ -210,7 +304,6 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   //    pairs are remembered); a failing run reports its first cell, so the
   //    error names the first cell that breaks a rule, as a cell-by-cell walk would.
   // Nothing is changed until every cell has passed.
-  const int issuer = issuer_thread(t.warp, t.lane);
   struct Pair {
     std::uint32_t writer, reader;
   };
@@ -220,18 +313,18 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
     bool known = false;
     for (const Pair& p : checked) known = known || (p.writer == writer && p.reader == reader);
     if (!known) {
-      check_order(issue, Touch::mma_write, t.warp, issuer, lane, column, &now);
+      check_order(issue, Touch::mma_write, s.t.warp, s.issuer, lane, column, &s.now);
       checked[checked_next] = {writer, reader};
       checked_next = checked_next % 7 + 1;  // slots 1-7 in turn; slot 0 keeps (0, 0)
     }
-    if (enable_input_d && writer == 0)
+    if (s.enable_input_d && writer == 0)
       check_written(issue, lane, column,
                     ", and enable-input-d is true, so the MMA adds to it (the first MMA of a chain clears D with "
                     "enable-input-d = false)");
   };
   for (int v = 0; v < R; ++v) {
-    const int lane = lane_of(v);
-    if (v > 0 && tmem_.same_ids(lane_of(v - 1), lane, col0, W)) continue;
+    const int lane = s.lane(v);
+    if (v > 0 && tmem_.same_ids(s.lane(v - 1), lane, col0, W)) continue;
     tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t reader) {
       check_run(lane, column, count, writer, reader);
     });
@@ -240,58 +333,67 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   if (config_.strict_mma_pipelining) {
     std::uint32_t passed = 0;  // the last reader checked (most D rows share one)
     for (int v = 0; v < R; ++v) {
-      const int lane = lane_of(v);
+      const int lane = s.lane(v);
       for (int n = 0; n < W; ++n) {
         const std::uint32_t reader = tmem_.mma_reader(lane, col0 + n);
         if (reader == 0 || reader == passed) continue;
-        check_mma_reader(issue, t.warp, issuer, lane, col0 + n, reader, now);
+        check_mma_reader(issue, s.t.warp, s.issuer, lane, col0 + n, reader, s.now);
         passed = reader;
       }
     }
   }
+}
 
+void Cta::write_mma_share(const MmaShare& s) {
   // The arithmetic (model-math.md). f32 D is accumulated in place in the
   // Tensor Memory rows; f16 D is not packed: one value in the low 16 bits of
   // a cell (PTX #tcgen05-packing-formats-mat-d), decoded to fp32, and the
   // fp32 sum rounded back to it. scale-input-d scales the old D by 2^-s
   // first (exact unless it leaves fp32's normal range).
+  const InstrDescriptorFields& f = s.f;
+  const int M = s.M, N = s.N, K = s.K, S = s.S, W = N / S, R = M * S;
+  const int col0 = static_cast<int>(s.now.d_tmem & 0xFFFF);
   const float sign = f.negate_a != f.negate_b ? -1.0f : 1.0f;
-  const float d_scale = std::ldexp(1.0f, -variant.scale_input_d);
+  const float d_scale = std::ldexp(1.0f, -s.variant.scale_input_d);
   const bool in_place = f.d == ElementType::f32;
   mma_rows_.resize(static_cast<std::size_t>(R));
   if (!in_place) mma_d_.assign(static_cast<std::size_t>(R) * W, 0.0f);
   for (int v = 0; v < R; ++v) {
-    const int lane = lane_of(v);
+    const int lane = s.lane(v);
     mma_rows_[v] = in_place ? tmem_.value_row(lane) + col0 : mma_d_.data() + static_cast<std::size_t>(v) * W;
-    if (!enable_input_d) continue;
+    if (!s.enable_input_d) continue;
     if (!in_place)
       for (int n = 0; n < W; ++n) mma_rows_[v][n] = decode(f.d, tmem_.value(lane, col0 + n));
-    if (variant.scale_input_d != 0)
+    if (s.variant.scale_input_d != 0)
       for (int n = 0; n < W; ++n) mma_rows_[v][n] *= d_scale;
   }
   if (S == 1) {
-    detail::mma_rows(mma_a_.data(), mma_bt_.data(), M, N, K, mma_rows_.data(), enable_input_d, sign);
+    detail::mma_rows(s.a[0], s.bt, M, N, K, mma_rows_.data(), s.enable_input_d, sign);
   } else {
     mma_b_segment_.resize(static_cast<std::size_t>(K) * W);
-    for (int s = 0; s < S; ++s) {
+    for (int seg = 0; seg < S; ++seg) {
       for (int k = 0; k < K; ++k)
-        std::copy_n(mma_bt_.data() + static_cast<std::size_t>(k) * N + s * W, W,
+        std::copy_n(s.bt + static_cast<std::size_t>(k) * N + seg * W, W,
                     mma_b_segment_.data() + static_cast<std::size_t>(k) * W);
-      detail::mma_rows(mma_a_.data(), mma_b_segment_.data(), M, W, K, mma_rows_.data() + s * M, enable_input_d, sign);
+      detail::mma_rows(s.a[seg < 2 ? seg : 0], mma_b_segment_.data(), M, W, K, mma_rows_.data() + seg * M,
+                       s.enable_input_d, sign);
     }
   }
 
-  const std::uint32_t id = issue_op(OpKind::mma, issuer, t.warp, t.lane, issue.instruction, 0, now);
-  const int a_col0 = a_tmem ? static_cast<int>(*a_tmem & 0xFFFF) : 0, a_columns = K * bits(f.a) / 32;
+  const std::string instruction =
+      acting_ ? s.issue.instruction + " (issued by rank " + std::to_string(acting_->rank()) + ")" : s.issue.instruction;
+  const std::uint32_t id = issue_op(OpKind::mma, s.issuer, s.t.warp, s.t.lane, instruction, 0, s.now);
   for (int v = 0; v < R; ++v) {
-    const int lane = lane_of(v);
+    const int lane = s.lane(v);
     tmem_.set_writers(lane, col0, W, id);
     if (!in_place)
       for (int n = 0; n < W; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[v][n]));
   }
   // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
-  if (a_tmem && config_.strict_mma_pipelining)
-    for (int m = 0; m < M; ++m) tmem_.set_mma_readers(datapath_lane(M, m, lane0), a_col0, a_columns, id);
+  if (s.a_tmem && config_.strict_mma_pipelining) {
+    const int a_col0 = static_cast<int>(*s.a_tmem & 0xFFFF), a_columns = K * bits(f.a) / 32;
+    for (int v = 0; v < s.a_rows; ++v) tmem_.set_mma_readers(s.lane(v), a_col0, a_columns, id);
+  }
 }
 
 }  // namespace tcgen::model

@@ -40,7 +40,7 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
                      "the scale factors fill lanes 0-31 of every 32-lane partition, so [" + w +
                          "] names lane 0 (its address is " + hex(tmem) + ").");
   const int columns = (rows + 31) / 32;
-  const int issuer = issuer_thread(t.warp, t.lane);
+  const int issuer = keys_.thread(t.warp, t.lane);
   const std::string why = ", and the MMA reads scale factors from it through [" + w + "]";
   for (int r = 0; r < rows; ++r) {
     const int column = col0 + r / 32;

@@ -32,24 +32,27 @@ std::string Cta::commit_state(const AsyncOp& op, std::uint32_t id, int warp) con
     for (const Commit& c : it->second)
       if (c.bound > id)
         return "committed to the mbarrier at " + hex(c.mbar) + " in its phase " + std::to_string(c.phase) +
-               "; warp " + std::to_string(warp) + " has not seen that phase complete (mbarrier.try_wait.parity " +
+               "; " + warp_name(warp) + " has not seen that phase complete (mbarrier.try_wait.parity " +
                std::to_string(c.phase & 1) + ")";
   return "no tcgen05.commit by that thread has been issued since";
 }
 
 void Cta::unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched) {
   letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
-                    "warp " + std::to_string(warp) + " has waited for the " + op.instruction + " of " +
-                        by(op.warp, op.lane) + " that " + touched + " it, but has not executed "
-                        "tcgen05.fence::after_thread_sync since that wait."));
-  warps_[warp].effective.merge(warps_[warp].pending);
+                    warp_name(warp) + " has waited for the " + op.instruction + " of " + by(op.warp, op.lane) +
+                        " that " + touched + " it, but has not executed tcgen05.fence::after_thread_sync since that "
+                        "wait."));
+  WarpState& w = state(warp);
+  w.effective.merge(w.pending);
 }
 
 void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
                       const MmaShape* mma) {
   const TmemCell c = tmem_.cell(lane, column);
   if (c.writer == 0 && c.reader == 0) return;
-  const WarpState& w = warps_[warp];
+  const WarpState& w = state(warp);
+  // The peer's warp (acting_) issued none of this CTA's tcgen05.ld/st.
+  const auto same_warp = [&](const AsyncOp& op) { return !acting_ && op.warp == warp; };
   // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
   // A wait without the fence after it is a PTX letter: unless it is an
   // error, the warp goes on as if it had fenced.
@@ -68,7 +71,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       if (c.writer >= warps_[op.warp].st_done)
         throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
                          writer() + ", which has not executed tcgen05.wait::st since.");
-      if (op.warp != warp)
+      if (!same_warp(op))
         require(w.effective.knows_complete(op.issuer, c.writer),
                 [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
                 Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
@@ -113,7 +116,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     if (c.reader >= warps_[op.warp].ld_done)
       throw ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
                        reader() + ", which has not executed tcgen05.wait::ld since.");
-    if (op.warp != warp)
+    if (!same_warp(op))
       require(w.effective.knows_complete(op.issuer, c.reader),
               [&] { return w.pending.knows_complete(op.issuer, c.reader); }, op,
               Rule::unordered_tmem_access,
@@ -125,7 +128,7 @@ void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, i
                            const MmaShape& now) {
   const AsyncOp& op = ops_[id - 1];
   if (op.shape == now && op.issuer == issuer) return;  // a pipelined pair of one thread
-  const WarpState& w = warps_[warp];
+  const WarpState& w = state(warp);
   // A pipelined pair of two threads needs the first ordered before the
   // second; any other pair, the first complete.
   const bool pipelined = op.shape == now;

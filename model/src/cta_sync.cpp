@@ -61,8 +61,11 @@ void Cta::ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out) {
   std::copy(src.begin(), src.end(), out.begin());
 }
 
-void Cta::mbarrier_arrive_remote(std::uint32_t mbar, std::uint32_t count) {
-  mbarrier_op({"mbarrier.arrive.shared::cluster (by a peer CTA)"}, mbar, MbarOp::arrive, count);
+void Cta::mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count) {
+  // The arrival releases at cluster scope what the arriving warp has published and fenced.
+  const WarpState& w = from.warps_[static_cast<std::size_t>(warp)];
+  mbarrier_op({"mbarrier.arrive.shared::cluster (by rank " + std::to_string(from.rank()) + ")"}, mbar, MbarOp::arrive,
+              count, {&w.released, &w.effective});
 }
 
 void Cta::fence_proxy_async(int warp) {
@@ -71,14 +74,14 @@ void Cta::fence_proxy_async(int warp) {
   warps_[warp].unfenced_st = false;
 }
 
-void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar) {
+void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar, Cta* signal) {
   const Issue issue{"cp.async.bulk.tensor (bytes landing)"};
   check_smem(issue, "address", addr, bytes.size());
   std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
   std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
-  mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()));
+  (signal ? *signal : *this).mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()));
 }
 
 std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr, std::uint32_t bytes) {
@@ -202,28 +205,39 @@ const Mbarrier& Cta::mbarrier(std::uint32_t mbar) const {
 // PTX #tcgen05-instructions-tcgen05-commit: the mbarrier tracks the
 // completion of all prior async tcgen05 operations of the executing thread;
 // they are complete in the model, so the arrival happens now.
-void Cta::commit(Thread t, std::uint32_t mbar, CtaGroup group) {
+void Cta::commit(Thread t, std::uint32_t mbar, CtaGroup group, Cta* target) {
   const Issue issue{"tcgen05.commit.cta_group::" + std::to_string(static_cast<int>(group)) +
-                        ".mbarrier::arrive::one.shared::cluster.b64",
+                        ".mbarrier::arrive::one.shared::cluster.b64" +
+                        (target && target != this ? " (to rank " + std::to_string(target->rank()) + ")" : ""),
                     t.warp, t.lane};
   check_thread(issue, t);
   check_cta_group(issue, group);
-  const int issuer = issuer_thread(t.warp, t.lane);
-  const std::uint64_t bound = ops_.size() + 1, phase = slot(issue, mbar, true).state.phase();
-  Knowledge k;  // the arrival carries the completion of the thread's operations, nothing else
-  k.complete.raise(issuer, bound);
-  mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&k});
-  commits_[issuer].push_back({bound, mbar, phase});
+  Cta& dest = target ? *target : *this;
+  const std::uint64_t phase = dest.slot(issue, mbar, true).state.phase();
+  // The arrival carries the completion of the thread's operations, nothing
+  // else: with cta_group::2, of their halves in the peer too.
+  Knowledge k;
+  const int issuer = keys_.thread(t.warp, t.lane);
+  k.complete.raise(issuer, ops_.size() + 1);
+  commits_[issuer].push_back({ops_.size() + 1, mbar, phase});
+  if (group == CtaGroup::two) {
+    const int half = peer_->keys_.pair(t.warp, t.lane);
+    k.complete.raise(half, peer_->ops_.size() + 1);
+    peer_->commits_[half].push_back({peer_->ops_.size() + 1, mbar, phase});
+  }
+  dest.mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&k});
 }
 
 void Cta::fence_before_thread_sync(int warp) {
   check_thread({"tcgen05.fence::before_thread_sync", warp}, {warp, 0});
   WarpState& w = warps_[warp];
   const std::uint64_t next = ops_.size() + 1;
-  w.released.ordered.raise(warp, next);  // every lane's single-thread operations so far
+  w.released.ordered.raise(ordering_key(keys_.thread(warp, 0)), next);  // every lane's single-thread operations so far
+  if (peer_)  // and their cta_group::2 halves in the peer
+    w.released.ordered.raise(ordering_key(peer_->keys_.pair(warp, 0)), peer_->ops_.size() + 1);
   // tcgen05.ld/st are complete only once waited for (wait::ld / wait::st).
-  w.released.complete.raise(issuer_st(warp), w.st_done);
-  w.released.complete.raise(issuer_ld(warp), w.ld_done);
+  w.released.complete.raise(keys_.st(warp), w.st_done);
+  w.released.complete.raise(keys_.ld(warp), w.ld_done);
 }
 
 void Cta::fence_after_thread_sync(int warp) {

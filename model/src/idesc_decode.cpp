@@ -112,6 +112,19 @@ bool legal_n(MmaKind kind, int n) {
   return n % 8 == 0;
 }
 
+// cta_group::2 (Table 39): M 128 or 256 (the pair's, from the descriptor's
+// full M), N 16..256 step 16, kind::i8 step 32; an 8-bit MN-major B steps
+// by 32 (#tcgen05-kind-shapes-8b-transpose-b).
+void check_pair_shape(const InstrDescriptorFields& f, MmaKind kind, const char* m_name, const char* n_name) {
+  if (f.m != 128 && f.m != 256)
+    refuse(m_name, f.m, "expected M = 128 or 256 for cta_group::2", kTable39);
+  const int step = kind == MmaKind::i8 || (f.b_mn_major && bits(f.b) == 8) ? 32 : 16;
+  if (f.n < step || f.n > 256 || f.n % step != 0)
+    refuse(n_name, f.n, "expected N a multiple of " + std::to_string(step) + " in [" + std::to_string(step) +
+                            ", 256] for cta_group::2" + (step == 32 && kind != MmaKind::i8 ? " with an MN-major 8-bit B" : ""),
+           step == 32 && kind != MmaKind::i8 ? "#tcgen05-kind-shapes-8b-transpose-b" : kTable39);
+}
+
 // Bits 2 and 7-22, common to all tables.
 void decode_operands(std::uint64_t w, MmaKind kind, InstrDescriptorFields& f) {
   const auto get = [w](const BitField& b) { return b.extract(w); };
@@ -141,7 +154,7 @@ void decode_operands(std::uint64_t w, MmaKind kind, InstrDescriptorFields& f) {
   f.n = static_cast<int>(get(n_field) << 3);
 }
 
-InstrDescriptorFields decode_block_scaled(std::uint64_t w, MmaKind kind) {
+InstrDescriptorFields decode_block_scaled(std::uint64_t w, MmaKind kind, CtaGroup group) {
   const auto get = [w](const BitField& b) { return b.extract(w); };
   const char* table = table_of(kind);
   for (const BitField& r : mx::reserved)
@@ -171,6 +184,10 @@ InstrDescriptorFields decode_block_scaled(std::uint64_t w, MmaKind kind) {
     refuse(mx::k96.name, 1, "expected 0 (dense K = 64): K = 96 is for sm_103a, not sm_100a",
            "#tcgen05-matrix-shape-target-isa-note");
   f.m = static_cast<int>(get(mx::m_field) << 7);
+  if (group == CtaGroup::two) {
+    check_pair_shape(f, kind, mx::m_field.name, n_field.name);
+    return f;
+  }
   if (f.m != 128)
     refuse(mx::m_field.name, f.m, std::string("expected M = 128 (field = M >> 7) for kind::") + name(kind) +
                                        " with cta_group::1", kTable39);
@@ -184,11 +201,12 @@ InstrDescriptorFields decode_block_scaled(std::uint64_t w, MmaKind kind) {
 
 }  // namespace
 
-InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws) {
+InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws, CtaGroup group) {
   const std::uint64_t w = idesc;
+  if (ws && group == CtaGroup::two) refuse("ws", 1, "expected no .ws with cta_group::2: \"Invalid\"", kTable39);
   if (block_scaled(kind)) {
     if (ws) refuse("ws", 1, std::string("kind::") + name(kind) + " has no .ws form", kTable39);
-    return decode_block_scaled(w, kind);
+    return decode_block_scaled(w, kind, group);
   }
   const auto get = [w](const BitField& f) { return f.extract(w); };
   for (const BitField& r : reserved)
@@ -232,6 +250,10 @@ InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind,
              f.sparse ? "expected N = 64 or 128 (field = N >> 3) for sparse .ws"
                       : "expected N = 64, 128 or 256 (field = N >> 3) for .ws",
              kTable39);
+    return f;
+  }
+  if (group == CtaGroup::two) {
+    check_pair_shape(f, kind, m_field.name, n_field.name);
     return f;
   }
   if (f.m != 64 && f.m != 128)

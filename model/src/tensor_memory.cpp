@@ -4,10 +4,10 @@
 
 namespace tcgen::model {
 
-int TensorMemory::find_space(int columns) const {
+int TensorMemory::find_space(int columns, const TensorMemory* also) const {
   for (int start = 0; start + columns <= kColumns; start += columns) {
     bool free = true;
-    for (int c = start; c < start + columns && free; ++c) free = !live_[c];
+    for (int c = start; c < start + columns && free; ++c) free = !live_[c] && !(also && also->live_[c]);
     if (free) return start;
   }
   return -1;

@@ -69,17 +69,17 @@ TEST_CASE("Tensor Memory still allocated at the kernel's exit is an error") {
   cta.finish();
 }
 
-TEST_CASE("every tcgen05 instruction of a kernel uses one .cta_group; ::2 is outside the model") {
+TEST_CASE("every tcgen05 instruction of a kernel uses one .cta_group; ::2 needs a CTA pair") {
   Cta cta;
   cta.alloc(0, 0, 32);
   expect_rule([&] { cta.relinquish_alloc_permit(0, CtaGroup::two); }, Rule::mixed_cta_group,
               {".cta_group = ::2", "tcgen05.alloc.cta_group::1", "used ::1"});
   Cta pair;
-  expect_rule([&] { pair.alloc(0, 0, 32, CtaGroup::two); }, Rule::unsupported, {"CTA pair"});
+  expect_rule([&] { pair.alloc(0, 0, 32, CtaGroup::two); }, Rule::pair_missing, {"no peer of rank 1"});
 }
 
 TEST_CASE("alloc's dst must be in shared memory; a store over it replaces the address") {
-  Cta cta(CtaConfig{4, 0, 4096});
+  Cta cta(CtaConfig{.warps = 4, .smem_base = 0, .smem_bytes = 4096});
   expect_rule([&] { cta.alloc(0, 4096, 32); }, Rule::smem_outside_image, {"dst = 0x1000", "[0x0, 0x1000)"});
   cta.alloc(0, 0x10, 32);
   const std::uint8_t zeros[4] = {};

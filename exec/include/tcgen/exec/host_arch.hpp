@@ -172,9 +172,20 @@ class HostArch {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask);
   }
+  // .cta_group::2 (CTA pairs): the box lands as above (cta_mask 0: in this
+  // CTA), but each destination's complete_tx goes to the mbarrier at mbar's
+  // offset in the CTA of its pair whose rank parity is mbar's: mbar is a
+  // shared::cluster address in this CTA's pair (the even CTA's, for a pair
+  // MMA's operands: map_shared(bar, rank & ~1)).
+  template <class... Coords>
+  void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::uint16_t cta_mask,
+                     Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask, 2);
+  }
   // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of cta_mask.
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
-                    int count, std::uint16_t cta_mask = 0);
+                    int count, std::uint16_t cta_mask = 0, int cta_group = 1);
   // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at
   // coords from shared address src into `global`, the map's tensor (written
   // at once: the bulk group's wait has nothing left to wait for).
@@ -207,8 +218,9 @@ class HostArch {
            const model::MmaVariant& variant = {});
   void commit(std::uint32_t mbar, int cta_group);
   // .multicast::cluster: the arrival lands on the mbarrier at mbar's offset in
-  // every CTA of cta_mask (bit r = rank r; PTX #tcgen05-instructions-tcgen05-commit).
-  // A peer's arrival carries no knowledge of this CTA's tcgen05 operations.
+  // every CTA of cta_mask (bit r = rank r; PTX #tcgen05-instructions-tcgen05-commit),
+  // each carrying the completion of the thread's operations (cta_group::2:
+  // of their halves in both CTAs of the pair). commit's mbar may be a peer's.
   void commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask);
   // tcgen05.cp shared memory → Tensor Memory; one thread
   void cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group);

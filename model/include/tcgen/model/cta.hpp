@@ -24,19 +24,22 @@
 
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/model/cp_shape.hpp"
+#include "tcgen/model/idesc_decode.hpp"
 #include "tcgen/model/knowledge.hpp"
 #include "tcgen/model/ld_st_access.hpp"
 #include "tcgen/model/mbarrier.hpp"
 #include "tcgen/model/mma_types.hpp"
 #include "tcgen/model/model_error.hpp"
 #include "tcgen/model/shared_memory.hpp"
+#include "tcgen/model/smem_descriptor_decode.hpp"
 #include "tcgen/model/tensor_memory.hpp"
 
 namespace tcgen::model {
 
-enum class CtaGroup { one = 1, two = 2 };
-
 struct CtaConfig {
+  // %cluster_ctarank: the CTA's issuer keys (knowledge.hpp), and which half
+  // of a CTA pair's cta_group::2 operands it holds (rank & 1).
+  int rank = 0;
   int warps = 4;                                       // 1 to 32
   std::uint32_t smem_base = 0;                         // shared address of the image's first byte
   std::uint32_t smem_bytes = SharedMemory::kMaxBytes;  // up to 227 KB
@@ -66,6 +69,12 @@ class Cta {
  public:
   explicit Cta(const CtaConfig& config = {});
 
+  // CTA pairs (PTX #tcgen05-issue-granularity): the two CTAs of a cluster
+  // whose ranks differ in the last bit only. Both must outlive each other's
+  // use; a CTA without a peer refuses cta_group::2.
+  void pair_with(Cta& peer);
+  int rank() const { return config_.rank; }
+
   // ---- shared memory through the generic proxy, and the proxy fence
   void st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> bytes);
   void ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out);
@@ -73,7 +82,9 @@ class Cta {
   void fence_proxy_async(int warp);
   // A TMA load landing: the bytes are written through the async proxy (no
   // proxy fence needed), then complete_tx(bytes) on mbar.
-  void tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar);
+  // signal: the CTA whose mbarrier the bytes complete on (TMA .cta_group::2), null for this one.
+  void tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar,
+                       Cta* signal = nullptr);
   // A TMA store reading [addr, addr + bytes) through the async proxy: the
   // proxy-fence rule for what st.shared wrote there, then the image's bytes.
   std::span<const std::uint8_t> tma_store_source(Thread t, std::uint32_t addr, std::uint32_t bytes);
@@ -90,7 +101,9 @@ class Cta {
   // tcgen05 operations (the peer's fences are not this CTA's).
   void st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes);
   void ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out);
-  void mbarrier_arrive_remote(std::uint32_t mbar, std::uint32_t count);
+  // mbarrier.arrive.shared::cluster by warp `warp` of `from`, a peer in the
+  // cluster: the arrival carries that warp's published and fenced knowledge.
+  void mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count);
   void mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count);
   void mbarrier_inval(Thread t, std::uint32_t mbar);
   void mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count = 1);
@@ -116,8 +129,11 @@ class Cta {
               std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one, const MmaVariant& variant = {});
   // ---- tcgen05.cp shared memory → Tensor Memory, single thread
   void cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, CtaGroup group = CtaGroup::one);
-  // ---- tcgen05.commit.mbarrier::arrive::one: the thread's prior mma/cp → one arrival on mbar
-  void commit(Thread t, std::uint32_t mbar, CtaGroup group = CtaGroup::one);
+  // ---- tcgen05.commit.mbarrier::arrive::one: the thread's prior mma/cp of
+  // `group` → one arrival on mbar, in this CTA or (target) in a peer's
+  // (.shared::cluster, .multicast::cluster); cta_group::2 tracks the
+  // operations' halves in both CTAs of the pair.
+  void commit(Thread t, std::uint32_t mbar, CtaGroup group = CtaGroup::one, Cta* target = nullptr);
 
   // ---- tcgen05.ld / tcgen05.st, warp-collective. taddr: one value for the
   // whole warp, or each thread's own (they must all be equal).
@@ -132,7 +148,8 @@ class Cta {
   void fence_before_thread_sync(int warp);
   void fence_after_thread_sync(int warp);
 
-  // ---- the kernel's exit: throws if Tensor Memory is still allocated
+  // ---- the kernel's exit: throws if Tensor Memory is still allocated, or a
+  // cta_group::2 allocation the peer made for this CTA was never matched
   void finish() const;
   // The PTX-letter rules broken so far (empty under letters_as_errors).
   const std::map<Rule, Warning>& warnings() const { return warnings_; }
@@ -186,6 +203,24 @@ class Cta {
   // How an instruction touches a TMEM cell, for the ordering checks.
   enum class Touch { ld, st, mma_read, mma_write, cp };
 
+  // One CTA's share of a tcgen05.mma: the D rows it holds and the operands
+  // they need (cta_mma.cpp). A pair MMA has one for each CTA of the pair.
+  struct MmaShare;
+  // The warp of the issuing thread when an instruction of the peer acts on
+  // this CTA's Tensor Memory (the peer's half of cta_group::2): its
+  // knowledge decides the ordering checks here. Null: the warp is this CTA's.
+  Cta* acting_ = nullptr;
+  WarpState& state(int warp);
+  // "warp 2", or "warp 2 of rank 0" for the peer's.
+  std::string warp_name(int warp) const;
+  void check_mma_share(const MmaShare& s);
+  // tcgen05.cp into this CTA's Tensor Memory from its shared memory; check_only: the rules, nothing written.
+  void cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std::uint32_t taddr,
+                const SmemDescriptorFields& f, bool check_only = false);
+  void write_mma_share(const MmaShare& s);
+  void pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f, std::uint32_t d_tmem,
+                std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc, bool enable_input_d,
+                const MmaVariant& variant);
   void check_thread(const Issue& issue, Thread t) const;
   // A broken PTX-letter rule: thrown under letters_as_errors, else counted.
   void letter(const ModelError& e);
@@ -227,15 +262,22 @@ class Cta {
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
-  // A of TS-MMA, rows × k row-major into out.
-  void read_a_tmem(const Issue& issue, Thread t, std::uint32_t a_tmem, const MmaShape& now, int k, ElementType type,
-                   float* out);
+  // A of TS-MMA, rows × k row-major into out: in Layout F for M = 64, else
+  // rows m at lanes first_lane + m (a CTA pair's half; for M = 128 each of
+  // its two copies). `warp` and `issuer` as for check_order.
+  void read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
+                   int first_lane, int k, ElementType type, float* out);
   // The `vec` scale factors of each of `rows` rows of A (or columns of B)
   // at [tmem], bytes id .. id + vec - 1 of their words, into out[row * vec + j].
   void read_scale_factors(const Issue& issue, Thread t, const char* which, std::uint32_t tmem, int rows, int vec,
                           int id, bool ue8m0, const MmaShape& now, float* out);
 
   CtaConfig config_;
+  Issuers keys_;
+  Cta* peer_ = nullptr;
+  // cta_group::2 allocations the peer made for both CTAs that this CTA's own
+  // tcgen05.alloc has not yet matched: (column, nCols), in order.
+  std::vector<std::pair<int, int>> pair_allocs_;
   SharedMemory smem_;
   TensorMemory tmem_;
   std::vector<WarpState> warps_;

@@ -30,6 +30,9 @@ struct InstrDescriptorFields {
 // allow: M 64 or 128 (block-scaled kinds: 128); N 8..256 step 8 (kind::i8: 8,
 // 16, 24, 32, then step 16; an MN-major 8-bit B: step 16); with .ws (kinds
 // f16, tf32, f8f6f4, i8 only) M 32, 64 or 128 and N 64, 128 or 256.
-InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws = false);
+// cta_group::2: M 128 or 256 and N 16..256 step 16 (kind::i8: step 32; an
+// MN-major 8-bit B: step 32); no .ws.
+InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws = false,
+                                              CtaGroup group = CtaGroup::one);
 
 }  // namespace tcgen::model

@@ -2,11 +2,14 @@
 // What a warp may assume about asynchronous tcgen05 operations issued by
 // others (PTX #tcgen05-memory-consistency-model, tcgen05-facts.md §7).
 //
-// Every asynchronous operation gets an id, increasing in issue order, and an
-// issuer: the thread for tcgen05.mma/cp (single-thread instructions), the warp
-// for tcgen05.st and, separately, tcgen05.ld (each waited on by its own
-// wait::st / wait::ld). Knowledge is "every operation of issuer k with id <
-// bound", in two strengths:
+// Every asynchronous operation gets an id, increasing in issue order in its
+// CTA, and an issuer: the thread for tcgen05.mma/cp (single-thread
+// instructions), the warp for tcgen05.st and, separately, tcgen05.ld (each
+// waited on by its own wait::st / wait::ld), and, for the half of a
+// cta_group::2 operation that lands in the peer CTA, the issuing thread as
+// seen from the peer. Issuer keys are unique in the cluster (Issuers), so
+// knowledge can travel between CTAs. Knowledge is "every operation of issuer
+// k with id < bound", in two strengths:
 //   complete: it has finished (commit → mbarrier, wait::ld/st);
 //   ordered:  it is ordered before the warp's later tcgen05 operations, which
 //             suffices for pipelined pairs (mma → mma, cp → mma) only. It is
@@ -23,11 +26,27 @@
 
 namespace tcgen::model {
 
-inline constexpr int issuer_thread(int warp, int lane) { return 32 * warp + lane; }
-inline constexpr int issuer_st(int warp) { return 1024 + warp; }
-inline constexpr int issuer_ld(int warp) { return 2048 + warp; }
-// The warp of a thread issuer (issuer_thread).
-inline constexpr int issuer_warp(int issuer) { return issuer / 32; }
+// The issuer keys of the CTA of rank `rank` in its cluster.
+struct Issuers {
+  static constexpr int kPerCta = 4096;
+  int base = 0;  // rank · kPerCta
+
+  constexpr int thread(int warp, int lane) const { return base + 32 * warp + lane; }
+  constexpr int st(int warp) const { return base + 1024 + warp; }
+  constexpr int ld(int warp) const { return base + 2048 + warp; }
+  // The peer CTA's thread (warp, lane), issuing the half of a cta_group::2 operation that lands here.
+  constexpr int pair(int warp, int lane) const { return base + 3072 + 32 * warp + lane; }
+};
+
+// The key of the `ordered` bound that covers a thread or pair issuer: its
+// warp's (tcgen05.fence::before_thread_sync is a warp's instruction); -1 for
+// tcgen05.ld/st issuers, which only completion covers.
+inline constexpr int ordering_key(int issuer) {
+  const int local = issuer % Issuers::kPerCta, base = issuer - local;
+  if (local < 1024) return base + local / 32;
+  if (local >= 3072) return base + 32 + (local - 3072) / 32;
+  return -1;
+}
 
 // Key → bound, sorted by key; a missing key has bound 0 (nothing known).
 class Bounds {
@@ -84,11 +103,13 @@ class Bounds {
 
 struct Knowledge {
   Bounds complete;  // issuer → bound
-  Bounds ordered;   // warp → bound, for the warp's thread issuers
+  Bounds ordered;   // ordering_key → bound, for the thread and pair issuers of a warp
 
   bool knows_complete(int issuer, std::uint64_t id) const { return id < complete.at(issuer); }
   bool knows_ordered(int issuer, std::uint64_t id) const {
-    return knows_complete(issuer, id) || (issuer < issuer_st(0) && id < ordered.at(issuer_warp(issuer)));
+    if (knows_complete(issuer, id)) return true;
+    const int key = ordering_key(issuer);
+    return key >= 0 && id < ordered.at(key);
   }
   void merge(const Knowledge& other) {
     complete.merge(other.complete);

@@ -6,6 +6,9 @@
 
 namespace tcgen::model {
 
+// .cta_group::1 (one CTA) or ::2 (a CTA pair, PTX #tcgen05-issue-granularity).
+enum class CtaGroup { one = 1, two = 2 };
+
 // The kinds of tcgen05.mma (PTX #tcgen05-mma, #tcgen05-kind-shapes); the
 // last three are block-scaled (PTX #tcgen05-block-scaling).
 enum class MmaKind : std::uint8_t { f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4 };

@@ -52,6 +52,15 @@ namespace tcgen::model {
     "all Tensor Memory allocated by tcgen05.alloc must be freed by tcgen05.dealloc before the kernel exits")         \
   X(mixed_cta_group, "tcgen05-instructions-tcgen05-alloc",                                                           \
     "all tcgen05 instructions within a kernel must specify the same .cta_group")                                     \
+  X(pair_missing, "tcgen05-issue-granularity",                                                                     \
+    "a .cta_group::2 instruction acts on a CTA pair, two CTAs of one cluster whose %cluster_ctarank differs in "     \
+    "the last bit only: the issuing CTA needs its peer in the cluster")                                              \
+  X(pair_alloc_mismatch, "tcgen05-issue-granularity",                                                                \
+    "tcgen05.alloc/dealloc .cta_group::2 are performed collectively by one warp in each CTA of the pair, with the "  \
+    "same nCols")                                                                                                    \
+  X(pair_mma_by_odd_cta, "tcgen05-issue-granularity",                                                                \
+    "PTX lets either CTA of the pair issue a .cta_group::2 tcgen05.mma, but CUTLASS and the public 2-CTA kernels "   \
+    "issue them from the even CTA (%cluster_ctarank & 1 = 0) only")                                                  \
   X(descriptor_invalid, "tcgen05-shared-memory-descriptor",                                                          \
     "a shared-memory matrix descriptor needs valid fields: fixed bits, reserved bits, swizzle code")                 \
   X(idesc_invalid, "tcgen05-instruction-descriptor",                                                                 \
@@ -89,9 +98,10 @@ TCGEN_RULE_LOOKUPS(Rule, TCGEN_MODEL_RULES)
 // A fault: the hardware traps or computes garbage, so the run stops. A PTX
 // letter: the text asks for it, but kernels that run on B200s omit it, so
 // by default it is a counted warning and the run goes on as if it had been
-// obeyed (CtaConfig::letters_as_errors makes it an error). docs/model.md
-// gives the evidence for each letter.
-enum class Severity { fault, letter };
+// obeyed (CtaConfig::letters_as_errors makes it an error). A convention:
+// PTX allows it, but no silicon-proven kernel does it, so it is warned of
+// the same way. docs/model.md gives the evidence for each.
+enum class Severity { fault, letter, convention };
 
 constexpr Severity severity(Rule r) {
   switch (r) {
@@ -104,6 +114,9 @@ constexpr Severity severity(Rule r) {
     case Rule::proxy_fence_missing:
     // "should not increase": PTX's own words are a recommendation.
     case Rule::alloc_increase: return Severity::letter;
+    // CUTLASS's 2-SM MMAs run under `if (is_mma_leader_cta)` (rank & 1 = 0),
+    // as do tutorials 04 and 05 and ThunderKittens' 2-CTA GEMM.
+    case Rule::pair_mma_by_odd_cta: return Severity::convention;
     // mma_not_pipelined: FA4 and CUTLASS example 77 pipeline mma pairs of
     // different shapes, so it is checked only when asked (strict mma
     // pipelining), and then it is an error.

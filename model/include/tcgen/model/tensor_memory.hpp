@@ -97,8 +97,9 @@ class TensorMemory {
   bool live(int column) const { return column >= 0 && column < kColumns && live_[column]; }
   // The first column, a multiple of `columns`, that starts a free range of
   // that many; -1 when there is none. Aligning to the size is the model's
-  // choice: PTX does not say where tcgen05.alloc places columns.
-  int find_space(int columns) const;
+  // choice: PTX does not say where tcgen05.alloc places columns. With
+  // `also`, the range must be free there too (the two CTAs of a pair).
+  int find_space(int columns, const TensorMemory* also = nullptr) const;
   // Marks the columns live and their cells unwritten: TMEM contents are
   // undefined after allocation.
   void allocate(const Allocation& a);
