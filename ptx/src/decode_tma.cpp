@@ -34,7 +34,8 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
 }
 
 // cp.async.bulk.tensor.Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes[.multicast::cluster][...]
-//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]; aux 1: multicast (ctaMask is ops[4]).
+//   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]; aux 1: multicast (ctaMask is ops[4]);
+//   aux2: the .cta_group (2: mbar is an mbarrier of the CTA pair, HostArch::tma_load_pair).
 void tma_load(Thread& t, const Instruction& in) {
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
@@ -44,7 +45,8 @@ void tma_load(Thread& t, const Instruction& in) {
   const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
   if (in.aux && mask == 0)
     fault("ctaMask", "0", "at least one destination CTA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
-  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count), mask);
+  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count), mask,
+                        in.aux2);
 }
 
 // cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
@@ -97,11 +99,12 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
     in.run = &tma_store;
     return true;
   }
-  if (op.has("cta_group::2") || op.has("im2col")) {
-    why = "cta_group::2 and im2col TMA loads";
+  if (op.has("im2col")) {
+    why = "im2col TMA loads";
     return false;
   }
   in.aux = op.has("multicast::cluster");
+  in.aux2 = op.has("cta_group::2") ? 2 : 1;
   if (in.ops.size() < (in.aux ? 5u : 4u) || in.ops[2].kind != Operand::Kind::vector) {
     why = in.aux ? "[dst], [tensorMap, {coordinates}], [mbar], ctaMask" : "[dst], [tensorMap, {coordinates}], [mbar]";
     return false;
