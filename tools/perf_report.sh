@@ -18,6 +18,12 @@
 #       no local memory (so no spills), no LDL/STL, and the tcgen05 MMA, commit,
 #       TMEM load and allocation and the TMA load present in the SASS.
 #       Exit 0: all hold; 1: one does not (named); 77: no cuobjdump (skipped).
+#   tools/perf_report.sh --check-pair BINARY [CUOBJDUMP]
+#       the same for the CTA-pair GEMM (Config .cta_group = 2; ctest
+#       sass_gemm_pair_sm100, on the tcgen CLI): no stack frame, no local
+#       memory, and the pair forms: UTCHMMA.2CTA, UTCBAR.2CTA.MULTICAST,
+#       UTMALDG.2D.2CTA, UTCATOMSWS.2CTA, with LDTM and the cluster barrier
+#       UCGABAR_ARV / UCGABAR_WAIT.
 #   tools/perf_report.sh --check-fmha BINARY [CUOBJDUMP]
 #       the ctest check (sass_fmha_sm100) of a built bench_fmha: all six FMHA
 #       instantiations present, and each has no stack frame and no local
@@ -55,23 +61,36 @@ every_opcode() {
   echo "</details>"
 }
 
-if [ "${1:-}" = "--check" ]; then
-  binary=$2
-  cuobjdump=$(find_cuobjdump "${3:-}")
+# check_gemm BINARY CUOBJDUMP PATTERN OPCODE...: the first gemm_kernel whose
+# mangled name matches PATTERN has no stack frame, no local memory and no
+# LDL/STL, and its SASS holds each OPCODE. Exits as --check says.
+check_gemm() {
+  local binary=$1 cuobjdump pattern=$3 kernel usage sass bad=0 op
+  cuobjdump=$(find_cuobjdump "$2")
   if [ -z "$cuobjdump" ]; then echo "SKIPPED: cuobjdump not found"; exit 77; fi
   PATH="$(dirname "$cuobjdump"):$PATH"
-  usage=$("$cuobjdump" -res-usage "$binary" | grep -A1 'Function _ZN5tcgen4gemm11gemm_kernel' | grep REG || true)
-  sass=$("$cuobjdump" -sass "$binary")
-  bad=0
+  shift 3
+  kernel=$("$cuobjdump" -res-usage "$binary" | grep -oE "Function $pattern" | head -1 | sed 's/^Function //' || true)
+  [ -n "$kernel" ] || { echo "MISSING a gemm_kernel matching $pattern in $binary"; exit 1; }
+  usage=$("$cuobjdump" -res-usage "$binary" | grep -A1 "Function $kernel" | grep REG || true)
+  sass=$("$cuobjdump" -sass -fun "$kernel" "$binary" 2>/dev/null)
   echo "resources: $usage"
-  [ -n "$usage" ] || { echo "MISSING the gemm_kernel in $binary"; exit 1; }
   grep -q 'STACK:0 ' <<<"$usage" || { echo "FAIL: a stack frame"; bad=1; }
   grep -q 'LOCAL:0 ' <<<"$usage" || { echo "FAIL: local memory (spills)"; bad=1; }
   if grep -Eq '\b(LDL|STL)\b' <<<"$sass"; then echo "FAIL: local memory traffic (LDL/STL) in the SASS"; bad=1; fi
-  for op in UTCHMMA UTCBAR LDTM UTCATOMSWS UTMALDG SYNCS.PHASECHK; do
+  for op in "$@"; do
     if grep -q "$op" <<<"$sass"; then echo "found   $op"; else echo "MISSING $op"; bad=1; fi
   done
   exit $bad
+}
+
+if [ "${1:-}" = "--check" ]; then
+  check_gemm "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM UTCATOMSWS UTMALDG SYNCS.PHASECHK
+fi
+if [ "${1:-}" = "--check-pair" ]; then
+  # The Config's last member, cta_group, is the last template argument: ...ELi2EE.
+  check_gemm "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*ELi2EEEE[A-Za-z0-9_]*' UTCHMMA.2CTA \
+    UTCBAR.2CTA.MULTICAST UTMALDG.2D.2CTA UTCATOMSWS.2CTA LDTM UCGABAR_ARV UCGABAR_WAIT
 fi
 
 # The FMHA kernels' mangled names (fmha_kernel<Fmha<ElementType E, int D>>) in a

@@ -12,5 +12,8 @@ template __global__ void gemm_kernel<Gemm<Config{.ab = ElementType::bf16}>>(
     const __grid_constant__ Params<Config{.ab = ElementType::bf16}>);
 template __global__ void gemm_kernel<Gemm<Config{.ab = ElementType::fp16}>>(
     const __grid_constant__ Params<Config{.ab = ElementType::fp16}>);
+// A CTA pair per 256 × 256 tile (tcgen05 .cta_group::2).
+template __global__ void gemm_kernel<Gemm<Config{.ab = ElementType::bf16, .cta_group = 2}>>(
+    const __grid_constant__ Params<Config{.ab = ElementType::bf16, .cta_group = 2}>);
 
 }  // namespace tcgen::gemm

@@ -48,5 +48,7 @@ exec::RunStats run(const Problem& host, const Options& options, const exec::Sm10
 
 template exec::RunStats run<Config{.ab = ElementType::bf16}>(const Problem&, const Options&, const exec::Sm100&);
 template exec::RunStats run<Config{.ab = ElementType::fp16}>(const Problem&, const Options&, const exec::Sm100&);
+template exec::RunStats run<Config{.ab = ElementType::bf16, .cta_group = 2}>(const Problem&, const Options&,
+                                                                             const exec::Sm100&);
 
 }  // namespace tcgen::gemm

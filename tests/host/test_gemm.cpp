@@ -145,6 +145,26 @@ TEST_CASE("gemm: fp16, K-major, f32 out + C; tile N 48 (read 16 columns at a tim
   check<kFp16Tile48>({70, 100, 90, true, 2}, 70);
 }
 
+TEST_CASE("gemm: CTA pairs (cta_group::2, 256-row tiles); partial tiles; six tiles through one pair") {
+  // 300 = 256 + 44 rows (the odd CTA's half of the second row of tiles is
+  // mostly zero fill), 520 = 2·256 + 8 columns, K = 250.
+  check<kPair>({300, 520, 250, false, 2}, 90);
+}
+
+TEST_CASE("gemm: CTA pairs, fp16, A and B MN-major, bf16 out + C; tile N 128 (64 rows of B per CTA)") {
+  check<kPairFp16MnMnToBf16Tile128>({200, 300, 130, true, 4}, 100);
+}
+
+TEST_CASE("gemm: a CTA pair's D is the one-CTA kernel's, bit for bit (the same K order per element)") {
+  const Shape s{300, 300, 200, true, 0};
+  const Result one = run<kBf16>(s, 110), pair = run<kPair>(s, 110);
+  CHECK_MESSAGE(pair.verdict.ok, pair.verdict.text);
+  CHECK(pair.d.bytes == one.d.bytes);
+  exec::LaunchOptions shuffled;
+  shuffled.shuffle_seed = run_seed();
+  CHECK(run<kPair>(s, 110, shuffled).d.bytes == one.d.bytes);
+}
+
 TEST_CASE("gemm: the same bits under shuffled schedules") {
   constexpr gemm::Config kC = kTile64TwoStages;
   const Shape s{150, 200, 130, true, 2};  // 8 tiles on 2 CTAs

@@ -16,5 +16,9 @@ inline constexpr gemm::Config kFp16MnKToFp16Tile64{.ab = fp16, .a_major = Major:
 inline constexpr gemm::Config kBf16KMnToBf16Tile128{.b_major = Major::MN, .d = bf16, .tile_n = 128};
 inline constexpr gemm::Config kFp16Tile48{.ab = fp16, .tile_n = 48, .stages = 2};
 inline constexpr gemm::Config kTile64TwoStages{.d = f32, .tile_n = 64, .stages = 2};
+// CTA pairs: 256-row tiles, tcgen05 .cta_group::2.
+inline constexpr gemm::Config kPair{.cta_group = 2};
+inline constexpr gemm::Config kPairFp16MnMnToBf16Tile128{
+    .ab = fp16, .a_major = Major::MN, .b_major = Major::MN, .d = bf16, .tile_n = 128, .cta_group = 2};
 
 }  // namespace tcgen::gemm_tests

@@ -19,5 +19,8 @@ template __global__ void gemm_kernel<Gemm<gemm_tests::kBf16KMnToBf16Tile128>>(
 template __global__ void gemm_kernel<Gemm<gemm_tests::kFp16Tile48>>(const __grid_constant__ Params<gemm_tests::kFp16Tile48>);
 template __global__ void gemm_kernel<Gemm<gemm_tests::kTile64TwoStages>>(
     const __grid_constant__ Params<gemm_tests::kTile64TwoStages>);
+template __global__ void gemm_kernel<Gemm<gemm_tests::kPair>>(const __grid_constant__ Params<gemm_tests::kPair>);
+template __global__ void gemm_kernel<Gemm<gemm_tests::kPairFp16MnMnToBf16Tile128>>(
+    const __grid_constant__ Params<gemm_tests::kPairFp16MnMnToBf16Tile128>);
 
 }  // namespace tcgen::gemm

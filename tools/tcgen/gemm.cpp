@@ -34,7 +34,8 @@ constexpr Option kOptions[] = {{"m", true},       {"n", true},       {"k", true}
                                {"b", true},       {"c", true},       {"out", true},       {"seed", true},
                                {"dtype", true},   {"a-major", true}, {"b-major", true},   {"d-type", true},
                                {"backend", true}, {"ptx", true},     {"json", false},     {"save-inputs", true},
-                               {"no-reference", false}, {"out-f32", false}, {"threads", true}};
+                               {"no-reference", false}, {"out-f32", false}, {"threads", true},
+                               {"cta-group", true}};
 
 // gemm::Problem's fields (problem.hpp) that options set, and the runners' "backend".
 constexpr FieldOption kProblemFields[] = {{"m", "--m"}, {"n", "--n"}, {"k", "--k"}, {"backend", "--backend"}};
@@ -47,7 +48,7 @@ constexpr const char* kBuiltPtx = "";
 
 constexpr const char* kHelp = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--c c.npy] [--out d.npy]
                   [--dtype bf16|fp16] [--a-major K|MN] [--b-major K|MN] [--d-type f32|bf16|fp16]
-                  [--seed S] [--backend host|ptx|sm100] [--ptx FILE] [--threads N]
+                  [--cta-group 1|2] [--seed S] [--backend host|ptx|sm100] [--ptx FILE] [--threads N]
                   [--save-inputs DIR] [--no-reference] [--out-f32] [--json]
 
 D = A·Bᵀ (+ C) with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
@@ -74,6 +75,10 @@ options:
                        MN (M contiguous, K × M), as the kernel's TMA reads it
   --b-major K|MN       how B is stored: K (default, N × K) or MN (K × N)
   --d-type T           the type of D and C: f32 (default), bf16 or fp16
+  --cta-group G        1 (default): one CTA per 128 × 256 tile of D; 2: a CTA
+                       pair per 256 × 256 tile (clusters of 2 CTAs,
+                       tcgen05.mma.cta_group::2 with M = 256, each CTA
+                       loading its half of A and of B, the even CTA issuing)
   --out FILE           write D (M × N) as .npy: float16 when D is fp16 (float32
                        with --out-f32), float32 otherwise (bf16 values exactly:
                        .npy has no bfloat16)
@@ -102,6 +107,7 @@ examples:
   tcgen gemm --m 512 --n 512 --k 512 --dtype fp16 --d-type fp16 --out d.npy
   tcgen gemm --m 300 --n 200 --k 100 --a-major MN --b-major MN --c c.npy --d-type bf16
   tcgen gemm --m 256 --n 256 --k 512 --backend ptx
+  tcgen gemm --m 512 --n 512 --k 256 --cta-group 2
   tcgen gemm --m 4096 --n 4096 --k 4096 --backend sm100
 )";
 
@@ -183,6 +189,8 @@ int gemm(std::span<const std::string> args) {
     if (a_major != layout::Major::K) fail("--a-major", "MN", only("K"));
     if (b_major != layout::Major::K) fail("--b-major", "MN", only("K"));
     if (d_type != ElementType::f32) fail("--d-type", name(d_type), only("f32"));
+    if (a.text_or("cta-group", "1") == "2" && a.has("dtype") && a.text("dtype") != "bf16")
+      fail("--dtype", a.text("dtype"), only("bf16 with --cta-group 2"));
   }
   const Backend backend = parse_backend(a);
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
@@ -190,7 +198,8 @@ int gemm(std::span<const std::string> args) {
   const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
   const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
   const std::string dtype = name(ab);
-  const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type};
+  const int cta_group = static_cast<int>(a.integer_or("cta-group", 1, 1, 2));
+  const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type, .cta_group = cta_group};
   const bool check = !a.flag("no-reference");
   // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact
   // fp64 values (10 bytes an element), D as floats twice (8), C as a float and fp64 (12), and the
@@ -263,19 +272,22 @@ int gemm(std::span<const std::string> args) {
   }
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.threads = parse_threads(a);
+  // A pair's tile is 256 rows, and its clusters run as units.
+  const auto grid = [&](int tiles) { return gemm::grid_ctas(tiles, 0, config.cta_group); };
+  const char* pairs = config.cta_group == 2 ? " (clusters of 2, CTA pairs)" : "";
   const auto at_once = [&](int tiles) {
-    return std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(gemm::grid_ctas(tiles, 0)));
+    return std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(grid(tiles)) / config.cta_group);
   };
   exec::RunStats stats;
   if (backend == Backend::host) {
-    const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs, %u at once\n", tiles,
-                gemm::grid_ctas(tiles, 0), at_once(tiles));
+    const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
+    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs%s, %u at once\n", tiles, grid(tiles),
+                pairs, at_once(tiles));
     stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::HostModel{launch}); });
   } else if (backend == Backend::ptx) {
-    const int tiles = gemm::Schedule(m, n, 128, config.tile_n).tiles();
-    report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs, %u at once\n",
-                kernels->name().c_str(), tiles, gemm::grid_ctas(tiles, 0), at_once(tiles));
+    const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
+    report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs%s, %u at once\n",
+                kernels->name().c_str(), tiles, grid(tiles), pairs, at_once(tiles));
     std::fflush(stdout);
     try {
       stats = as_options(kProblemFields, [&] { return run_gemm(config, p, ptx::Interpreter{*kernels, launch}); });

@@ -17,15 +17,17 @@ namespace {
 
 using layout::Major;
 
-// bf16/fp16 A and B × K/MN-major A × K/MN-major B × f32/bf16/fp16 D (and C).
+// bf16/fp16 A and B × K/MN-major A × K/MN-major B × f32/bf16/fp16 D (and C),
+// on one CTA or a CTA pair per tile.
 constexpr auto kConfigs = [] {
-  std::array<gemm::Config, 24> all{};
+  std::array<gemm::Config, 48> all{};
   std::size_t i = 0;
-  for (ElementType ab : {ElementType::bf16, ElementType::fp16})
-    for (Major a : {Major::K, Major::MN})
-      for (Major b : {Major::K, Major::MN})
-        for (ElementType d : {ElementType::f32, ElementType::bf16, ElementType::fp16})
-          all[i++] = gemm::Config{.ab = ab, .a_major = a, .b_major = b, .d = d};
+  for (int cta_group : {1, 2})
+    for (ElementType ab : {ElementType::bf16, ElementType::fp16})
+      for (Major a : {Major::K, Major::MN})
+        for (Major b : {Major::K, Major::MN})
+          for (ElementType d : {ElementType::f32, ElementType::bf16, ElementType::fp16})
+            all[i++] = gemm::Config{.ab = ab, .a_major = a, .b_major = b, .d = d, .cta_group = cta_group};
   return all;
 }();
 

@@ -172,18 +172,18 @@ class HostArch {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask);
   }
-  // .cta_group::2 (CTA pairs): the box lands as above (cta_mask 0: in this
-  // CTA), but each destination's complete_tx goes to the mbarrier at mbar's
-  // offset in the CTA of its pair whose rank parity is mbar's: mbar is a
-  // shared::cluster address in this CTA's pair (the even CTA's, for a pair
-  // MMA's operands: map_shared(bar, rank & ~1)).
+  // .cta_group::2 (CTA pairs): the box lands in this CTA, but its
+  // complete_tx goes to the mbarrier at mbar's offset in the CTA of this
+  // CTA's pair whose rank parity is mbar's: mbar is a shared::cluster
+  // address of the pair (the even CTA's, for a pair MMA's operands:
+  // map_shared(bar, rank & ~1)).
   template <class... Coords>
-  void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::uint16_t cta_mask,
-                     Coords... coords) {
+  void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, Coords... coords) {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
-    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask, 2);
+    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), 0, 2);
   }
-  // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of cta_mask.
+  // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of
+  // cta_mask; cta_group 2: each one's signal as tma_load_pair's.
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
                     int count, std::uint16_t cta_mask = 0, int cta_group = 1);
   // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at

@@ -18,6 +18,8 @@ struct Config {
   int tile_n = 256;                          // UMMA N of one tile: a multiple of 16 in [16, 256]
                                              // (of 64 for an MN-major B: whole swizzle atoms)
   int stages = 4;                            // shared-memory stages in flight, at least 2
+  int cta_group = 1;                         // 1: a CTA per 128 × tile_n tile; 2: a CTA pair (a cluster
+                                             // of 2) per 256 × tile_n tile, tcgen05 .cta_group::2
   friend constexpr bool operator==(const Config&, const Config&) = default;
 };
 

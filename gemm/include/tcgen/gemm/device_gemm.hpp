@@ -45,9 +45,8 @@ DeviceParams<C> device_params(const Problem& p) {
 template <Config C>
 cudaError_t launch_device(const DeviceParams<C>& params, int ctas, cudaStream_t stream = nullptr) {
   using G = Gemm<C>;
-  const Schedule schedule(params.m, params.n, G::kTileM, G::kTileN);
-  const unsigned grid = static_cast<unsigned>(std::min(schedule.tiles(), ctas));
-  return exec::device::launch(gemm_kernel<G>, {grid, 1, 1}, G::kThreads, G::kSmemBytes, params, stream);
+  return exec::device::launch(gemm_kernel<G>, {G::grid(params.m, params.n, ctas), 1, 1}, G::kThreads, G::kSmemBytes,
+                              params, stream, {static_cast<unsigned>(G::kClusterCtas), 1, 1});
 }
 
 template <Config C>

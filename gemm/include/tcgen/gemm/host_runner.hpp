@@ -27,18 +27,16 @@ struct Options {
   static constexpr int kDefaultCtas = 148;  // a B200's SMs
 };
 
-// The grid a run uses: one CTA per tile, at most `ctas` (kDefaultCtas when 0).
-inline int grid_ctas(int tiles, int ctas) { return std::min(tiles, ctas > 0 ? ctas : Options::kDefaultCtas); }
+static_assert(grid_ctas(1000, 0) == Options::kDefaultCtas, "grid_ctas's default is a B200's SMs");
 
 template <Config C>
 exec::RunStats run(const Problem& p, const Options& options, const exec::HostModel& backend) {
   using G = Gemm<C>;
   const auto params = G::template params<exec::HostArch>(p, exec::host_tensor_map_of);
-  const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
-  const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), options.ctas));
+  const unsigned grid = G::grid(p.m, p.n, options.ctas);
   const auto start = std::chrono::steady_clock::now();
   exec::host::launch({grid, 1, 1}, G::kThreads, G::kSmemBytes, [&](exec::HostArch& arch) { G::run(arch, params); },
-                     backend.launch);
+                     backend.launch, {static_cast<unsigned>(G::kClusterCtas), 1, 1});
   exec::RunStats stats;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;

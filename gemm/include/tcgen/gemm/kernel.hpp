@@ -21,7 +21,19 @@
 //                      acc_empty[buffer], then store D (epilogue.hpp).
 //
 // With two accumulators in Tensor Memory the epilogue of one tile runs while
-// the MMAs of the next fill the other. Stages and accumulators are pipelines
+// the MMAs of the next fill the other.
+//
+// cta_group = 2: a cluster of two CTAs, a CTA pair (PTX
+// #tcgen05-issue-granularity), computes 256 × tile_n tiles with
+// tcgen05.mma.cta_group::2 (M = 256). CTA v of the pair holds rows
+// [128v, 128v + 128) of the tile's A and D and rows [v·tile_n/2, ...) of
+// its B. Both producers load their halves with TMA .cta_group::2, whose
+// bytes complete on the even CTA's full[s] (it expects both halves); only
+// the even CTA's MMA warp issues, and commits to empty[s] and acc_full[b] of
+// both CTAs (multicast); both epilogues store their 128 rows and arrive on
+// the even CTA's acc_empty[b]. A cluster barrier after the mbarriers' init
+// and one before the exit keep either CTA from signalling a peer that is not
+// there. Stages and accumulators are pipelines
 // (tile/pipeline.hpp) whose mbarrier phases alternate by round; shared memory
 // is a compile-time plan (tile/smem_plan.hpp).
 //
@@ -55,23 +67,32 @@ struct Gemm {
   static_assert(C.d == ElementType::f32 || C.d == ElementType::bf16 || C.d == ElementType::fp16,
                 "D is f32, bf16 or fp16");
   static_assert(C.stages >= 2, "the pipeline needs at least two stages to overlap loads with MMAs");
+  static_assert(C.cta_group == 1 || C.cta_group == 2,
+                "cta_group is 1 (a CTA per 128-row tile) or 2 (a CTA pair per 256-row tile)");
 
   static constexpr Config config = C;
-  static constexpr int kTileM = 128, kTileN = C.tile_n, kStages = C.stages;
+  static constexpr bool kPair = C.cta_group == 2;
+  static constexpr int kClusterCtas = C.cta_group;  // the launch's clusters: 1 CTA, or the pair
+  static constexpr int kTileM = 128 * C.cta_group, kTileN = C.tile_n, kStages = C.stages;
   static constexpr unsigned kProducerWarp = 0, kMmaWarp = 1, kFirstEpilogueWarp = 2, kEpilogueWarps = 4;
   static constexpr unsigned kThreads = 32 * (kFirstEpilogueWarp + kEpilogueWarps);
 
-  // One tcgen05.mma: M = 128, N = tile_n, K = 16, f32 accumulator; its idesc
-  // is computed and checked by the mma library (an illegal N stops here).
+  // One tcgen05.mma: M = 128 (a pair: 256), N = tile_n, K = 16, f32
+  // accumulator; its idesc is computed and checked by the mma library (an
+  // illegal N stops here).
   using Atom = mma::Mma<mma::InstrDescriptorSpec{.kind = mma::MmaKind::f16, .a = C.ab, .b = C.ab,
                                                  .d = ElementType::f32, .m = kTileM, .n = kTileN,
-                                                 .a_major = C.a_major, .b_major = C.b_major}>;
-  using A = tile::Operand<C.ab, C.a_major, kTileM>;
-  using B = tile::Operand<C.ab, C.b_major, kTileN>;
+                                                 .a_major = C.a_major, .b_major = C.b_major,
+                                                 .cta_group = C.cta_group}>;
+  // Each CTA's share of the tile: all of it, or its half of a pair's.
+  using A = tile::Operand<C.ab, C.a_major, Atom::a_rows>;
+  using B = tile::Operand<C.ab, C.b_major, Atom::b_rows>;
   static_assert(A::Tile::ksteps * Atom::k == tile::kBlockK, "one stage is a whole number of MMA K steps");
 
-  // Two accumulators side by side: tile i goes to D(i % 2).
-  using Tmem = tmem::Plan<tmem::accumulator("D0", {kTileM, kTileN}), tmem::accumulator("D1", {kTileM, kTileN})>;
+  // Two accumulators side by side: tile i goes to D(i % 2). A pair's are
+  // allocated in both CTAs (tcgen05.alloc.cta_group::2), 128 rows in each.
+  static constexpr layout::AccumulatorSpec kAccumulator{kTileM, kTileN, C.cta_group};
+  using Tmem = tmem::Plan<tmem::accumulator("D0", kAccumulator), tmem::accumulator("D1", kAccumulator)>;
   using Accumulator = typename Tmem::template Tile<"D0">;
   static_assert(std::is_same_v<Accumulator, typename Tmem::template Tile<"D1">>);
   // 32x32b: thread t of warp q reads lane 32q + t, `num` columns per access.
@@ -85,7 +106,8 @@ struct Gemm {
                               tile::barriers("full", kStages, 1),   // stage s has landed: the producer's expect_tx
                               tile::barriers("empty", kStages, 1),  // the MMAs have read stage s: one tcgen05.commit
                               tile::barriers("acc_full", 2, 1),     // accumulator b is complete: one tcgen05.commit
-                              tile::barriers("acc_empty", 2, kEpilogueWarps),  // the epilogue has read it: one arrival a warp
+                              // the epilogue has read it: one arrival a warp (a pair's: both CTAs' epilogues)
+                              tile::barriers("acc_empty", 2, kEpilogueWarps * C.cta_group),
                               tile::buffer("tmem_slot", 4, 4)>;                // tcgen05.alloc writes the TMEM address
   static_assert(Smem::template stride<"stages"> == kStageBytes, "each stage starts on the swizzle's 1024-byte period");
   static constexpr std::uint32_t kSmemBytes = Smem::bytes;
@@ -115,26 +137,42 @@ struct Gemm {
     return out;
   }
 
+  // The persistent grid over an m × n problem with at most `ctas` CTAs (schedule.hpp).
+  static constexpr TCGEN_HD unsigned grid(int m, int n, int ctas) {
+    return static_cast<unsigned>(grid_ctas(Schedule(m, n, kTileM, kTileN).tiles(), ctas, kClusterCtas));
+  }
+
   template <exec::KernelArch Arch>
   static TCGEN_HD void run(Arch& a, const Params<Arch>& p) {
     const std::uint32_t smem = a.smem_base();
     const unsigned warp = a.warp_index();
     exec::allocate_tmem<Tmem>(a, kMmaWarp, Smem::template address<"tmem_slot">(smem));
     if (a.thread_index() == 0) Smem::init_barriers(a, smem);
+    if constexpr (kPair) {  // the peer's mbarriers are initialized before anything arrives on them
+      if (a.thread_index() == 0) a.fence_mbarrier_init();
+      a.cluster_arrive();
+      a.cluster_wait();
+    }
     const tmem::TmemAddress tmem_base = exec::publish_tmem(a, Smem::template address<"tmem_slot">(smem));
 
     const Schedule schedule(p.m, p.n, kTileM, kTileN);
     const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
-    const int first = static_cast<int>(a.block_index().x), step = static_cast<int>(a.grid_dim().x);
+    // Tiles go to clusters: a pair takes one tile together.
+    const int first = static_cast<int>(a.block_index().x) / kClusterCtas;
+    const int step = static_cast<int>(a.grid_dim().x) / kClusterCtas;
 
     if (warp == kProducerWarp) {
       if (a.elect_one()) produce(a, p, smem, schedule, k_blocks, first, step);
     } else if (warp == kMmaWarp) {
-      if (a.elect_one()) multiply(a, smem, tmem_base, schedule, k_blocks, first, step);
+      if (a.elect_one() && leads(a)) multiply(a, smem, tmem_base, schedule, k_blocks, first, step);
     } else {
       drain(a, p, smem, tmem_base, schedule, first, step);
     }
 
+    if constexpr (kPair) {  // neither CTA leaves while its peer may still signal it or write its TMEM
+      a.cluster_arrive();
+      a.cluster_wait();
+    }
     // Every tcgen05.ld has completed (wait::ld) before warp 1 frees the columns.
     exec::free_tmem<Tmem>(a, kMmaWarp, tmem_base);
   }
@@ -150,6 +188,20 @@ struct Gemm {
   static TCGEN_HD Accumulator accumulator(tmem::TmemAddress base, int b) {
     return b == 0 ? Tmem::template tile<"D0">(base) : Tmem::template tile<"D1">(base);
   }
+  // A pair's MMAs are issued by its even CTA (as CUTLASS's are: PTX allows either).
+  template <exec::KernelArch Arch>
+  static TCGEN_HD bool leads(Arch& a) {
+    return !kPair || a.cluster_rank() % 2 == 0;
+  }
+  // This CTA's half of the pair (0 for a lone CTA), and the ranks of its pair as a ctaMask.
+  template <exec::KernelArch Arch>
+  static TCGEN_HD int half(Arch& a) {
+    return kPair ? static_cast<int>(a.cluster_rank() % 2) : 0;
+  }
+  template <exec::KernelArch Arch>
+  static TCGEN_HD std::uint16_t pair_mask(Arch& a) {
+    return static_cast<std::uint16_t>(3u << (a.cluster_rank() & ~1u));
+  }
 
   // Warp 0, one lane: stage after stage, wait until it is empty, expect its
   // bytes, load A's and B's tiles.
@@ -157,15 +209,25 @@ struct Gemm {
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
                                int k_blocks, int first, int step) {
     tile::Pipeline<kStages> stages = stage_pipeline(smem);
+    const int v = half(a);
     for (int t = first; t < schedule.tiles(); t += step) {
       const TileOrigin o = schedule.origin(t);
+      const int row0 = o.m0 + v * Atom::a_rows, col0 = o.n0 + v * Atom::b_rows;
       for (int kb = 0; kb < k_blocks; ++kb) {
         const tile::Stage s = stages.stage();
         s.acquire(a);
-        s.expect_bytes(a, kStageBytes);
         const std::uint32_t at = Smem::template address<"stages">(smem, stages.slot());
-        A::load(a, p.a, at, s.full, o.m0, kb * tile::kBlockK);
-        B::load(a, p.b, at + A::bytes, s.full, o.n0, kb * tile::kBlockK);
+        if constexpr (kPair) {
+          // Both halves complete on the even CTA's full[s], which expects them both.
+          if (v == 0) s.expect_bytes(a, 2 * kStageBytes);
+          const std::uint32_t full = a.map_shared(s.full, a.cluster_rank() & ~1u);
+          A::load_pair(a, p.a, at, full, row0, kb * tile::kBlockK);
+          B::load_pair(a, p.b, at + A::bytes, full, col0, kb * tile::kBlockK);
+        } else {
+          s.expect_bytes(a, kStageBytes);
+          A::load(a, p.a, at, s.full, row0, kb * tile::kBlockK);
+          B::load(a, p.b, at + A::bytes, s.full, col0, kb * tile::kBlockK);
+        }
         stages.advance();
       }
     }
@@ -192,10 +254,16 @@ struct Gemm {
         const typename B::Tile tb(at + A::bytes);
         TCGEN_UNROLL
         for (int k = 0; k < A::Tile::ksteps; ++k) a.mma(Atom{}, d, ta, tb, k, kb > 0 || k > 0);
-        s.release(a, Atom{});
+        if constexpr (kPair)  // both CTAs' stage s is free, and (below) both accumulators full
+          s.release(a, Atom{}, pair_mask(a));
+        else
+          s.release(a, Atom{});
         stages.advance();
       }
-      acc.commit(a, Atom{});
+      if constexpr (kPair)
+        acc.commit(a, Atom{}, pair_mask(a));
+      else
+        acc.commit(a, Atom{});
       accumulators.advance();
     }
   }
@@ -211,9 +279,16 @@ struct Gemm {
       const tile::Stage acc = accumulators.stage();
       acc.wait(a);
       a.fence_after_thread_sync();
-      Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, schedule.origin(t));
+      TileOrigin o = schedule.origin(t);
+      o.m0 += half(a) * 128;  // this CTA's rows of a pair's tile
+      Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, o);
       a.fence_before_thread_sync();
-      if (a.elect_one()) acc.release(a);
+      if (a.elect_one()) {
+        if constexpr (kPair)  // the MMA warp of the even CTA waits for both epilogues
+          acc.release_to(a, a.cluster_rank() & ~1u);
+        else
+          acc.release(a);
+      }
       accumulators.advance();
     }
   }

@@ -33,14 +33,14 @@ exec::RunStats run(const Problem& p, const Options& options, const ptx::Interpre
                                     {p.c, c_bytes, "C"},
                                     {p.d, d_bytes, "D", true}};
   const ptx::Argument args[] = {ptx::argument(params)};
-  const Schedule schedule(p.m, p.n, G::kTileM, G::kTileN);
-  const unsigned grid = static_cast<unsigned>(grid_ctas(schedule.tiles(), options.ctas));
+  const unsigned grid = G::grid(p.m, p.n, options.ctas);
   const ptx::Module& module = backend.module;
   const auto start = std::chrono::steady_clock::now();
   // As exec::device::launch: 1 KiB beyond the kernel's bytes for smem_base() to align.
   const ptx::LaunchStats stats =
       ptx::launch(module, module.entry_instance("tcgen::gemm::gemm_kernel", typeid(G)),
                   {.grid = {grid, 1, 1}, .block = {G::kThreads, 1, 1},
+                   .cluster = {static_cast<unsigned>(G::kClusterCtas), 1, 1},
                    .dynamic_smem = G::kSmemBytes + exec::kSmemAlignment, .options = backend.launch, .strict = backend.strict},
                   args, memory);
   return ptx::run_stats(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

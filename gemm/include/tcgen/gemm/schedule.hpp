@@ -23,4 +23,11 @@ struct Schedule {
   constexpr TCGEN_HD TileOrigin origin(int tile) const { return {tile % m_tiles * tile_m, tile / m_tiles * tile_n}; }
 };
 
+// The persistent grid's CTAs: one cluster of `cluster` CTAs per tile, at most
+// `ctas` CTAs in all (0: a B200's 148 SMs), and at least one cluster.
+constexpr TCGEN_HD int grid_ctas(int tiles, int ctas, int cluster = 1) {
+  const int clusters = (ctas > 0 ? ctas : 148) / cluster;
+  return cluster * (tiles < clusters ? tiles : clusters > 0 ? clusters : 1);
+}
+
 }  // namespace tcgen::gemm

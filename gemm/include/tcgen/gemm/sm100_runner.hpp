@@ -12,9 +12,11 @@
 
 namespace tcgen::gemm {
 
-// The configs src/sm100_runner.cu compiles: A and B K-major, bf16 or fp16, f32 D, tile 128×256, 4 stages.
+// The configs src/sm100_runner.cu compiles: A and B K-major, bf16 or fp16, f32 D, tile 128×256, 4 stages,
+// on one CTA or a CTA pair (bf16 only) per tile.
 constexpr bool compiled_for_sm100(const Config& c) {
-  return c == Config{.ab = ElementType::bf16} || c == Config{.ab = ElementType::fp16};
+  return c == Config{.ab = ElementType::bf16} || c == Config{.ab = ElementType::fp16} ||
+         c == Config{.ab = ElementType::bf16, .cta_group = 2};
 }
 
 // D = A·Bᵀ (+ C) for a problem in host memory: copies A, B (and C) to the

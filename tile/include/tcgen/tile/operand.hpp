@@ -70,15 +70,29 @@ struct Operand {
   template <exec::KernelArch Arch, class... Index>
   static TCGEN_HD void load(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                             int row0, int k0, Index... index) {
+    for_each_box(dst, row0, k0, [&](std::uint32_t at, int c0, int c1) { a.tma_load(map, at, mbar, c0, c1, index...); });
+  }
+  // The same with TMA .cta_group::2 (a CTA pair's half of an operand):
+  // mbar is the pair's mbarrier its bytes complete on (Arch::tma_load_pair).
+  template <exec::KernelArch Arch>
+  static TCGEN_HD void load_pair(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                                 int row0, int k0) {
+    for_each_box(dst, row0, k0, [&](std::uint32_t at, int c0, int c1) { a.tma_load_pair(map, at, mbar, c0, c1); });
+  }
+
+ private:
+  // issue(at, c0, c1) for each box: its shared address and its first two coordinates (innermost first).
+  template <class Issue>
+  static TCGEN_HD void for_each_box(std::uint32_t dst, int row0, int k0, Issue&& issue) {
     TCGEN_UNROLL
     for (int i = 0; i < kCountInner; ++i) {
       TCGEN_UNROLL
       for (int j = 0; j < kCountOuter; ++j) {
         const std::uint32_t at = dst + static_cast<std::uint32_t>(i) * kStrideInner + static_cast<std::uint32_t>(j) * kStrideOuter;
         if constexpr (Major == layout::Major::K)
-          a.tma_load(map, at, mbar, k0 + i * kInner, row0 + j * kOuter, index...);
+          issue(at, k0 + i * kInner, row0 + j * kOuter);
         else
-          a.tma_load(map, at, mbar, row0 + i * kInner, k0 + j * kOuter, index...);
+          issue(at, row0 + i * kInner, k0 + j * kOuter);
       }
     }
   }

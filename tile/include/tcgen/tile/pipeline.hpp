@@ -42,6 +42,11 @@ struct Stage {
   TCGEN_HD void commit(Arch& a, Atom atom) const {
     a.commit(atom, full);
   }
+  // The same for the slot at this offset in every CTA of cta_mask (.multicast::cluster: a CTA pair's).
+  template <exec::KernelArch Arch, class Atom>
+  TCGEN_HD void commit(Arch& a, Atom, std::uint16_t cta_mask) const {
+    a.commit_multicast(full, Atom::spec.cta_group, cta_mask);
+  }
   // Consumer: wait until the slot is full.
   template <exec::KernelArch Arch>
   TCGEN_HD void wait(Arch& a) const {
@@ -52,10 +57,21 @@ struct Stage {
   TCGEN_HD void release(Arch& a) const {
     a.mbarrier_arrive(empty);
   }
+  // Consumer: release the slot of CTA `rank` of the cluster, whose producer
+  // waits on its own empty mbarrier (mbarrier.arrive.shared::cluster).
+  template <exec::KernelArch Arch>
+  TCGEN_HD void release_to(Arch& a, unsigned rank) const {
+    a.mbarrier_arrive_cluster(a.map_shared(empty, rank));
+  }
   // Consumer: release the slot once the MMAs issued so far, which read it, complete.
   template <exec::KernelArch Arch, class Atom>
   TCGEN_HD void release(Arch& a, Atom atom) const {
     a.commit(atom, empty);
+  }
+  // The same for the slot in every CTA of cta_mask (a CTA pair's MMAs read both).
+  template <exec::KernelArch Arch, class Atom>
+  TCGEN_HD void release(Arch& a, Atom, std::uint16_t cta_mask) const {
+    a.commit_multicast(empty, Atom::spec.cta_group, cta_mask);
   }
 };
 
