@@ -362,10 +362,6 @@ void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
   while (!rt_.cta().mbarrier_try_wait(warp(), mbar, parity)) rt_.wait_mbarrier(thread_, mbar, parity);
 }
 
-// The model writes the box into a window of its own; filled once with 0x00
-// and once with 0xFF, the bytes equal in both are the ones the load wrote
-// (a narrow box under a swizzle leaves the rest of each swizzle row alone),
-// and they land through the async proxy, completing their bytes on mbar.
 void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                             std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask, int cta_group) {
   if (!rt_.enter()) return;
@@ -411,10 +407,34 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
   }
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
-  const std::size_t window = spec.smem_row_bytes() * rows;
+  land(instruction, dst, mbar, spec.smem_row_bytes() * rows, targets, signals, [&](std::span<std::uint8_t> window) {
+    return model::tma_load(spec, map.global, coords, window, dst, dst);
+  });
+}
+
+void HostArch::tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::int32_t col,
+                                std::array<std::int32_t, 4> rows) {
+  if (!rt_.enter()) return;
+  const std::string instruction = "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4";
+  dst = own(dst, instruction.c_str());
+  mbar = own(mbar, instruction.c_str());
+  check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load_gather4
+  check_smem(mbar, 8, instruction.c_str());
+  land(instruction, dst, mbar, 4 * map.spec.smem_row_bytes(), {&rt_}, {&rt_}, [&](std::span<std::uint8_t> window) {
+    return model::tma_load_gather4(map.spec, map.global, col, rows, window, dst, dst);
+  });
+}
+
+// The model writes the box into a window of its own; filled once with 0x00
+// and once with 0xFF, the bytes equal in both are the ones the load wrote
+// (a narrow box under a swizzle leaves the rest of each swizzle row alone),
+// and they land through the async proxy in each target, completing on its signal CTA's mbar.
+void HostArch::land(const std::string& instruction, std::uint32_t dst, std::uint32_t mbar, std::size_t window,
+                    const std::vector<CtaRuntime*>& targets, const std::vector<CtaRuntime*>& signals,
+                    const std::function<std::uint32_t(std::span<std::uint8_t>)>& load) {
   std::vector<std::uint8_t> low(window, 0x00), high(window, 0xFF);
-  model::tma_load(spec, map.global, coords, low, dst, dst);
-  const std::uint32_t bytes = model::tma_load(spec, map.global, coords, high, dst, dst);
+  load(low);
+  const std::uint32_t bytes = load(high);
   for (std::size_t i = 0; i < window;) {
     std::size_t j = i;
     while (j < window && low[j] == high[j]) ++j;

@@ -26,9 +26,11 @@ std::uint64_t swizzle(TmaSwizzle s, std::uint64_t a) {
 // The global memory and the map checked for one load or store of the box at
 // smem_address, then f(smem byte address, global byte offset or -1 when the
 // element lies outside the tensor) for each element of the box.
+// first_row: the box's rows land from that row of the window on (a gather4's row i).
 template <class F>
 void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::array<std::int32_t, 5> coords,
-              std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field, F f) {
+              std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field, F f,
+              std::uint64_t first_row = 0) {
   // The span is the tensor in memory, so its address is the map's globalAddress.
   spec.validate(reinterpret_cast<std::uintptr_t>(global.data()));
   const std::uint64_t e = spec.element_bytes;
@@ -66,10 +68,11 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
       const std::int64_t g = std::int64_t{coords[0]} + static_cast<std::int64_t>(x);
       const bool inside = row_inside && g >= 0 && static_cast<std::uint64_t>(g) < spec.global_dims[0];
       // The swizzle never splits an element: its XOR moves 16-byte (or larger) units.
-      const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * e + r * row_bytes);
+      const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * e + (first_row + r) * row_bytes);
       if (address < image_base || address + e > image_base + image_bytes)
         fail(field, std::to_string(smem_address),
-             "a box of " + std::to_string(spec.box_bytes()) + " bytes whose every byte (swizzled) lies in the image [" +
+             "a box of " + std::to_string(spec.box_bytes() * (first_row + 1)) +
+                 " bytes whose every byte (swizzled) lies in the image [" +
                  std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
       f(address, inside ? static_cast<std::int64_t>(row_offset + static_cast<std::uint64_t>(g) * e) : std::int64_t{-1});
     }
@@ -89,6 +92,23 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
                smem_image[address - image_base + b] = offset >= 0 ? global[static_cast<std::uint64_t>(offset) + b] : 0;
            });
   return static_cast<std::uint32_t>(spec.box_bytes());
+}
+
+std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t col,
+                               std::array<std::int32_t, 4> rows, std::span<std::uint8_t> smem_image,
+                               std::uint32_t image_base, std::uint32_t dst_address) {
+  if (spec.rank != 2) fail("rank", spec.rank, "2: tile::gather4 reads rows of a 2-D tensor");
+  if (spec.box_dims[1] != 1)
+    fail("box_dims[1]", spec.box_dims[1], "1: tile::gather4's map names one row, and the instruction four");
+  const std::uint64_t e = spec.element_bytes;
+  for (std::uint64_t i = 0; i < rows.size(); ++i)
+    walk_box(spec, global, {col, rows[i], 0, 0, 0}, image_base, smem_image.size(), dst_address, "dst_address",
+             [&](std::uint64_t address, std::int64_t offset) {
+               for (std::uint64_t b = 0; b < e; ++b)
+                 smem_image[address - image_base + b] = offset >= 0 ? global[static_cast<std::uint64_t>(offset) + b] : 0;
+             },
+             i);
+  return static_cast<std::uint32_t>(4 * spec.box_bytes());
 }
 
 std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,

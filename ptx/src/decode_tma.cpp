@@ -45,8 +45,13 @@ void tma_load(Thread& t, const Instruction& in) {
   const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
   if (in.aux && mask == 0)
     fault("ctaMask", "0", "at least one destination CTA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
-  t.arch().tma_load_box(map, dst, mbar, coordinates(t, in, in.ops[2]), static_cast<int>(in.ops[2].count), mask,
-                        in.aux2);
+  const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[2]);
+  if (in.flags) {  // .tile::gather4: {col, row0, row1, row2, row3}
+    if (in.ops[2].count != 5) fault("coordinates", std::to_string(in.ops[2].count), "5 for .tile::gather4: col, row0-row3");
+    t.arch().tma_load_gather4(map, dst, mbar, c[0], {c[1], c[2], c[3], c[4]});
+    return;
+  }
+  t.arch().tma_load_box(map, dst, mbar, c, static_cast<int>(in.ops[2].count), mask, in.aux2);
 }
 
 // cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
@@ -105,6 +110,11 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   }
   in.aux = op.has("multicast::cluster");
   in.aux2 = op.has("cta_group::2") ? 2 : 1;
+  in.flags = op.has("tile::gather4") ? 1 : 0;
+  if (in.flags && (in.aux || in.aux2 == 2)) {
+    why = ".tile::gather4 with .multicast::cluster or .cta_group::2";
+    return false;
+  }
   if (in.ops.size() < (in.aux ? 5u : 4u) || in.ops[2].kind != Operand::Kind::vector) {
     why = in.aux ? "[dst], [tensorMap, {coordinates}], [mbar], ctaMask" : "[dst], [tensorMap, {coordinates}], [mbar]";
     return false;

@@ -352,3 +352,36 @@ TEST_CASE("cross-check can fail: another swizzle, or a pattern anchored at the t
   CHECK(first_difference(image, test_tma::layout_image(m, t, other.operand(), 32, 8, kImageBase, kImageBytes, dst, layout::SwizzleAnchor::absolute, kUntouched)) != -1);
   CHECK(first_difference(image, test_tma::layout_image(m, t, t.operand(), 32, 8, kImageBase, kImageBytes, dst, layout::SwizzleAnchor::tile, kUntouched)) != -1);
 }
+
+// ------------------------------------------------------------------ gather4 --
+
+TEST_CASE("tile::gather4: four rows by index into four box rows, swizzled on the absolute address, zeros outside") {
+  // A 40 × 104 bf16 tensor; the map's box is one row of 64 (128 bytes), 128B swizzle.
+  const int rows = 40, cols = 104;
+  const std::vector<std::uint8_t> g = numbered(rows, cols);
+  const TensorMapSpec s = map_2d(2, cols, rows, 2 * cols, 64, 1, TmaSwizzle::b128);
+  // Rows 7, 39, 7 again and 40 (past the tensor: zeros), from column 50 (columns 104+ are zeros too).
+  const std::array<std::int32_t, 4> picked{7, 39, 7, 40};
+  const std::uint32_t base = 0x400, dst = 0x800 + 3 * 128;  // the fourth 128-byte line of a 1024-byte period
+  std::vector<std::uint8_t> image(4096, 0xEE);
+  const std::uint32_t bytes = model::tma_load_gather4(s, g, 50, picked, image, base, dst);
+  CHECK(bytes == 4 * 128);
+  int wrong = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int x = 0; x < 64; ++x) {
+      // Row i of the window is line dst + 128·i; the 16-byte chunk moves by bits 7-9 of that address.
+      const std::uint32_t line = dst + 128u * static_cast<std::uint32_t>(i), off = 2u * static_cast<std::uint32_t>(x);
+      const std::uint32_t at = line + (off ^ (((line >> 7) & 7u) << 4));
+      const int col = 50 + x, row = picked[static_cast<std::size_t>(i)];
+      const int want = row < rows && col < cols ? value(row, col) : 0;
+      wrong += at16(image, static_cast<int>(at - base)) != want;
+    }
+  CHECK(wrong == 0);
+  // Bytes outside the four lines are untouched.
+  CHECK(std::count(image.begin(), image.end(), std::uint8_t{0xEE}) == static_cast<long>(image.size() - 512));
+
+  TensorMapSpec two_rows = s;
+  two_rows.box_dims[1] = 2;
+  CHECK(message_of<Error>([&] { model::tma_load_gather4(two_rows, g, 0, picked, image, base, dst); })
+            .find("box_dims[1] = 2 is invalid: 1: tile::gather4's map names one row") != std::string::npos);
+}

@@ -437,6 +437,73 @@ TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async
   }
 }
 
+TEST_CASE("TMA tile::gather4: rows 3, 15, 0 and 20 (past the tensor: zeros) land as four rows of the box") {
+  // A 16 × 32 u32 tensor, value 100·row + col + 1; the map's box is one row (128 bytes).
+  std::vector<std::uint32_t> tensor(16 * 32), out(128, 0xEEEEEEEEu);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 32; ++c) tensor[r * 32 + c] = static_cast<std::uint32_t>(100 * r + c + 1);
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 4;
+  spec.rank = 2;
+  spec.global_dims = {32, 16, 1, 1, 1};
+  spec.global_strides = {128, 0, 0, 0};
+  spec.box_dims = {32, 1, 1, 1, 1};
+  const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+  const std::string text = R"(.version 8.7
+.target sm_100a
+.address_size 64
+.shared .align 1024 .b8 buf[512];
+.shared .align 8 .b64 bar;
+
+.visible .entry gather(
+	.param .align 128 .b8 gather_param_0[128],
+	.param .u64 gather_param_1
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<16>;
+	.reg .b64 	%rd<8>;
+	mov.u32 	%r0, %tid.x;
+	mov.u32 	%r1, buf;
+	mov.u32 	%r2, bar;
+	setp.eq.u32 	%p1, %r0, 0;
+	@%p1 mbarrier.init.shared::cta.b64 	[%r2], 1;
+	bar.sync 	0;
+	mov.b64 	%rd1, gather_param_0;
+	cvta.param.u64 	%rd2, %rd1;
+	mov.u32 	%r3, 0;
+	mov.u32 	%r4, 3;
+	mov.u32 	%r5, 15;
+	mov.u32 	%r6, 0;
+	mov.u32 	%r7, 20;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 	_, [%r2], 512;
+	@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes 	[%r1], [%rd2, {%r3, %r4, %r5, %r6, %r7}], [%r2];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 	%p2, [%r2], 0;
+	@!%p2 bra 	WAIT;
+	ld.param.u64 	%rd3, [gather_param_1];
+	shl.b32 	%r8, %r0, 4;
+	add.s32 	%r9, %r1, %r8;
+	ld.shared.v4.u32 	{%r10, %r11, %r12, %r13}, [%r9];
+	cvt.u64.u32 	%rd4, %r8;
+	add.s64 	%rd5, %rd3, %rd4;
+	st.global.v4.u32 	[%rd5], {%r10, %r11, %r12, %r13};
+	ret;
+}
+)";
+  const ptx::Module m = ptx::Module::parse(text, "gather.ptx");
+  std::uint32_t* const out_ptr = out.data();
+  const ptx::Argument args[] = {ptx::argument(map), ptx::argument(out_ptr)};
+  const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor"}, {out.data(), out.size() * 4, "out", true}};
+  ptx::launch(m, m.entry("gather"), {.block = {32, 1, 1}}, args, memory);
+  const int rows[4] = {3, 15, 0, 20};
+  int wrong = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 32; ++c)
+      wrong += out[i * 32 + c] != (rows[i] < 16 ? static_cast<std::uint32_t>(100 * rows[i] + c + 1) : 0u);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("barrier.cluster in a cluster of one CTA: arrive, then wait for every thread of it") {
   const std::string body = R"(
 	mov.u32 	%r1, buf;

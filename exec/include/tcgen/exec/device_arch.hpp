@@ -263,6 +263,17 @@ struct DeviceArch {
       TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
 #undef TCGEN_TMA
   }
+  // .tile::gather4 (sm_100a): rows row0-row3 of a 2-D map whose box is one
+  // row, from column col on, into four box rows at dst (HostArch::tma_load_gather4).
+  __device__ __forceinline__ void tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                                                   std::int32_t col, std::array<std::int32_t, 4> rows) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, "
+        "%5, %6, %7}], [%2];" ::"r"(dst),
+        "l"(reinterpret_cast<std::uint64_t>(&map.map)), "r"(mbar), "r"(col), "r"(rows[0]), "r"(rows[1]), "r"(rows[2]),
+        "r"(rows[3])
+        : "memory");
+  }
   // .multicast::cluster: into every CTA of cta_mask (bit r = %cluster_ctarank r), at dst's and mbar's offsets.
   template <class... Coords>
   __device__ __forceinline__ void tma_load_multicast(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,

@@ -40,6 +40,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/kernel_arch.hpp"
@@ -186,6 +187,11 @@ class HostArch {
   // cta_mask; cta_group 2: each one's signal as tma_load_pair's.
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
                     int count, std::uint16_t cta_mask = 0, int cta_group = 1);
+  // .tile::gather4 (2-D maps whose box is one row, sm_100a): rows row0-row3
+  // from column col on, into four consecutive box rows at dst, completing
+  // on mbar (model::tma_load_gather4).
+  void tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::int32_t col,
+                        std::array<std::int32_t, 4> rows);
   // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at
   // coords from shared address src into `global`, the map's tensor (written
   // at once: the bulk group's wait has nothing left to wait for).
@@ -258,6 +264,12 @@ class HostArch {
   std::uint32_t own(std::uint32_t addr, const char* instruction) const;
   // mbarrier.arrive on this CTA's mbarrier at offset mbar.
   void arrive_own(std::uint32_t mbar, std::uint32_t count);
+  // A TMA load's `window` bytes from offset dst, written by load(window)
+  // (which returns the transaction bytes), landing in each target and
+  // completing on mbar in the signal CTA beside it.
+  void land(const std::string& instruction, std::uint32_t dst, std::uint32_t mbar, std::size_t window,
+            const std::vector<CtaRuntime*>& targets, const std::vector<CtaRuntime*>& signals,
+            const std::function<std::uint32_t(std::span<std::uint8_t>)>& load);
   // The A operand of an atom's K step: a TMEM address (TS) or a descriptor (SS).
   template <class A>
   static std::optional<std::uint32_t> a_tmem_operand(A a, int kstep);

@@ -36,6 +36,20 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
                        std::uint32_t image_base, std::uint32_t dst_address);
 
+// cp.async.bulk.tensor.2d ... .tile::gather4 (sm_100a; sparse attention's
+// indexed rows): the rows `rows` (dim 1; any may lie outside the tensor and
+// come as zeros) from column `col` (dim 0) on, of a 2-D map whose box is one
+// row (box_dims[1] = 1), land as the four rows of a box four rows high:
+// row i at dst_address + i·smem_row_bytes(), swizzled as tma_load swizzles.
+// The operand order {col, row0, row1, row2, row3} is CUTLASS's
+// SM100_TMA_LOAD_2D_GATHER4 (PTX's wording of it is disputed: NVIDIA forum
+// "Clarify dimension ordering for SM100 TMA .tile::gather4"). Returns the
+// transaction bytes, four boxes'. Throws as tma_load, and naming "rank" or
+// "box_dims[1]" for a map gather4 cannot use.
+std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t col,
+                               std::array<std::int32_t, 4> rows, std::span<std::uint8_t> smem_image,
+                               std::uint32_t image_base, std::uint32_t dst_address);
+
 // One tiled store (cp.async.bulk.tensor.Nd.global.shared::cta.tile): the box
 // at coords read from shared memory at src_address, laid out and swizzled
 // as tma_load writes it, into `global`; elements outside [0, global_dims)
