@@ -297,6 +297,21 @@ void HostArch::mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count) 
                               (count == 1 ? std::string() : " of count " + std::to_string(count)));
 }
 
+void HostArch::mbarrier_arrive_expect_tx_cluster(std::uint32_t mbar, std::uint32_t bytes) {
+  if (!rt_.enter()) return;
+  const char* instruction = "mbarrier.arrive.expect_tx.shared::cluster";
+  CtaRuntime* other = peer(mbar, instruction);
+  check_smem(mbar, 8, instruction);
+  CtaRuntime& target = other ? *other : rt_;
+  if (other)
+    other->cta().mbarrier_arrive_remote(rt_.cta(), warp(), mbar, 1, bytes);
+  else
+    rt_.cta().mbarrier_arrive_expect_tx(me(), mbar, bytes);
+  target.mbarrier_changed(mbar, thread_, CtaRuntime::MbarrierEvent::arrival,
+                          std::string(instruction) + " of " + std::to_string(bytes) + " bytes" +
+                              (other ? " from rank " + std::to_string(rt_.rank()) : ""));
+}
+
 void HostArch::mbarrier_arrive(std::uint32_t mbar, std::uint32_t count) {
   if (!rt_.enter()) return;
   mbar = own(mbar, "mbarrier.arrive");

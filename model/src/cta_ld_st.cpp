@@ -32,13 +32,19 @@ void for_each_cell(const LdStAccess& a, std::uint32_t taddr, F&& f) {
 
 }  // namespace
 
-std::uint32_t Cta::uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) const {
+std::uint32_t Cta::uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) {
   for (int t = 1; t < 32; ++t)
     if (taddr[t] != taddr[0])
       throw ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
                        "thread 0 gives " + hex(taddr[0]) + "; a per-thread address does not select per-thread cells, "
                        "the thread map does.");
-  return taddr[0];
+  const std::uint32_t lane = taddr[0] >> 16;
+  if (lane < TensorMemory::kLanes) return taddr[0];
+  // A PTX letter: unless it is an error, the access goes on at lane % 128, as on B200s (rule.hpp).
+  letter(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
+                    "the model takes lane " + std::to_string(lane % TensorMemory::kLanes) +
+                        " (lane % 128); an M = 256 pair's second 128 rows are lanes 0-127 of the odd CTA."));
+  return (lane % TensorMemory::kLanes) << 16 | (taddr[0] & 0xFFFFu);
 }
 
 void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) const {

@@ -61,11 +61,14 @@ void Cta::ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out) {
   std::copy(src.begin(), src.end(), out.begin());
 }
 
-void Cta::mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count) {
+void Cta::mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count,
+                                 std::uint32_t expect_tx) {
+  const Issue issue{std::string(expect_tx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive") +
+                    ".shared::cluster (by rank " + std::to_string(from.rank()) + ")"};
+  if (expect_tx) mbarrier_op(issue, mbar, MbarOp::expect_tx, expect_tx);
   // The arrival releases at cluster scope what the arriving warp has published and fenced.
   const WarpState& w = from.warps_[static_cast<std::size_t>(warp)];
-  mbarrier_op({"mbarrier.arrive.shared::cluster (by rank " + std::to_string(from.rank()) + ")"}, mbar, MbarOp::arrive,
-              count, {&w.released, &w.effective});
+  mbarrier_op(issue, mbar, MbarOp::arrive, count, {&w.released, &w.effective, &w.pending});
 }
 
 void Cta::fence_proxy_async(int warp) {
@@ -98,11 +101,17 @@ std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr
 
 void Cta::bar_sync() {
   ++barrier_epoch_;
-  // Each warp's published and fenced knowledge reaches every warp (PTX causality order is transitive).
+  // What each warp has published, and what it has acquired (fenced or not:
+  // a wait orders what it observed before the warp's later instructions,
+  // the barrier among them), reaches every warp (PTX causality order is
+  // transitive); each needs its own tcgen05.fence::after_thread_sync to use it.
+  // gau-nernst's v7 GEMM (checked on B200s) waits in one epilogue warp, then
+  // bar.sync, then fences in all four.
   Knowledge all;
   for (const WarpState& w : warps_) {
     all.merge(w.released);
     all.merge(w.effective);
+    all.merge(w.pending);
   }
   for (WarpState& w : warps_) w.pending.merge(all);
 }
@@ -161,8 +170,9 @@ void Cta::mbarrier_inval(Thread t, std::uint32_t mbar) {
 void Cta::mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count) {
   const Issue issue{"mbarrier.arrive.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
-  // The arrival carries the warp's published and fenced knowledge (PTX causality order is transitive).
-  mbarrier_op(issue, mbar, MbarOp::arrive, count, {&warps_[t.warp].released, &warps_[t.warp].effective});
+  // The arrival carries what the warp has published and acquired (PTX causality order is transitive).
+  const WarpState& w = warps_[t.warp];
+  mbarrier_op(issue, mbar, MbarOp::arrive, count, {&w.released, &w.effective, &w.pending});
 }
 
 void Cta::mbarrier_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {
@@ -176,7 +186,8 @@ void Cta::mbarrier_arrive_expect_tx(Thread t, std::uint32_t mbar, std::uint32_t 
   const Issue issue{"mbarrier.arrive.expect_tx.shared::cta.b64", t.warp, t.lane};
   check_thread(issue, t);
   mbarrier_op(issue, mbar, MbarOp::expect_tx, bytes);
-  mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&warps_[t.warp].released, &warps_[t.warp].effective});
+  const WarpState& w = warps_[t.warp];
+  mbarrier_op(issue, mbar, MbarOp::arrive, 1, {&w.released, &w.effective, &w.pending});
 }
 
 void Cta::mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes) {

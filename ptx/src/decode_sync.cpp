@@ -100,10 +100,13 @@ void mbarrier_init(Thread& t, const Instruction& in) {
 // The state is the phase the arrival belongs to, for try_wait/test_wait with a state.
 void mbarrier_arrive(Thread& t, const Instruction& in) {
   const std::uint32_t mbar = mbar_address(t, in, 1);
-  if (exec::ClusterRuntime::rank_of(mbar) != t.runtime().rank() && !in.aux &&
+  if (exec::ClusterRuntime::rank_of(mbar) != t.runtime().rank() &&
       in.opcode.find("shared::cluster") != std::string::npos) {
     // A peer's mbarrier: the remote arrive returns no state (PTX: only the sink `_`).
-    t.arch().mbarrier_arrive_cluster(mbar, in.ops.size() > 2 ? t.get<std::uint32_t>(in.ops[2]) : 1u);
+    if (in.aux)
+      t.arch().mbarrier_arrive_expect_tx_cluster(mbar, t.get<std::uint32_t>(in.ops[2]));
+    else
+      t.arch().mbarrier_arrive_cluster(mbar, in.ops.size() > 2 ? t.get<std::uint32_t>(in.ops[2]) : 1u);
     return;
   }
   const model::Cta& cta = t.runtime().cta();

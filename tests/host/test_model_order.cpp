@@ -75,6 +75,24 @@ TEST_CASE("knowledge passes on: a warp that waited can hand the result on throug
   k.cta.ld(3, kX4, k.tmem + taddr(96, 0));
 }
 
+TEST_CASE("a wait passes on through bar.sync before the waiting warp fences (gau-nernst's v7 epilogue)") {
+  // Warp 0 alone waits on the phase, then bar.sync, then every reader fences: what the wait observed
+  // is ordered before the barrier, and each reader's fence orders its ld after it.
+  MmaIssued k(true);
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  // Without warp 0's wait the barrier passes nothing on.
+  k.cta.bar_sync();
+  k.cta.fence_after_thread_sync(2);
+  expect_rule([&] { k.cta.ld(2, kX4, k.tmem + taddr(64, 0)); }, Rule::mma_not_complete, {"try_wait.parity 0"});
+  REQUIRE(k.cta.mbarrier_try_wait(0, Kernel::kMbar, 0));
+  k.cta.bar_sync();
+  // The reader's own fence is still needed (a PTX letter, an error here).
+  expect_rule([&] { k.cta.ld(3, kX4, k.tmem + taddr(96, 0)); }, Rule::missing_after_thread_sync, {"warp 3 has waited"});
+  k.cta.fence_after_thread_sync(3);
+  k.cta.ld(3, kX4, k.tmem + taddr(96, 0));
+  CHECK(k.cta.warnings().empty());
+}
+
 TEST_CASE("tcgen05.st -> tcgen05.mma needs tcgen05.wait::st (TS A operand)") {
   MmaIssued k;
   const LdStAccess x8{LdStShape::s32x32b, 8};

@@ -120,6 +120,8 @@ class HostArch {
   std::uint32_t dsmem_load(std::uint32_t addr);
   void mbarrier_arrive_cluster(std::uint32_t mbar);
   void mbarrier_arrive_cluster(std::uint32_t mbar, std::uint32_t count);
+  // mbarrier.arrive.expect_tx.shared::cluster: expect `bytes`, then arrive, on this CTA's or a peer's mbarrier.
+  void mbarrier_arrive_expect_tx_cluster(std::uint32_t mbar, std::uint32_t bytes);
   // Any size, as smem_store/load: for the PTX interpreter's .shared::cluster and generic accesses.
   void dsmem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
   void dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);

@@ -101,9 +101,11 @@ class Cta {
   // tcgen05 operations (the peer's fences are not this CTA's).
   void st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes);
   void ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out);
-  // mbarrier.arrive.shared::cluster by warp `warp` of `from`, a peer in the
-  // cluster: the arrival carries that warp's published and fenced knowledge.
-  void mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count);
+  // mbarrier.arrive[.expect_tx].shared::cluster by warp `warp` of `from`, a
+  // peer in the cluster: expect_tx bytes first (0: none), then the arrival,
+  // which carries that warp's published and fenced knowledge.
+  void mbarrier_arrive_remote(const Cta& from, int warp, std::uint32_t mbar, std::uint32_t count,
+                              std::uint32_t expect_tx = 0);
   void mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count);
   void mbarrier_inval(Thread t, std::uint32_t mbar);
   void mbarrier_arrive(Thread t, std::uint32_t mbar, std::uint32_t count = 1);
@@ -247,7 +249,8 @@ class Cta {
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.
   bool any_unfenced_st() const;
-  std::uint32_t uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) const;
+  // The warp's one taddr, its lane taken modulo 128 (Rule::tmem_lane_past_127).
+  std::uint32_t uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr);
   void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr) const;
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
   enum class MbarOp { arrive, expect_tx, complete_tx };
