@@ -86,6 +86,13 @@ TEST_CASE("a pair MMA with M = 256: each CTA holds 128 rows of A and D and half 
     INFO("CTA of rank " << v);
     CHECK(mismatches(read_d(p.cta[v], p.tmem[v], 128, N), ref_rows(ref, 128 * v, 128, N)) == 0);
   }
+  // gau-nernst's 2-SM epilogues read rank 1's rows at lanes 128 + 32w: a letter, taken modulo 128.
+  const WarpRegisters low = p.cta[1].ld(2, {LdStShape::s32x32b, 4}, p.tmem[1] + taddr(64, 8));
+  CHECK(p.cta[1].warnings().count(Rule::tmem_lane_past_127) == 0);
+  const WarpRegisters high = p.cta[1].ld(2, {LdStShape::s32x32b, 4}, p.tmem[1] + taddr(128 + 64, 8));
+  REQUIRE(p.cta[1].warnings().count(Rule::tmem_lane_past_127) == 1);
+  CHECK(p.cta[1].warnings().at(Rule::tmem_lane_past_127).first.find("taddr lane = 192") != std::string::npos);
+  CHECK(high == low);
   for (Cta& c : p.cta)
     for (int w = 0; w < 4; ++w) c.wait_ld(w);
   p.end();
