@@ -84,11 +84,14 @@ void ClusterRuntime::complete_barrier_phase() {
   if (barrier_.arrived == 0 || barrier_.arrived < barrier_.live) return;
   barrier_.arrived = 0;
   ++barrier_.phase;
-  for (auto& cta : ctas_) {
-    cta->cta().bar_sync();  // release on arrive, acquire on wait: the ordering of a CTA-wide barrier
+  // Release on arrive, acquire on wait: what each warp of each CTA published
+  // or acquired reaches every warp of the cluster (issuer keys are unique in it).
+  std::vector<model::Cta*> ctas;
+  for (auto& cta : ctas_) ctas.push_back(&cta->cta());
+  model::Cta::cluster_barrier(ctas);
+  for (auto& cta : ctas_)
     for (int t = 0; t < threads_; ++t)
       if (cta->waits_on_cluster(t)) cta->wake(t);
-  }
 }
 
 std::string ClusterRuntime::barrier_state() const {

@@ -25,6 +25,10 @@ void Cta::pair_with(Cta& peer) {
 
 Cta::WarpState& Cta::state(int warp) { return acting_ ? acting_->warps_[warp] : warps_[warp]; }
 
+std::string Cta::op_instruction(const std::string& instruction) const {
+  return acting_ ? instruction + " (issued by rank " + std::to_string(acting_->rank()) + ")" : instruction;
+}
+
 std::string Cta::warp_name(int warp) const {
   return "warp " + std::to_string(warp) + (acting_ ? " of rank " + std::to_string(acting_->rank()) : "");
 }

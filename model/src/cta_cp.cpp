@@ -35,13 +35,11 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
   // current and the peer CTAs"; each reads the source at s-desc in its own
   // shared memory, as CUTLASS's 2-SM copy traits lay out both CTAs alike
   // (UNCONFIRMED: tcgen05-facts-2.md §2). Both are checked before either is written.
-  peer_->acting_ = this;
-  peer_->cp_share(issue, t, peer_->keys_.pair(t.warp, t.lane), shape, taddr, f, true);
-  peer_->acting_ = nullptr;
-  cp_share(issue, t, keys_.thread(t.warp, t.lane), shape, taddr, f);
-  peer_->acting_ = this;
-  peer_->cp_share(issue, t, peer_->keys_.pair(t.warp, t.lane), shape, taddr, f);
-  peer_->acting_ = nullptr;
+  for (const bool check_only : {true, false}) {
+    if (!check_only) cp_share(issue, t, keys_.thread(t.warp, t.lane), shape, taddr, f);
+    const ActingFor acting(*peer_, *this);
+    peer_->cp_share(issue, t, peer_->issuer_key(*this, t), shape, taddr, f, check_only);
+  }
 }
 
 void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std::uint32_t taddr,
@@ -68,9 +66,7 @@ void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std:
     for (int lane : destination_lanes(shape, s))
       for (int c = 0; c < columns; ++c) check_order(issue, Touch::cp, t.warp, issuer, lane, col0 + c);
   if (check_only) return;
-  const std::string instruction =
-      acting_ ? issue.instruction + " (issued by rank " + std::to_string(acting_->rank()) + ")" : issue.instruction;
-  const std::uint32_t id = issue_op(OpKind::cp, issuer, t.warp, t.lane, instruction, 0);
+  const std::uint32_t id = issue_op(OpKind::cp, issuer, t.warp, t.lane, op_instruction(issue.instruction), 0);
   // Bit b of a row goes to column b/32, bit b%32: bytes little-endian into cells.
   for (int s = 0; s < rows; ++s)
     for (int lane : destination_lanes(shape, s))

@@ -254,8 +254,8 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
   for (int v = 0; v < 2; ++v) {
     Cta& c = *pair[v];
-    c.acting_ = &c == this ? nullptr : this;
-    const int issuer = &c == this ? keys_.thread(t.warp, t.lane) : c.keys_.pair(t.warp, t.lane);
+    const ActingFor acting(c, *this);
+    const int issuer = c.issuer_key(*this, t);
     c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, mma_bt_.data() + v * half, 1, N);
     c.mma_a_.resize(static_cast<std::size_t>(M == 128 ? 2 * rows : rows) * K);
     if (!a_tmem)
@@ -264,27 +264,23 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
       for (int copy = 0; copy < (M == 128 ? 2 : 1); ++copy)
         c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, K, f.a,
                       c.mma_a_.data() + static_cast<std::size_t>(copy) * rows * K);
-    c.acting_ = nullptr;
   }
   // Each CTA's share, checked in both before either is written.
   std::array<std::optional<MmaShare>, 2> shares;
   for (int v = 0; v < 2; ++v) {
     Cta& c = *pair[v];
     const float* a = c.mma_a_.data();
-    shares[v].emplace(MmaShare{issue, t, &c == this ? keys_.thread(t.warp, t.lane) : c.keys_.pair(t.warp, t.lane),
-                               now, f, variant, enable_input_d, rows, N, K, M == 128 ? 2 : 1, 0, M == 128,
+    shares[v].emplace(MmaShare{issue, t, c.issuer_key(*this, t), now, f, variant, enable_input_d, rows, N, K, M == 128 ? 2 : 1, 0, M == 128,
                                {a, a_tmem && M == 128 ? a + static_cast<std::size_t>(rows) * K : a}, mma_bt_.data(),
                                a_tmem, a_tmem && M == 128 ? 2 * rows : rows});
   }
   for (int v = 0; v < 2; ++v) {
-    pair[v]->acting_ = pair[v] == this ? nullptr : this;
+    const ActingFor acting(*pair[v], *this);
     pair[v]->check_mma_share(*shares[v]);
-    pair[v]->acting_ = nullptr;
   }
   for (int v = 0; v < 2; ++v) {
-    pair[v]->acting_ = pair[v] == this ? nullptr : this;
+    const ActingFor acting(*pair[v], *this);
     pair[v]->write_mma_share(*shares[v]);
-    pair[v]->acting_ = nullptr;
   }
 }
 
@@ -380,9 +376,8 @@ void Cta::write_mma_share(const MmaShare& s) {
     }
   }
 
-  const std::string instruction =
-      acting_ ? s.issue.instruction + " (issued by rank " + std::to_string(acting_->rank()) + ")" : s.issue.instruction;
-  const std::uint32_t id = issue_op(OpKind::mma, s.issuer, s.t.warp, s.t.lane, instruction, 0, s.now);
+  const std::uint32_t id = issue_op(OpKind::mma, s.issuer, s.t.warp, s.t.lane, op_instruction(s.issue.instruction), 0,
+                                    s.now);
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
     tmem_.set_writers(lane, col0, W, id);

@@ -100,20 +100,28 @@ std::span<const std::uint8_t> Cta::tma_store_source(Thread t, std::uint32_t addr
 }
 
 void Cta::bar_sync() {
-  ++barrier_epoch_;
   // What each warp has published, and what it has acquired (fenced or not:
   // a wait orders what it observed before the warp's later instructions,
   // the barrier among them), reaches every warp (PTX causality order is
   // transitive); each needs its own tcgen05.fence::after_thread_sync to use it.
   // gau-nernst's v7 GEMM (checked on B200s) waits in one epilogue warp, then
   // bar.sync, then fences in all four.
+  Cta* self = this;
+  cluster_barrier(std::span<Cta* const>(&self, 1));
+}
+
+void Cta::cluster_barrier(std::span<Cta* const> ctas) {
   Knowledge all;
-  for (const WarpState& w : warps_) {
-    all.merge(w.released);
-    all.merge(w.effective);
-    all.merge(w.pending);
+  for (const Cta* c : ctas)
+    for (const WarpState& w : c->warps_) {
+      all.merge(w.released);
+      all.merge(w.effective);
+      all.merge(w.pending);
+    }
+  for (Cta* c : ctas) {
+    ++c->barrier_epoch_;
+    for (WarpState& w : c->warps_) w.pending.merge(all);
   }
-  for (WarpState& w : warps_) w.pending.merge(all);
 }
 
 // ---- mbarrier

@@ -39,8 +39,8 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
 void tma_load(Thread& t, const Instruction& in) {
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
-  if (!t.cta().bulk_reads.empty())
-    t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes()), in);
+  if (!t.cta().bulk_reads.empty())  // a gather4 writes four boxes
+    t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes() * (in.flags ? 4 : 1)), in);
   const std::uint32_t mbar = static_cast<std::uint32_t>(t.address(in.ops[3]));
   const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
   if (in.aux && mask == 0)

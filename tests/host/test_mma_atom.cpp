@@ -112,6 +112,10 @@ TEST_CASE("SmemMatrix: the worked descriptors of tcgen05-facts.md §1") {
   for (int k = 0; k < 4; ++k) CHECK(tile.kstep(k) == 0x4000404000010040ull + 2u * static_cast<unsigned>(k));
   // Constant-evaluable: a descriptor can be built at compile time.
   static_assert(Dense<16, K, SW128, 128, 64>(0x400).kstep(1) == 0x4000404000010042ull);
+  // In a cluster, rank r's address r·2^24 + 0x400 (hardware-checks.md) names the same offset: the
+  // descriptor holds the bits below the rank.
+  CHECK(Dense<16, K, SW128, 128, 64>(0x01000400).kstep(0) == 0x4000404000010040ull);
+  CHECK(Dense<16, K, SW128, 128, 64>(0x0F000400).kstep(3) == 0x4000404000010046ull);
 }
 
 TEST_CASE("SmemMatrix: kstep(k) equals the descriptor iterator for every layout mode") {
@@ -155,6 +159,7 @@ TEST_CASE("OperandTile: K step k of a TMEM A operand starts 8 columns (256 bits 
 TEST_CASE("SmemMatrix: addresses and K steps the descriptor cannot hold are errors") {
   expect_error([] { Dense<16, K, SW128, 128, 64> tile(0x408); }, "smem_address");           // not 16-byte aligned
   expect_error([] { Dense<16, K, SW128, 128, 64> tile(0x3E000); }, "smem_address");         // past 256 KiB
+  expect_error([] { Dense<16, K, SW128, 128, 64> tile(0x0103E000); }, "smem_address");      // the same in rank 1
   expect_error([] { (void)Dense<16, K, SW128, 128, 64>(0).kstep(4); }, "kstep");            // 4 steps: 0..3
   expect_error([] { (void)Dense<16, K, SW128, 128, 64>(0).kstep(-1); }, "kstep");
 }

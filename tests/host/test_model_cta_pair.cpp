@@ -189,6 +189,41 @@ TEST_CASE("the peer's stores of A are unordered before the pair MMA without the 
       Rule::unordered_tmem_access, {"lane 0, column 64", "tcgen05.st.sync.aligned.32x32b.x8", "warp 0"});
 }
 
+TEST_CASE("barrier.cluster carries the peer's stores of A to the pair MMA's issuer") {
+  constexpr int M = 256, N = 32, K = 16, kAcol = 64;
+  Pair p;
+  for (int v = 0; v < 2; ++v) {
+    stage(p.cta[v], {Pair::kB, N / 2, K, ElementType::bf16}, small_values(N / 2, K, 70 + v), 2);
+    for (int w = 0; w < 4; ++w) {
+      WarpRegisters regs;
+      for (int t = 0; t < 32; ++t) regs[t].assign(K / 2, 0x3F803F80u);  // bf16 1.0 pairs
+      p.cta[v].st(w, {LdStShape::s32x32b, K / 2}, p.tmem[v] + taddr(32 * w, kAcol), regs);
+      p.cta[v].wait_st(w);
+      p.cta[v].fence_before_thread_sync(w);
+    }
+  }
+  // barrier.cluster.arrive.release / wait.acquire by every thread of both CTAs, then the issuer's fence.
+  Cta* both[] = {&p.cta[0], &p.cta[1]};
+  Cta::cluster_barrier(both);
+  p.cta[0].fence_after_thread_sync(1);
+  p.cta[0].mma_ts({1, 0}, MmaKind::f16, p.tmem[0], p.tmem[0] + kAcol, KMajor{Pair::kB, N / 2, K, ElementType::bf16}.desc(0),
+                  idesc({.m = M, .n = N}), false, CtaGroup::two);
+  // A second thread's pair MMA into the same accumulator needs the first ordered before it, in both
+  // CTAs (the peer's half under the first thread's pair key): fence::before, a barrier, fence::after.
+  const auto second = [&] {
+    p.cta[0].mma_ss({2, 0}, MmaKind::f16, p.tmem[0], smem_desc(Pair::kA, 128, 128), KMajor{Pair::kB, N / 2, K, ElementType::bf16}.desc(0),
+                    idesc({.m = M, .n = N}), true, CtaGroup::two);
+  };
+  stage_halves(p, small_values(M, K, 72), small_values(N, K, 73), M, N, K);
+  p.cta[0].fence_after_thread_sync(2);
+  expect_rule(second, Rule::unordered_tmem_access, {"warp 1, lane 0", "another thread"});
+  p.cta[0].fence_before_thread_sync(1);
+  p.cta[0].bar_sync();
+  p.cta[0].fence_after_thread_sync(2);
+  second();
+  CHECK(p.cta[1].warnings().empty());
+}
+
 TEST_CASE("the pair MMA's half in the peer is complete for its warps only through a commit that reaches them") {
   constexpr int M = 256, N = 32, K = 16;
   Pair p;

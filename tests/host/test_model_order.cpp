@@ -89,8 +89,25 @@ TEST_CASE("a wait passes on through bar.sync before the waiting warp fences (gau
   // The reader's own fence is still needed (a PTX letter, an error here).
   expect_rule([&] { k.cta.ld(3, kX4, k.tmem + taddr(96, 0)); }, Rule::missing_after_thread_sync, {"warp 3 has waited"});
   k.cta.fence_after_thread_sync(3);
-  k.cta.ld(3, kX4, k.tmem + taddr(96, 0));
-  CHECK(k.cta.warnings().empty());
+  CHECK(k.cta.ld(3, kX4, k.tmem + taddr(96, 0))[0].size() == 4);
+}
+
+TEST_CASE("a wait passes on through an mbarrier arrival before the waiting warp fences") {
+  constexpr std::uint32_t kHandOff = 0x10;  // warp 0 -> warp 3
+  MmaIssued k(true);
+  k.cta.mbarrier_init({0, 0}, kHandOff, 1);
+  k.cta.commit({0, 0}, Kernel::kMbar);
+  // Warp 0 arrives before it has seen the phase: nothing to pass on.
+  k.cta.mbarrier_arrive({0, 0}, kHandOff);
+  REQUIRE(k.cta.mbarrier_try_wait(3, kHandOff, 0));
+  k.cta.fence_after_thread_sync(3);
+  expect_rule([&] { k.cta.ld(3, kX4, k.tmem + taddr(96, 0)); }, Rule::mma_not_complete, {"try_wait.parity 0"});
+  // Warp 0 waits (no fence of its own), then arrives: warp 3's wait and fence carry the completion.
+  REQUIRE(k.cta.mbarrier_try_wait(0, Kernel::kMbar, 0));
+  k.cta.mbarrier_arrive({0, 0}, kHandOff);
+  REQUIRE(k.cta.mbarrier_try_wait(3, kHandOff, 1));
+  k.cta.fence_after_thread_sync(3);
+  CHECK(k.cta.ld(3, kX4, k.tmem + taddr(96, 0))[0].size() == 4);
 }
 
 TEST_CASE("tcgen05.st -> tcgen05.mma needs tcgen05.wait::st (TS A operand)") {

@@ -179,6 +179,11 @@ int gemm(std::span<const std::string> args) {
   const int m = size("m", fa, rows_axis(a_major)), n = size("n", fb, rows_axis(b_major)),
             k = size("k", fa, 1 - rows_axis(a_major));
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, (std::int64_t{1} << 62)));
+  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
+  // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
+  const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
+  const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
+  const int cta_group = static_cast<int>(a.integer_or("cta-group", 1, 1, 2));
   // Requests the sm_100a kernels cannot serve are refused (exit 2) before the B200 is looked for (exit 3).
   if (const std::string wanted = a.text_or("backend", "host"); wanted == "ptx" || wanted == "sm100") {
     // The kernels compiled for sm_100a: gemm_kernels.cu and sm100_runner.cu (gemm::compiled_for_sm100).
@@ -189,16 +194,12 @@ int gemm(std::span<const std::string> args) {
     if (a_major != layout::Major::K) fail("--a-major", "MN", only("K"));
     if (b_major != layout::Major::K) fail("--b-major", "MN", only("K"));
     if (d_type != ElementType::f32) fail("--d-type", name(d_type), only("f32"));
-    if (a.text_or("cta-group", "1") == "2" && a.has("dtype") && a.text("dtype") != "bf16")
-      fail("--dtype", a.text("dtype"), only("bf16 with --cta-group 2"));
+    if (cta_group == 2 && ab != ElementType::bf16)
+      fail(a.has("dtype") ? "--dtype" : "--a", std::string(name(ab)) + (a.has("dtype") ? "" : " (float16 files)"),
+           only("bf16 with --cta-group 2"));
   }
   const Backend backend = parse_backend(a);
-  constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
-  // Without --dtype, float16 files stay fp16 (they are not rounded to bf16); otherwise bf16.
-  const bool fp16_files = !a.has("dtype") && a.has("a") && fa.float16 && fb.float16;
-  const ElementType ab = fp16_files ? ElementType::fp16 : parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
   const std::string dtype = name(ab);
-  const int cta_group = static_cast<int>(a.integer_or("cta-group", 1, 1, 2));
   const gemm::Config config{.ab = ab, .a_major = a_major, .b_major = b_major, .d = d_type, .cta_group = cta_group};
   const bool check = !a.flag("no-reference");
   // The memory the run holds at once, before any of it is taken: A and B as 2-byte operands and exact

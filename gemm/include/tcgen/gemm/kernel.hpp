@@ -231,6 +231,14 @@ struct Gemm {
         stages.advance();
       }
     }
+    // A pair's producer tail: its stages are released by the even CTA's
+    // commits, which must all have arrived before this CTA may leave (the
+    // exit barrier orders only the threads' own instructions).
+    if constexpr (kPair)
+      for (int s = 0; s < kStages; ++s) {
+        stages.stage().acquire(a);
+        stages.advance();
+      }
   }
 
   // Warp 1, one lane: per tile, acquire an empty accumulator; per stage, wait

@@ -53,17 +53,22 @@ class SmemMatrix {
 
   // `smem_address`: where the tile starts in the shared window
   // (__cvta_generic_to_shared), a multiple of 16 bytes because the descriptor
-  // stores address >> 4. The data is swizzled on absolute addresses, as TMA
-  // writes it, so the base offset is 0 wherever the tile starts (checked on
-  // an H200, hardware-checks.md "base offset").
-  constexpr TCGEN_HD explicit SmemMatrix(std::uint32_t smem_address) : desc_(kDescriptor0 + (smem_address >> 4)) {
+  // stores address >> 4. In a cluster its bits 24 and up hold the CTA's rank
+  // (hardware-checks.md), which the descriptor leaves out, as
+  // matrix-descriptor-encode's & 0x3FFFF does. The data is swizzled on
+  // absolute addresses, as TMA writes it, so the base offset is 0 wherever
+  // the tile starts (checked on an H200, hardware-checks.md "base offset").
+  constexpr TCGEN_HD explicit SmemMatrix(std::uint32_t smem_address)
+      : desc_(kDescriptor0 + ((smem_address & kOffsetMask) >> 4)) {
 #if !defined(__CUDA_ARCH__)
     // The device trusts its caller: shared memory (at most 228 KiB on sm_100) fits the window.
-    if (smem_address % 16 != 0)
+    const std::uint32_t offset = smem_address & kOffsetMask;
+    if (offset % 16 != 0)
       fail("smem_address", smem_address, "expected a multiple of 16 bytes (the descriptor stores address >> 4)");
-    if (smem_address + operand.size_bytes() > (Int{1} << 18))
+    if (offset + operand.size_bytes() > (Int{1} << 18))
       fail("smem_address", smem_address,
-           "expected the tile inside the 18-bit shared-memory window [0, 262144) the start address encodes");
+           "expected the tile inside the 18-bit shared-memory window [0, 262144) the start address encodes "
+           "(bits 24 and up, a cluster rank, aside)");
 #endif
   }
 
@@ -76,6 +81,7 @@ class SmemMatrix {
   }
 
  private:
+  static constexpr std::uint32_t kOffsetMask = 0xFFFFFF;  // below the rank bits
   // K step 0 of a tile at address 0: LBO, SBO, version, layout type.
   static constexpr std::uint64_t kDescriptor0 = encode(descriptor_fields(operand, 0));
   static_assert(sm100::start_address.lo == 0, "the address is added to the low bits of the descriptor");

@@ -91,6 +91,9 @@ class Cta {
 
   // ---- execution barrier: bar.sync 0 by every warp of the CTA
   void bar_sync();
+  // barrier.cluster (arrive.release, wait.acquire) by every warp of these
+  // CTAs, one cluster: bar_sync's ordering across all of them.
+  static void cluster_barrier(std::span<Cta* const> ctas);
 
   // ---- mbarrier (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   // Distributed shared memory (PTX #distributed-shared-memory): a peer CTA
@@ -212,6 +215,24 @@ class Cta {
   // this CTA's Tensor Memory (the peer's half of cta_group::2): its
   // knowledge decides the ordering checks here. Null: the warp is this CTA's.
   Cta* acting_ = nullptr;
+  // While it lives, `cta` checks and records on behalf of `issuer` (acting_;
+  // nothing when the two are one CTA); it ends with the scope, a throw included.
+  class ActingFor {
+   public:
+    ActingFor(Cta& cta, Cta& issuer) : cta_(cta) { cta_.acting_ = &cta == &issuer ? nullptr : &issuer; }
+    ~ActingFor() { cta_.acting_ = nullptr; }
+    ActingFor(const ActingFor&) = delete;
+    ActingFor& operator=(const ActingFor&) = delete;
+
+   private:
+    Cta& cta_;
+  };
+  // Thread t of `issuer` as an issuer key of this CTA: its own thread key, or its pair key for the peer.
+  int issuer_key(const Cta& issuer, Thread t) const {
+    return &issuer == this ? keys_.thread(t.warp, t.lane) : keys_.pair(t.warp, t.lane);
+  }
+  // The instruction as this CTA's list of operations names it: "(issued by rank 0)" added for the peer's half.
+  std::string op_instruction(const std::string& instruction) const;
   WarpState& state(int warp);
   // "warp 2", or "warp 2 of rank 0" for the peer's.
   std::string warp_name(int warp) const;
