@@ -155,6 +155,26 @@ TEST_CASE("gemm: CTA pairs, fp16, A and B MN-major, bf16 out + C; tile N 128 (64
   check<kPairFp16MnMnToBf16Tile128>({200, 300, 130, true, 4}, 100);
 }
 
+#if defined(TCGEN_GEMM_TEST_PTX)
+TEST_CASE("gemm: CTA pairs take their tiles with clusterlaunchcontrol: one OS thread, one pair runs all six") {
+  // The grid has a cluster per tile; on one OS thread the first cluster runs alone and cancels the
+  // other five one by one (exec::UnitPool::cancel), taking their tiles; D must still be whole.
+  constexpr gemm::Config C = kPair;
+  const Shape s{300, 520, 250, false, 0};
+  const gemm::Matrix a = gemm::random_operand(C.ab, C.a_major, s.m, s.k, run_seed() + 120);
+  const gemm::Matrix b = gemm::random_operand(C.ab, C.b_major, s.n, s.k, run_seed() + 121);
+  gemm::Matrix d = gemm::nan_matrix(C.d, s.m, s.n);
+  const gemm::Problem p{s.m, s.n, s.k, a.data(), b.data(), nullptr, d.data(), a.ld, b.ld, 0, d.ld};
+  exec::LaunchOptions one;
+  one.threads = 1;
+  const exec::RunStats stats = gemm::run<C>(p, {}, ptx::Interpreter{kernels(), one});
+  CHECK(stats.ptx_ctas == 2);
+  const gemm::Verdict v =
+      gemm::verify(gemm::to_floats(d), gemm::reference(a, C.a_major, b, C.b_major, nullptr, s.m, s.n, s.k), C.d);
+  CHECK_MESSAGE(v.ok, v.text);
+}
+#endif
+
 TEST_CASE("gemm: a CTA pair's D is the one-CTA kernel's, bit for bit (the same K order per element)") {
   const Shape s{300, 300, 200, true, 0};
   const Result one = run<kBf16>(s, 110), pair = run<kPair>(s, 110);

@@ -273,9 +273,9 @@ int gemm(std::span<const std::string> args) {
   }
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.threads = parse_threads(a);
-  // A pair's tile is 256 rows, and its clusters run as units.
-  const auto grid = [&](int tiles) { return gemm::grid_ctas(tiles, 0, config.cta_group); };
-  const char* pairs = config.cta_group == 2 ? " (clusters of 2, CTA pairs)" : "";
+  // A pair's tile is 256 rows; its grid is a cluster per tile, persistent through clusterlaunchcontrol.
+  const auto grid = [&](int tiles) { return config.cta_group == 2 ? 2 * tiles : gemm::grid_ctas(tiles, 0); };
+  const char* pairs = config.cta_group == 2 ? " (a CTA pair per tile, taken over by clusterlaunchcontrol)" : "";
   const auto at_once = [&](int tiles) {
     return std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(grid(tiles)) / config.cta_group);
   };

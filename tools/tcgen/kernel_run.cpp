@@ -68,8 +68,10 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
 }
 
 void report_ptx_stats(Report& report, const exec::RunStats& stats) {
-  report.text("executed: %llu PTX instructions\n", static_cast<unsigned long long>(stats.ptx_instructions));
+  report.text("executed: %llu PTX instructions in %llu CTAs\n", static_cast<unsigned long long>(stats.ptx_instructions),
+              static_cast<unsigned long long>(stats.ptx_ctas));
   report.field("ptx_instructions", static_cast<std::int64_t>(stats.ptx_instructions));
+  report.field("ptx_ctas", static_cast<std::int64_t>(stats.ptx_ctas));
   for (const auto& [rule, count] : stats.ptx_warnings) {
     report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
                 static_cast<unsigned long long>(count));

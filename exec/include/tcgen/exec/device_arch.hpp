@@ -182,6 +182,10 @@ struct DeviceArch {
   __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t mbar) {
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(mbar) : "memory");
   }
+  __device__ __forceinline__ void mbarrier_arrive_expect_tx_cluster(std::uint32_t mbar, std::uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(mbar), "r"(bytes)
+                 : "memory");
+  }
 
   // ---- mbarriers (PTX #parallel-synchronization-and-communication-instructions-mbarrier)
   __device__ __forceinline__ void mbarrier_init(std::uint32_t mbar, std::uint32_t count) {

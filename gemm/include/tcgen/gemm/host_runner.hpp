@@ -23,7 +23,10 @@ namespace tcgen::gemm {
 
 // The kernel's choices beside its Config, on every backend.
 struct Options {
-  int ctas = 0;  // the persistent grid: 0 means one CTA per tile, at most kDefaultCtas
+  // The persistent grid: 0 means one CTA per tile, at most kDefaultCtas. A
+  // CTA pair's grid is a cluster per tile whatever this says: its running
+  // clusters take the others' tiles through clusterlaunchcontrol.
+  int ctas = 0;
   static constexpr int kDefaultCtas = 148;  // a B200's SMs
 };
 

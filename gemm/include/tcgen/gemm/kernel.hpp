@@ -42,6 +42,7 @@
 // tcgen05.fence::before_thread_sync, the mbarrier arrival, its own wait and
 // tcgen05.fence::after_thread_sync; the epilogue reads only after
 // tcgen05.commit's arrival, its wait and tcgen05.fence::after_thread_sync.
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -75,7 +76,9 @@ struct Gemm {
   static constexpr int kClusterCtas = C.cta_group;  // the launch's clusters: 1 CTA, or the pair
   static constexpr int kTileM = 128 * C.cta_group, kTileN = C.tile_n, kStages = C.stages;
   static constexpr unsigned kProducerWarp = 0, kMmaWarp = 1, kFirstEpilogueWarp = 2, kEpilogueWarps = 4;
-  static constexpr unsigned kThreads = 32 * (kFirstEpilogueWarp + kEpilogueWarps);
+  // A pair's seventh warp: the even CTA's asks clusterlaunchcontrol for tiles (next_tile).
+  static constexpr unsigned kSchedulerWarp = kFirstEpilogueWarp + kEpilogueWarps;
+  static constexpr unsigned kThreads = 32 * (kFirstEpilogueWarp + kEpilogueWarps + (kPair ? 1 : 0));
 
   // One tcgen05.mma: M = 128 (a pair: 256), N = tile_n, K = 16, f32
   // accumulator; its idesc is computed and checked by the mma library (an
@@ -102,13 +105,27 @@ struct Gemm {
   // Shared memory from smem_base() (1024-byte aligned, as the 128-byte
   // swizzle needs): the stages, the mbarriers and the TMEM address slot.
   static constexpr std::uint32_t kStageBytes = A::bytes + B::bytes;
-  using Smem = tile::SmemPlan<tile::buffer("stages", kStageBytes, 1024, kStages),
-                              tile::barriers("full", kStages, 1),   // stage s has landed: the producer's expect_tx
-                              tile::barriers("empty", kStages, 1),  // the MMAs have read stage s: one tcgen05.commit
-                              tile::barriers("acc_full", 2, 1),     // accumulator b is complete: one tcgen05.commit
-                              // the epilogue has read it: one arrival a warp (a pair's: both CTAs' epilogues)
-                              tile::barriers("acc_empty", 2, kEpilogueWarps * C.cta_group),
-                              tile::buffer("tmem_slot", 4, 4)>;                // tcgen05.alloc writes the TMEM address
+  static constexpr tile::Entry kStagesBuffer = tile::buffer("stages", kStageBytes, 1024, kStages);
+  static constexpr tile::Entry kFull = tile::barriers("full", kStages, 1);    // stage s has landed: the expect_tx
+  static constexpr tile::Entry kEmpty = tile::barriers("empty", kStages, 1);  // the MMAs have read it: a commit
+  static constexpr tile::Entry kAccFull = tile::barriers("acc_full", 2, 1);   // accumulator b is complete: a commit
+  // the epilogue has read it: one arrival a warp (a pair's: both CTAs' epilogues)
+  static constexpr tile::Entry kAccEmpty = tile::barriers("acc_empty", 2, kEpilogueWarps * C.cta_group);
+  static constexpr tile::Entry kTmemSlot = tile::buffer("tmem_slot", 4, 4);  // tcgen05.alloc writes the address
+  // A pair's clusterlaunchcontrol responses, two in flight: each lands in
+  // both CTAs (clc_full: its 16 bytes), and every role of both reads it and
+  // releases it on the even CTA's clc_empty (the even CTA's producer, MMA
+  // issuer, scheduler and four epilogue warps; the odd CTA's producer and
+  // four epilogue warps).
+  static constexpr int kResponses = 2;
+  static constexpr std::uint32_t kResponseReaders = 3 + kEpilogueWarps + 1 + kEpilogueWarps;
+  static constexpr tile::Entry kResponse = tile::buffer("clc_response", 16, 16, kResponses);
+  static constexpr tile::Entry kResponseFull = tile::barriers("clc_full", kResponses, 1);
+  static constexpr tile::Entry kResponseEmpty = tile::barriers("clc_empty", kResponses, kResponseReaders);
+  using Smem = std::conditional_t<
+      kPair, tile::SmemPlan<kStagesBuffer, kFull, kEmpty, kAccFull, kAccEmpty, kTmemSlot, kResponse, kResponseFull,
+                            kResponseEmpty>,
+      tile::SmemPlan<kStagesBuffer, kFull, kEmpty, kAccFull, kAccEmpty, kTmemSlot>>;
   static_assert(Smem::template stride<"stages"> == kStageBytes, "each stage starts on the swizzle's 1024-byte period");
   static constexpr std::uint32_t kSmemBytes = Smem::bytes;
 
@@ -137,9 +154,12 @@ struct Gemm {
     return out;
   }
 
-  // The persistent grid over an m × n problem with at most `ctas` CTAs (schedule.hpp).
+  // The persistent grid over an m × n problem: at most `ctas` CTAs
+  // (schedule.hpp); a pair's, one cluster per tile, which clusterlaunchcontrol
+  // makes persistent (next_tile), whatever `ctas` says.
   static constexpr TCGEN_HD unsigned grid(int m, int n, int ctas) {
-    return static_cast<unsigned>(grid_ctas(Schedule(m, n, kTileM, kTileN).tiles(), ctas, kClusterCtas));
+    const int tiles = Schedule(m, n, kTileM, kTileN).tiles();
+    return static_cast<unsigned>(kPair ? kClusterCtas * tiles : grid_ctas(tiles, ctas, kClusterCtas));
   }
 
   template <exec::KernelArch Arch>
@@ -158,15 +178,17 @@ struct Gemm {
     const Schedule schedule(p.m, p.n, kTileM, kTileN);
     const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
     // Tiles go to clusters: a pair takes one tile together.
-    const int first = static_cast<int>(a.block_index().x) / kClusterCtas;
-    const int step = static_cast<int>(a.grid_dim().x) / kClusterCtas;
+    const Tiles tiles{static_cast<int>(a.block_index().x) / kClusterCtas,
+                      static_cast<int>(a.grid_dim().x) / kClusterCtas, schedule.tiles()};
 
     if (warp == kProducerWarp) {
-      if (a.elect_one()) produce(a, p, smem, schedule, k_blocks, first, step);
+      if (a.elect_one()) produce(a, p, smem, schedule, k_blocks, tiles);
     } else if (warp == kMmaWarp) {
-      if (a.elect_one() && leads(a)) multiply(a, smem, tmem_base, schedule, k_blocks, first, step);
-    } else {
-      drain(a, p, smem, tmem_base, schedule, first, step);
+      if (a.elect_one() && leads(a)) multiply(a, smem, tmem_base, k_blocks, tiles);
+    } else if (warp < kSchedulerWarp) {
+      drain(a, p, smem, tmem_base, schedule, tiles);
+    } else if constexpr (kPair) {
+      if (a.elect_one() && leads(a)) ask_for_tiles(a, smem);
     }
 
     if constexpr (kPair) {  // neither CTA leaves while its peer may still signal it or write its TMEM
@@ -188,6 +210,53 @@ struct Gemm {
   static TCGEN_HD Accumulator accumulator(tmem::TmemAddress base, int b) {
     return b == 0 ? Tmem::template tile<"D0">(base) : Tmem::template tile<"D1">(base);
   }
+  // The tiles one role of a CTA walks, from its cluster's own: for a lone
+  // CTA the static stride (tile, tile + step, ...); for a pair, tiles taken
+  // from the grid's clusters not yet launched (next_tile).
+  struct Tiles {
+    int tile, step, count;
+    tile::Ring<kResponses> responses;
+  };
+  // Moves to the role's next tile; false when there is none. A pair reads
+  // the next clusterlaunchcontrol response (PTX #parallel-synchronization-
+  // and-communication-instructions-clusterlaunchcontrol-try-cancel): the
+  // canceled cluster's first CTA names its tile; a failed request, the end.
+  // `release`: this lane releases the response (one per reading role).
+  template <exec::KernelArch Arch>
+  static TCGEN_HD bool next_tile(Arch& a, std::uint32_t smem, Tiles& t, bool release) {
+    if constexpr (!kPair) {
+      t.tile += t.step;
+      return t.tile < t.count;
+    } else {
+      const tile::Stage s = t.responses.stage(Smem::template barrier<"clc_full">(smem),
+                                              Smem::template barrier<"clc_empty">(smem));
+      s.wait(a);
+      std::array<std::uint32_t, 4> response;
+      a.smem_load(Smem::template address<"clc_response">(smem, t.responses.slot), response);
+      if (release) s.release_to(a, a.cluster_rank() & ~1u);
+      t.responses.advance();
+      const auto got = a.query_cancel(response);
+      t.tile = static_cast<int>(got.first_cta.x) / kClusterCtas;
+      return got.canceled;
+    }
+  }
+  // The even CTA's scheduler lane: while clusters remain, cancel the next one
+  // not yet launched, the response multicast to both CTAs, each expecting its
+  // 16 bytes; it reads each response too, and stops after the first failure
+  // (PTX: a try_cancel after an observed failure is undefined).
+  template <exec::KernelArch Arch>
+  static TCGEN_HD void ask_for_tiles(Arch& a, std::uint32_t smem) {
+    Tiles t{0, 0, 0, {}};
+    do {
+      const tile::Stage s = t.responses.stage(Smem::template barrier<"clc_full">(smem),
+                                              Smem::template barrier<"clc_empty">(smem));
+      s.acquire(a);
+      s.expect_bytes(a, 16);
+      a.mbarrier_arrive_expect_tx_cluster(a.map_shared(s.full, a.cluster_rank() | 1u), 16);
+      a.try_cancel(Smem::template address<"clc_response">(smem, t.responses.slot), s.full, true);
+    } while (next_tile(a, smem, t, true));
+  }
+
   // A pair's MMAs are issued by its even CTA (as CUTLASS's are: PTX allows either).
   template <exec::KernelArch Arch>
   static TCGEN_HD bool leads(Arch& a) {
@@ -207,11 +276,11 @@ struct Gemm {
   // bytes, load A's and B's tiles.
   template <exec::KernelArch Arch>
   static TCGEN_HD void produce(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Schedule& schedule,
-                               int k_blocks, int first, int step) {
+                               int k_blocks, Tiles tiles) {
     tile::Pipeline<kStages> stages = stage_pipeline(smem);
     const int v = half(a);
-    for (int t = first; t < schedule.tiles(); t += step) {
-      const TileOrigin o = schedule.origin(t);
+    do {
+      const TileOrigin o = schedule.origin(tiles.tile);
       const int row0 = o.m0 + v * Atom::a_rows, col0 = o.n0 + v * Atom::b_rows;
       for (int kb = 0; kb < k_blocks; ++kb) {
         const tile::Stage s = stages.stage();
@@ -230,7 +299,7 @@ struct Gemm {
         }
         stages.advance();
       }
-    }
+    } while (next_tile(a, smem, tiles, true));
     // A pair's producer tail: its stages are released by the even CTA's
     // commits, which must all have arrived before this CTA may leave (the
     // exit barrier orders only the threads' own instructions).
@@ -245,11 +314,10 @@ struct Gemm {
   // until it is full, issue its MMAs and release it when they complete; then
   // commit the accumulator full.
   template <exec::KernelArch Arch>
-  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Schedule& schedule,
-                                int k_blocks, int first, int step) {
+  static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int k_blocks, Tiles tiles) {
     tile::Pipeline<kStages> stages = stage_pipeline(smem);
     tile::Pipeline<2> accumulators = accumulator_pipeline(smem);
-    for (int t = first; t < schedule.tiles(); t += step) {
+    do {
       const tile::Stage acc = accumulators.stage();
       acc.acquire(a);
       a.fence_after_thread_sync();
@@ -273,21 +341,21 @@ struct Gemm {
       else
         acc.commit(a, Atom{});
       accumulators.advance();
-    }
+    } while (next_tile(a, smem, tiles, true));
   }
 
   // Warps 2-5: wait until an accumulator is full, store it, release it (one
   // arrival a warp, after the warp's tcgen05.ld have completed).
   template <exec::KernelArch Arch>
   static TCGEN_HD void drain(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
-                             const Schedule& schedule, int first, int step) {
+                             const Schedule& schedule, Tiles tiles) {
     const int quarter = static_cast<int>(a.warp_index() % 4);
     tile::Pipeline<2> accumulators = accumulator_pipeline(smem);
-    for (int t = first; t < schedule.tiles(); t += step) {
+    do {
       const tile::Stage acc = accumulators.stage();
       acc.wait(a);
       a.fence_after_thread_sync();
-      TileOrigin o = schedule.origin(t);
+      TileOrigin o = schedule.origin(tiles.tile);
       o.m0 += half(a) * 128;  // this CTA's rows of a pair's tile
       Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, o);
       a.fence_before_thread_sync();
@@ -298,7 +366,7 @@ struct Gemm {
           acc.release(a);
       }
       accumulators.advance();
-    }
+    } while (next_tile(a, smem, tiles, kPair && a.elect_one()));
   }
 };
 
