@@ -22,7 +22,7 @@
 #       the same for the CTA-pair GEMM (Config .cta_group = 2; ctest
 #       sass_gemm_pair_sm100, on the tcgen CLI): no stack frame, no local
 #       memory, and the pair forms: UTCHMMA.2CTA, UTCBAR.2CTA.MULTICAST,
-#       UTMALDG.2D.2CTA, UTCATOMSWS.2CTA, with LDTM, the cluster barrier
+#       UTMALDG.2D.2CTA (and .MULTICAST), UTCATOMSWS.2CTA, with LDTM, the cluster barrier
 #       UCGABAR_ARV / UCGABAR_WAIT and clusterlaunchcontrol's UGETNEXTWORKID.
 #   tools/perf_report.sh --check-fmha BINARY [CUOBJDUMP]
 #       the ctest check (sass_fmha_sm100) of a built bench_fmha: all six FMHA
@@ -90,7 +90,8 @@ fi
 if [ "${1:-}" = "--check-pair" ]; then
   # The Config's last member, cta_group, is the last template argument: ...ELi2EE.
   check_gemm "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*ELi2EEEE[A-Za-z0-9_]*' UTCHMMA.2CTA \
-    UTCBAR.2CTA.MULTICAST UTMALDG.2D.2CTA UTCATOMSWS.2CTA LDTM UCGABAR_ARV UCGABAR_WAIT UGETNEXTWORKID
+    UTCBAR.2CTA.MULTICAST UTMALDG.2D.2CTA UTMALDG.2D.MULTICAST.2CTA UTCATOMSWS.2CTA LDTM UCGABAR_ARV UCGABAR_WAIT \
+    UGETNEXTWORKID
 fi
 
 # The FMHA kernels' mangled names (fmha_kernel<Fmha<ElementType E, int D>>) in a

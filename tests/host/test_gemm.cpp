@@ -156,9 +156,11 @@ TEST_CASE("gemm: CTA pairs, fp16, A and B MN-major, bf16 out + C; tile N 128 (64
 }
 
 #if defined(TCGEN_GEMM_TEST_PTX)
-TEST_CASE("gemm: CTA pairs take their tiles with clusterlaunchcontrol: one OS thread, one pair runs all six") {
-  // The grid has a cluster per tile; on one OS thread the first cluster runs alone and cancels the
-  // other five one by one (exec::UnitPool::cancel), taking their tiles; D must still be whole.
+TEST_CASE("gemm: CTA pairs take their tiles with clusterlaunchcontrol: one OS thread, one cluster runs them all") {
+  // Six 256 × 256 tiles (2 × 3) in four cluster tiles of 256 × 512 (two pairs side by side; the
+  // last column's second pair finds no N left); the grid has a cluster per cluster tile. On one OS
+  // thread the first cluster runs alone and cancels the other three one by one
+  // (exec::UnitPool::cancel), taking their tiles; D must still be whole.
   constexpr gemm::Config C = kPair;
   const Shape s{300, 520, 250, false, 0};
   const gemm::Matrix a = gemm::random_operand(C.ab, C.a_major, s.m, s.k, run_seed() + 120);
@@ -168,7 +170,7 @@ TEST_CASE("gemm: CTA pairs take their tiles with clusterlaunchcontrol: one OS th
   exec::LaunchOptions one;
   one.threads = 1;
   const exec::RunStats stats = gemm::run<C>(p, {}, ptx::Interpreter{kernels(), one});
-  CHECK(stats.ptx_ctas == 2);
+  CHECK(stats.ptx_ctas == 4);
   const gemm::Verdict v =
       gemm::verify(gemm::to_floats(d), gemm::reference(a, C.a_major, b, C.b_major, nullptr, s.m, s.n, s.k), C.d);
   CHECK_MESSAGE(v.ok, v.text);

@@ -76,9 +76,10 @@ options:
   --b-major K|MN       how B is stored: K (default, N × K) or MN (K × N)
   --d-type T           the type of D and C: f32 (default), bf16 or fp16
   --cta-group G        1 (default): one CTA per 128 × 256 tile of D; 2: a CTA
-                       pair per 256 × 256 tile (clusters of 2 CTAs,
-                       tcgen05.mma.cta_group::2 with M = 256, each CTA
-                       loading its half of A and of B, the even CTA issuing)
+                       pair per 256 × 256 tile (tcgen05.mma.cta_group::2 with
+                       M = 256, the even CTA issuing), two pairs a cluster
+                       sharing A by multicast TMA, their tiles taken by
+                       clusterlaunchcontrol
   --out FILE           write D (M × N) as .npy: float16 when D is fp16 (float32
                        with --out-f32), float32 otherwise (bf16 values exactly:
                        .npy has no bfloat16)
@@ -273,22 +274,22 @@ int gemm(std::span<const std::string> args) {
   }
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.threads = parse_threads(a);
-  // A pair's tile is 256 rows; its grid is a cluster per tile, persistent through clusterlaunchcontrol.
-  const auto grid = [&](int tiles) { return config.cta_group == 2 ? 2 * tiles : gemm::grid_ctas(tiles, 0); };
-  const char* pairs = config.cta_group == 2 ? " (a CTA pair per tile, taken over by clusterlaunchcontrol)" : "";
-  const auto at_once = [&](int tiles) {
-    return std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(grid(tiles)) / config.cta_group);
-  };
+  // The tiles of D (256 rows for a pair), the launch's grid, and the clusters the host runs at once.
+  const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
+  const int grid = gemm::grid_of(m, n, config.tile_n, config.cta_group, 0);
+  const unsigned at_once =
+      std::min(exec::pool_threads(launch.threads), static_cast<unsigned>(grid / gemm::cluster_ctas(config.cta_group)));
+  const char* pairs = config.cta_group == 2
+                          ? " (clusters of two CTA pairs sharing A, taken over by clusterlaunchcontrol)"
+                          : "";
   exec::RunStats stats;
   if (backend == Backend::host) {
-    const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
-    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs%s, %u at once\n", tiles, grid(tiles),
-                pairs, at_once(tiles));
+    report.text("backend: host model, %d tiles on a persistent grid of %d CTAs%s, %u at once\n", tiles, grid, pairs,
+                at_once);
     stats = as_options(kProblemFields, [&] { return run_gemm(config, p, exec::HostModel{launch}); });
   } else if (backend == Backend::ptx) {
-    const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
     report.text("backend: ptx, %s on the host model, %d tiles on a persistent grid of %d CTAs%s, %u at once\n",
-                kernels->name().c_str(), tiles, grid(tiles), pairs, at_once(tiles));
+                kernels->name().c_str(), tiles, grid, pairs, at_once);
     std::fflush(stdout);
     try {
       stats = as_options(kProblemFields, [&] { return run_gemm(config, p, ptx::Interpreter{*kernels, launch}); });

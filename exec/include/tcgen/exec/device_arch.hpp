@@ -246,25 +246,32 @@ struct DeviceArch {
       TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
 #undef TCGEN_TMA
   }
-  // .cta_group::2: into this CTA, completing on the mbarrier of the pair's
-  // CTA whose rank parity is that of mbar's (a shared::cluster address).
+  // .cta_group::2: into this CTA (cta_mask 0) or every CTA of cta_mask, each
+  // completing on the mbarrier of its pair's CTA whose rank parity is that
+  // of mbar's (a shared::cluster address).
   template <class... Coords>
   __device__ __forceinline__ void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                                                Coords... coords) {
+                                                std::uint16_t cta_mask, Coords... coords) {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     const auto m = reinterpret_cast<std::uint64_t>(&map.map);
     const int c[] = {static_cast<int>(coords)...};
-#define TCGEN_TMA(N, LIST, ...)                                                                                      \
-  asm volatile("cp.async.bulk.tensor." #N "d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes " \
-               "[%0], [%1, {" LIST "}], [%2];" ::"r"(dst),                                                           \
-               "l"(m), "r"(mbar), __VA_ARGS__                                                                        \
-               : "memory")
-    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%3", "r"(c[0]));
-    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%3, %4", "r"(c[0]), "r"(c[1]));
-    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%3, %4, %5", "r"(c[0]), "r"(c[1]), "r"(c[2]));
-    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%3, %4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#define TCGEN_TMA(N, LIST, ...)                                                                                       \
+  if (cta_mask == 0)                                                                                                  \
+    asm volatile("cp.async.bulk.tensor." #N "d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes " \
+                 "[%0], [%1, {" LIST "}], [%2];" ::"r"(dst),                                                          \
+                 "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                        \
+                 : "memory");                                                                                         \
+  else                                                                                                                \
+    asm volatile("cp.async.bulk.tensor." #N "d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes" \
+                 ".multicast::cluster [%0], [%1, {" LIST "}], [%2], %3;" ::"r"(dst),                                  \
+                 "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                        \
+                 : "memory")
+    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%4", "r"(c[0]));
+    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%4, %5", "r"(c[0]), "r"(c[1]));
+    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]));
+    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     if constexpr (sizeof...(Coords) == 5)
-      TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
+      TCGEN_TMA(5, "%4, %5, %6, %7, %8", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
 #undef TCGEN_TMA
   }
   // .tile::gather4 (sm_100a): rows row0-row3 of a 2-D map whose box is one

@@ -175,15 +175,16 @@ class HostArch {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask);
   }
-  // .cta_group::2 (CTA pairs): the box lands in this CTA, but its
-  // complete_tx goes to the mbarrier at mbar's offset in the CTA of this
-  // CTA's pair whose rank parity is mbar's: mbar is a shared::cluster
-  // address of the pair (the even CTA's, for a pair MMA's operands:
-  // map_shared(bar, rank & ~1)).
+  // .cta_group::2 (CTA pairs): the box lands in this CTA (cta_mask 0) or in
+  // every CTA of cta_mask (.multicast::cluster), but each one's complete_tx
+  // goes to the mbarrier at mbar's offset in the CTA of that one's pair whose
+  // rank parity is mbar's: mbar is a shared::cluster address of this CTA's
+  // pair (the even CTA's, for a pair MMA's operands: map_shared(bar, rank & ~1)).
   template <class... Coords>
-  void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, Coords... coords) {
+  void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::uint16_t cta_mask,
+                     Coords... coords) {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
-    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), 0, 2);
+    tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask, 2);
   }
   // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of
   // cta_mask; cta_group 2: each one's signal as tma_load_pair's.

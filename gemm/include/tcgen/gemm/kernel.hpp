@@ -23,17 +23,20 @@
 // With two accumulators in Tensor Memory the epilogue of one tile runs while
 // the MMAs of the next fill the other.
 //
-// cta_group = 2: a cluster of two CTAs, a CTA pair (PTX
-// #tcgen05-issue-granularity), computes 256 × tile_n tiles with
-// tcgen05.mma.cta_group::2 (M = 256). CTA v of the pair holds rows
-// [128v, 128v + 128) of the tile's A and D and rows [v·tile_n/2, ...) of
-// its B. Both producers load their halves with TMA .cta_group::2, whose
-// bytes complete on the even CTA's full[s] (it expects both halves); only
-// the even CTA's MMA warp issues, and commits to empty[s] and acc_full[b] of
-// both CTAs (multicast); both epilogues store their 128 rows and arrive on
-// the even CTA's acc_empty[b]. A cluster barrier after the mbarriers' init
-// and one before the exit keep either CTA from signalling a peer that is not
-// there. Stages and accumulators are pipelines
+// cta_group = 2: clusters of four CTAs, two CTA pairs (PTX
+// #tcgen05-issue-granularity) side by side in N, each pair computing a
+// 256 × tile_n tile with tcgen05.mma.cta_group::2 (M = 256). CTA v of a pair
+// holds rows [128v, 128v + 128) of the tile's A and D and rows
+// [v·tile_n/2, ...) of its B. The pairs share A's rows: pair 0's producers
+// load each half of A into both pairs (TMA .cta_group::2 .multicast::cluster),
+// each pair's producers their halves of B; all bytes complete on each pair's
+// even full[s], which expects them all. Each pair's even CTA issues the MMAs
+// and commits to empty[s] of all four CTAs (A's slot is filled across the
+// pairs) and to acc_full[b] of its pair; both epilogues of a pair store their
+// 128 rows and arrive on the even CTA's acc_empty[b]. Rank 0's seventh warp
+// takes further tiles with clusterlaunchcontrol (next_tile). A cluster
+// barrier after the mbarriers' init and one before the exit keep any CTA from
+// signalling a peer that is not there. Stages and accumulators are pipelines
 // (tile/pipeline.hpp) whose mbarrier phases alternate by round; shared memory
 // is a compile-time plan (tile/smem_plan.hpp).
 //
@@ -73,7 +76,11 @@ struct Gemm {
 
   static constexpr Config config = C;
   static constexpr bool kPair = C.cta_group == 2;
-  static constexpr int kClusterCtas = C.cta_group;  // the launch's clusters: 1 CTA, or the pair
+  // The launch's clusters: one CTA, or two pairs side by side in N that share
+  // A's rows (multicast): kPairs tiles of 256 × tile_n a cluster.
+  static constexpr int kPairs = kPair ? 2 : 1;
+  static constexpr int kClusterCtas = cluster_ctas(C.cta_group);
+  static_assert(kClusterCtas == kPairs * C.cta_group);
   static constexpr int kTileM = 128 * C.cta_group, kTileN = C.tile_n, kStages = C.stages;
   static constexpr unsigned kProducerWarp = 0, kMmaWarp = 1, kFirstEpilogueWarp = 2, kEpilogueWarps = 4;
   // A pair's seventh warp: the even CTA's asks clusterlaunchcontrol for tiles (next_tile).
@@ -107,18 +114,18 @@ struct Gemm {
   static constexpr std::uint32_t kStageBytes = A::bytes + B::bytes;
   static constexpr tile::Entry kStagesBuffer = tile::buffer("stages", kStageBytes, 1024, kStages);
   static constexpr tile::Entry kFull = tile::barriers("full", kStages, 1);    // stage s has landed: the expect_tx
-  static constexpr tile::Entry kEmpty = tile::barriers("empty", kStages, 1);  // the MMAs have read it: a commit
+  // the MMAs have read it: a commit (a pair's A lands in both pairs: each pair's commit)
+  static constexpr tile::Entry kEmpty = tile::barriers("empty", kStages, kPairs);
   static constexpr tile::Entry kAccFull = tile::barriers("acc_full", 2, 1);   // accumulator b is complete: a commit
   // the epilogue has read it: one arrival a warp (a pair's: both CTAs' epilogues)
   static constexpr tile::Entry kAccEmpty = tile::barriers("acc_empty", 2, kEpilogueWarps * C.cta_group);
   static constexpr tile::Entry kTmemSlot = tile::buffer("tmem_slot", 4, 4);  // tcgen05.alloc writes the address
-  // A pair's clusterlaunchcontrol responses, two in flight: each lands in
-  // both CTAs (clc_full: its 16 bytes), and every role of both reads it and
-  // releases it on the even CTA's clc_empty (the even CTA's producer, MMA
-  // issuer, scheduler and four epilogue warps; the odd CTA's producer and
-  // four epilogue warps).
+  // A pair cluster's clusterlaunchcontrol responses, two in flight: each
+  // lands in all its CTAs (clc_full: its 16 bytes), and every role of each
+  // reads it and releases it on rank 0's clc_empty: each CTA's producer and
+  // four epilogue warps, each pair's MMA issuer, rank 0's scheduler.
   static constexpr int kResponses = 2;
-  static constexpr std::uint32_t kResponseReaders = 3 + kEpilogueWarps + 1 + kEpilogueWarps;
+  static constexpr std::uint32_t kResponseReaders = kClusterCtas * (1 + kEpilogueWarps) + kPairs + 1;
   static constexpr tile::Entry kResponse = tile::buffer("clc_response", 16, 16, kResponses);
   static constexpr tile::Entry kResponseFull = tile::barriers("clc_full", kResponses, 1);
   static constexpr tile::Entry kResponseEmpty = tile::barriers("clc_empty", kResponses, kResponseReaders);
@@ -154,12 +161,11 @@ struct Gemm {
     return out;
   }
 
-  // The persistent grid over an m × n problem: at most `ctas` CTAs
-  // (schedule.hpp); a pair's, one cluster per tile, which clusterlaunchcontrol
-  // makes persistent (next_tile), whatever `ctas` says.
+  // The grid's work: tiles of kTileM × kTileN, a cluster's kPairs of them side by side in N.
+  static constexpr TCGEN_HD Schedule schedule_of(int m, int n) { return cluster_schedule(m, n, kTileN, C.cta_group); }
+  // The launch's grid over an m × n problem (schedule.hpp: grid_of).
   static constexpr TCGEN_HD unsigned grid(int m, int n, int ctas) {
-    const int tiles = Schedule(m, n, kTileM, kTileN).tiles();
-    return static_cast<unsigned>(kPair ? kClusterCtas * tiles : grid_ctas(tiles, ctas, kClusterCtas));
+    return static_cast<unsigned>(grid_of(m, n, kTileN, C.cta_group, ctas));
   }
 
   template <exec::KernelArch Arch>
@@ -175,7 +181,7 @@ struct Gemm {
     }
     const tmem::TmemAddress tmem_base = exec::publish_tmem(a, Smem::template address<"tmem_slot">(smem));
 
-    const Schedule schedule(p.m, p.n, kTileM, kTileN);
+    const Schedule schedule = schedule_of(p.m, p.n);
     const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
     // Tiles go to clusters: a pair takes one tile together.
     const Tiles tiles{static_cast<int>(a.block_index().x) / kClusterCtas,
@@ -188,7 +194,7 @@ struct Gemm {
     } else if (warp < kSchedulerWarp) {
       drain(a, p, smem, tmem_base, schedule, tiles);
     } else if constexpr (kPair) {
-      if (a.elect_one() && leads(a)) ask_for_tiles(a, smem);
+      if (a.elect_one() && a.cluster_rank() == 0) ask_for_tiles(a, smem);
     }
 
     if constexpr (kPair) {  // neither CTA leaves while its peer may still signal it or write its TMEM
@@ -233,17 +239,17 @@ struct Gemm {
       s.wait(a);
       std::array<std::uint32_t, 4> response;
       a.smem_load(Smem::template address<"clc_response">(smem, t.responses.slot), response);
-      if (release) s.release_to(a, a.cluster_rank() & ~1u);
+      if (release) s.release_to(a, 0);
       t.responses.advance();
       const auto got = a.query_cancel(response);
       t.tile = static_cast<int>(got.first_cta.x) / kClusterCtas;
       return got.canceled;
     }
   }
-  // The even CTA's scheduler lane: while clusters remain, cancel the next one
-  // not yet launched, the response multicast to both CTAs, each expecting its
-  // 16 bytes; it reads each response too, and stops after the first failure
-  // (PTX: a try_cancel after an observed failure is undefined).
+  // Rank 0's scheduler lane: while clusters remain, cancel the next one not
+  // yet launched, the response multicast to every CTA of the cluster, each
+  // expecting its 16 bytes; it reads each response too, and stops after the
+  // first failure (PTX: a try_cancel after an observed failure is undefined).
   template <exec::KernelArch Arch>
   static TCGEN_HD void ask_for_tiles(Arch& a, std::uint32_t smem) {
     Tiles t{0, 0, 0, {}};
@@ -252,7 +258,8 @@ struct Gemm {
                                               Smem::template barrier<"clc_empty">(smem));
       s.acquire(a);
       s.expect_bytes(a, 16);
-      a.mbarrier_arrive_expect_tx_cluster(a.map_shared(s.full, a.cluster_rank() | 1u), 16);
+      for (unsigned rank = 1; rank < kClusterCtas; ++rank)
+        a.mbarrier_arrive_expect_tx_cluster(a.map_shared(s.full, rank), 16);
       a.try_cancel(Smem::template address<"clc_response">(smem, t.responses.slot), s.full, true);
     } while (next_tile(a, smem, t, true));
   }
@@ -262,15 +269,21 @@ struct Gemm {
   static TCGEN_HD bool leads(Arch& a) {
     return !kPair || a.cluster_rank() % 2 == 0;
   }
-  // This CTA's half of the pair (0 for a lone CTA), and the ranks of its pair as a ctaMask.
+  // This CTA's half of its pair and the pair's place in the cluster (0 for
+  // a lone CTA), and the ranks of its pair as a ctaMask.
   template <exec::KernelArch Arch>
   static TCGEN_HD int half(Arch& a) {
     return kPair ? static_cast<int>(a.cluster_rank() % 2) : 0;
   }
   template <exec::KernelArch Arch>
+  static TCGEN_HD int pair_index(Arch& a) {
+    return kPair ? static_cast<int>(a.cluster_rank() / 2) : 0;
+  }
+  template <exec::KernelArch Arch>
   static TCGEN_HD std::uint16_t pair_mask(Arch& a) {
     return static_cast<std::uint16_t>(3u << (a.cluster_rank() & ~1u));
   }
+  static constexpr std::uint16_t kClusterMask = (1u << kClusterCtas) - 1;
 
   // Warp 0, one lane: stage after stage, wait until it is empty, expect its
   // bytes, load A's and B's tiles.
@@ -281,16 +294,19 @@ struct Gemm {
     const int v = half(a);
     do {
       const TileOrigin o = schedule.origin(tiles.tile);
-      const int row0 = o.m0 + v * Atom::a_rows, col0 = o.n0 + v * Atom::b_rows;
+      const int row0 = o.m0 + v * Atom::a_rows, col0 = o.n0 + pair_index(a) * kTileN + v * Atom::b_rows;
       for (int kb = 0; kb < k_blocks; ++kb) {
         const tile::Stage s = stages.stage();
         s.acquire(a);
         const std::uint32_t at = Smem::template address<"stages">(smem, stages.slot());
         if constexpr (kPair) {
-          // Both halves complete on the even CTA's full[s], which expects them both.
+          // Both halves complete on the even CTA's full[s], which expects them
+          // both. The pairs share A's rows: pair 0 loads each half of A into
+          // both pairs (ranks v and v + 2), each landing on its pair's even CTA.
           if (v == 0) s.expect_bytes(a, 2 * kStageBytes);
           const std::uint32_t full = a.map_shared(s.full, a.cluster_rank() & ~1u);
-          A::load_pair(a, p.a, at, full, row0, kb * tile::kBlockK);
+          if (pair_index(a) == 0)
+            A::load_pair(a, p.a, at, full, row0, kb * tile::kBlockK, static_cast<std::uint16_t>(0b101u << v));
           B::load_pair(a, p.b, at + A::bytes, full, col0, kb * tile::kBlockK);
         } else {
           s.expect_bytes(a, kStageBytes);
@@ -330,8 +346,8 @@ struct Gemm {
         const typename B::Tile tb(at + A::bytes);
         TCGEN_UNROLL
         for (int k = 0; k < A::Tile::ksteps; ++k) a.mma(Atom{}, d, ta, tb, k, kb > 0 || k > 0);
-        if constexpr (kPair)  // both CTAs' stage s is free, and (below) both accumulators full
-          s.release(a, Atom{}, pair_mask(a));
+        if constexpr (kPair)  // every CTA's stage s is free of this pair's reads, and (below) both accumulators full
+          s.release(a, Atom{}, kClusterMask);
         else
           s.release(a, Atom{});
         stages.advance();
@@ -356,7 +372,8 @@ struct Gemm {
       acc.wait(a);
       a.fence_after_thread_sync();
       TileOrigin o = schedule.origin(tiles.tile);
-      o.m0 += half(a) * 128;  // this CTA's rows of a pair's tile
+      o.m0 += half(a) * 128;  // this CTA's rows of its pair's tile
+      o.n0 += pair_index(a) * kTileN;
       Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, o);
       a.fence_before_thread_sync();
       if (a.elect_one()) {

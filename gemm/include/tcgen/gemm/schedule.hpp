@@ -30,4 +30,19 @@ constexpr TCGEN_HD int grid_ctas(int tiles, int ctas, int cluster = 1) {
   return cluster * (tiles < clusters ? tiles : clusters > 0 ? clusters : 1);
 }
 
+// A cluster's CTAs and its work, by cta_group: one CTA and a 128 × tile_n
+// tile; or two CTA pairs side by side in N, sharing A's rows, and a
+// 256 × 2·tile_n tile (kernel.hpp, CTA pairs).
+constexpr TCGEN_HD int cluster_ctas(int cta_group) { return cta_group == 2 ? 4 : 1; }
+constexpr TCGEN_HD Schedule cluster_schedule(int m, int n, int tile_n, int cta_group) {
+  return cta_group == 2 ? Schedule(m, n, 256, 2 * tile_n) : Schedule(m, n, 128, tile_n);
+}
+// The launch's grid: for one CTA per tile, the persistent grid of at most
+// `ctas`; for pairs, a cluster per cluster tile, which clusterlaunchcontrol
+// makes persistent whatever `ctas` says.
+constexpr TCGEN_HD int grid_of(int m, int n, int tile_n, int cta_group, int ctas) {
+  const int tiles = cluster_schedule(m, n, tile_n, cta_group).tiles();
+  return cta_group == 2 ? cluster_ctas(cta_group) * tiles : grid_ctas(tiles, ctas);
+}
+
 }  // namespace tcgen::gemm

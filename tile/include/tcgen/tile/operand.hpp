@@ -72,12 +72,14 @@ struct Operand {
                             int row0, int k0, Index... index) {
     for_each_box(dst, row0, k0, [&](std::uint32_t at, int c0, int c1) { a.tma_load(map, at, mbar, c0, c1, index...); });
   }
-  // The same with TMA .cta_group::2 (a CTA pair's half of an operand):
-  // mbar is the pair's mbarrier its bytes complete on (Arch::tma_load_pair).
+  // The same with TMA .cta_group::2 (a CTA pair's half of an operand), into
+  // this CTA or (cta_mask) the CTAs of the mask: mbar is the pair's mbarrier
+  // its bytes complete on (Arch::tma_load_pair).
   template <exec::KernelArch Arch>
   static TCGEN_HD void load_pair(Arch& a, const typename Arch::TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                                 int row0, int k0) {
-    for_each_box(dst, row0, k0, [&](std::uint32_t at, int c0, int c1) { a.tma_load_pair(map, at, mbar, c0, c1); });
+                                 int row0, int k0, std::uint16_t cta_mask = 0) {
+    for_each_box(dst, row0, k0,
+                 [&](std::uint32_t at, int c0, int c1) { a.tma_load_pair(map, at, mbar, cta_mask, c0, c1); });
   }
 
  private:
