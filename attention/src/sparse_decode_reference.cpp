@@ -1,0 +1,105 @@
+#include "tcgen/attention/sparse_decode_reference.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::attention {
+
+namespace {
+
+// The tokens row (b, s) takes from `keys`, dequantised, appended to `out` (512 values each).
+void gather(const SparseDecodeShape& shape, const SparseKeys& keys, const char* which, int b, int s,
+            std::vector<float>& out) {
+  const std::int64_t tokens = static_cast<std::int64_t>(keys.cache.size() / keys.layout.block_bytes()) *
+                              keys.layout.block_size;
+  const int n = keys.lengths.empty() ? keys.topk : keys.lengths[static_cast<std::size_t>(b)];
+  std::array<float, Model1Layout::kDim> token;
+  for (int j = 0; j < n; ++j) {
+    const std::int32_t index =
+        keys.indices[(static_cast<std::size_t>(b) * shape.s_q + static_cast<std::size_t>(s)) * keys.topk + j];
+    if (index == -1) continue;
+    if (index < -1 || index >= tokens)
+      fail((std::string(which) + ".indices").c_str(), std::to_string(index) + " (batch " + std::to_string(b) + ", row " +
+                                                std::to_string(s) + ", position " + std::to_string(j) + ")",
+           "-1 or a token of the cache, 0 to " + std::to_string(tokens - 1));
+    dequantize_model1(keys.layout, keys.cache, index, token);
+    out.insert(out.end(), token.begin(), token.end());
+  }
+}
+
+void check_keys(const SparseDecodeShape& shape, const SparseKeys& keys, const std::string& which) {
+  if (keys.topk < 1) fail((which + ".topk").c_str(), std::to_string(keys.topk), "at least 1 index a row");
+  const std::size_t want = static_cast<std::size_t>(shape.batch) * shape.s_q * keys.topk;
+  if (keys.indices.size() != want)
+    fail((which + ".indices").c_str(), std::to_string(keys.indices.size()) + " values",
+         std::to_string(want) + ": [batch, s_q, topk]");
+  if (!keys.lengths.empty()) {
+    if (keys.lengths.size() != static_cast<std::size_t>(shape.batch))
+      fail((which + ".lengths").c_str(), std::to_string(keys.lengths.size()) + " values", "one per batch entry");
+    for (std::int32_t n : keys.lengths)
+      if (n < 0 || n > keys.topk)
+        fail((which + ".lengths").c_str(), std::to_string(n), "0 to topk, " + std::to_string(keys.topk));
+  }
+}
+
+}  // namespace
+
+SparseDecodeResult sparse_decode_reference(const SparseDecodeShape& shape, std::span<const float> q,
+                                           const SparseKeys& keys, const std::optional<SparseKeys>& extra,
+                                           std::span<const float> sink, double scale) {
+  constexpr int D = Model1Layout::kDim;
+  const std::size_t rows = static_cast<std::size_t>(shape.batch) * shape.s_q * shape.heads;
+  if (q.size() != rows * D)
+    fail("q", std::to_string(q.size()) + " values", std::to_string(rows * D) + ": [batch, s_q, heads, 512]");
+  if (!sink.empty() && sink.size() != static_cast<std::size_t>(shape.heads))
+    fail("sink", std::to_string(sink.size()) + " values", "one per head, " + std::to_string(shape.heads));
+  check_keys(shape, keys, "keys");
+  if (extra) check_keys(shape, *extra, "extra");
+
+  SparseDecodeResult r{std::vector<double>(rows * D, 0.0), std::vector<double>(rows, 0.0)};
+  std::vector<float> kv;
+  std::vector<double> x;
+  for (int b = 0; b < shape.batch; ++b)
+    for (int s = 0; s < shape.s_q; ++s) {
+      kv.clear();
+      gather(shape, keys, "keys", b, s, kv);
+      if (extra) gather(shape, *extra, "extra", b, s, kv);
+      const std::size_t n = kv.size() / D;
+      for (int h = 0; h < shape.heads; ++h) {
+        const std::size_t row = (static_cast<std::size_t>(b) * shape.s_q + s) * shape.heads + h;
+        double* o = r.o.data() + row * D;
+        if (n == 0) {
+          r.lse[row] = std::numeric_limits<double>::infinity();
+          continue;
+        }
+        const float* qr = q.data() + row * D;
+        x.assign(n, 0.0);
+        double top = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < n; ++j) {
+          double dot = 0;
+          for (int d = 0; d < D; ++d) dot += double(qr[d]) * double(kv[j * D + d]);
+          x[j] = scale * dot;
+          top = std::max(top, x[j]);
+        }
+        double sum = 0;
+        for (std::size_t j = 0; j < n; ++j) sum += std::exp(x[j] - top);
+        const double lse = top + std::log(sum);
+        for (std::size_t j = 0; j < n; ++j) {
+          const double p = std::exp(x[j] - lse);
+          for (int d = 0; d < D; ++d) o[d] += p * double(kv[j * D + d]);
+        }
+        if (!sink.empty()) {
+          const double keep = 1.0 / (1.0 + std::exp(double(sink[static_cast<std::size_t>(h)]) - lse));
+          for (int d = 0; d < D; ++d) o[d] *= keep;
+        }
+        r.lse[row] = lse;
+      }
+    }
+  return r;
+}
+
+}  // namespace tcgen::attention
