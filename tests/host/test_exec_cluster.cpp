@@ -229,6 +229,63 @@ TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing 
   CHECK(e.find("bits only for the cluster's 2 ranks") != std::string::npos);
 }
 
+TEST_CASE("a .cta_group::2 TMA load lands in its CTA and completes on the mbarrier of its pair's CTA of mbar's parity") {
+  // Clusters of 4 (pairs 0-1 and 2-3). Every CTA loads the box at row 8r into
+  // its own SMEM, naming its pair's even CTA's mbarrier (map_shared(bar, rank & ~1),
+  // CUTLASS's mbar & 0xFEFFFFFF): only the even CTAs expect bytes, twice a box's
+  // (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
+  std::vector<std::uint16_t> tensor(64 * 32);
+  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(0x3C00 + 5 * i);
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 2;
+  spec.rank = 2;
+  spec.global_dims = {64, 32};
+  spec.global_strides = {128};
+  spec.box_dims = {64, 8};
+  const exec::HostTensorMap map = exec::host_tensor_map_of(spec, tensor.data());
+  std::mutex m;
+  std::vector<int> matched(4, -1);
+  launch(
+      {4, 1, 1}, 32, 2048,
+      [&](HostArch& a) {
+        const std::uint32_t bar = a.smem_base(), box = a.smem_base() + 1024;
+        const unsigned rank = a.cluster_rank();
+        if (a.thread_index() == 0) {
+          a.mbarrier_init(bar, 1);
+          if (rank % 2 == 0) a.mbarrier_arrive_expect_tx(bar, 2048);
+        }
+        a.cluster_arrive();
+        a.cluster_wait();
+        if (a.thread_index() != 0) return;
+        a.tma_load_pair(map, box, a.map_shared(bar, rank & ~1u), 0, 0, static_cast<int>(8 * rank));
+        if (rank % 2 == 0) a.mbarrier_wait(bar, 0);  // both boxes of the pair have landed
+        a.cluster_arrive();
+        a.cluster_wait();
+        int same = 0;
+        for (int i = 0; i < 512; i += 2) {
+          std::uint32_t w = 0;
+          a.smem_load(box + 2 * i, w);
+          same += static_cast<std::uint16_t>(w) == tensor[8 * 64 * rank + i] &&
+                  static_cast<std::uint16_t>(w >> 16) == tensor[8 * 64 * rank + i + 1];
+        }
+        const std::lock_guard lock(m);
+        matched[rank] = same;
+      },
+      {}, {4, 1, 1});
+  for (int r = 0; r < 4; ++r) CHECK(matched[r] == 256);
+  // An mbarrier outside the CTA's pair is refused, naming the pair.
+  const std::string e = message_of<Error>([&] {
+    launch({4, 1, 1}, 32, 2048,
+           [&](HostArch& a) {
+             if (a.cluster_rank() == 0 && a.thread_index() == 0)
+               a.tma_load_pair(map, a.smem_base() + 1024, a.map_shared(a.smem_base(), 2), 0, 0, 0);
+           },
+           {}, {4, 1, 1});
+  });
+  CHECK(e.find("mbar = 0x2000400 (cp.async.bulk.tensor.2d.shared::cluster.global.tile.cta_group::2") != std::string::npos);
+  CHECK(e.find("an mbarrier of this CTA's pair, ranks 0 and 1 of the cluster's 4") != std::string::npos);
+}
+
 TEST_CASE("tcgen05.commit .multicast::cluster arrives on the mbarrier at the same offset in every CTA of its mask") {
   // Two CTAs, each committing to both (mask 0b11): each CTA's mbarrier of
   // count 2 completes once both have committed (PTX #tcgen05-instructions-tcgen05-commit).
