@@ -53,6 +53,7 @@ std::vector<std::uint8_t> quantize_model1(const Model1Layout& layout, std::span<
 void dequantize_model1(const Model1Layout& layout, std::span<const std::uint8_t> cache, std::int64_t index,
                        std::span<float, Model1Layout::kDim> out) {
   using L = Model1Layout;
+  if (layout.block_size < 1) fail("block_size", layout.block_size, "a positive number of tokens a block");
   const auto tokens = static_cast<std::int64_t>(cache.size() / layout.block_bytes()) * layout.block_size;
   if (index < 0 || index >= tokens)
     fail("index", std::to_string(index), "a token of the cache, 0 to " + std::to_string(tokens - 1));

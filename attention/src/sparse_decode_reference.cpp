@@ -33,6 +33,8 @@ void gather(const SparseDecodeShape& shape, const SparseKeys& keys, const char* 
 
 void check_keys(const SparseDecodeShape& shape, const SparseKeys& keys, const std::string& which) {
   if (keys.topk < 1) fail((which + ".topk").c_str(), std::to_string(keys.topk), "at least 1 index a row");
+  if (keys.layout.block_size < 1)
+    fail((which + ".block_size").c_str(), std::to_string(keys.layout.block_size), "a positive number of tokens a block");
   const std::size_t want = static_cast<std::size_t>(shape.batch) * shape.s_q * keys.topk;
   if (keys.indices.size() != want)
     fail((which + ".indices").c_str(), std::to_string(keys.indices.size()) + " values",

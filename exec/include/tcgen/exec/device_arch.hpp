@@ -83,7 +83,9 @@ struct DeviceArch {
     asm volatile(
         "{\n\t.reg .b128 r;\n\t.reg .pred p;\n\tmov.b128 r, {%4, %5};\n\t"
         "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r;\n\tselp.u32 %0, 1, 0, p;\n\t"
-        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%1, %2, %3, _}, r;\n\t}"
+        // PTX leaves the first CTA of a failed response undefined: read it only for a canceled one.
+        "mov.u32 %1, 0;\n\tmov.u32 %2, 0;\n\tmov.u32 %3, 0;\n\t"
+        "@p clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%1, %2, %3, _}, r;\n\t}"
         : "=r"(canceled), "=r"(x), "=r"(y), "=r"(z)
         : "l"(lo), "l"(hi));
     return {canceled != 0, {x, y, z}};

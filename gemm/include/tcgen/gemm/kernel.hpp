@@ -227,9 +227,10 @@ struct Gemm {
   // the next clusterlaunchcontrol response (PTX #parallel-synchronization-
   // and-communication-instructions-clusterlaunchcontrol-try-cancel): the
   // canceled cluster's first CTA names its tile; a failed request, the end.
-  // `release`: this lane releases the response (one per reading role).
+  // `warp`: the caller is a whole warp (the epilogue's), which releases the
+  // response once every lane has read it; else one lane, which releases it.
   template <exec::KernelArch Arch>
-  static TCGEN_HD bool next_tile(Arch& a, std::uint32_t smem, Tiles& t, bool release) {
+  static TCGEN_HD bool next_tile(Arch& a, std::uint32_t smem, Tiles& t, bool warp) {
     if constexpr (!kPair) {
       t.tile += t.step;
       return t.tile < t.count;
@@ -239,7 +240,8 @@ struct Gemm {
       s.wait(a);
       std::array<std::uint32_t, 4> response;
       a.smem_load(Smem::template address<"clc_response">(smem, t.responses.slot), response);
-      if (release) s.release_to(a, 0);
+      if (warp) a.sync_warp();  // every lane's read is done before one lane frees the slot
+      if (!warp || a.elect_one()) s.release_to(a, 0);
       t.responses.advance();
       const auto got = a.query_cancel(response);
       t.tile = static_cast<int>(got.first_cta.x) / kClusterCtas;
@@ -261,7 +263,7 @@ struct Gemm {
       for (unsigned rank = 1; rank < kClusterCtas; ++rank)
         a.mbarrier_arrive_expect_tx_cluster(a.map_shared(s.full, rank), 16);
       a.try_cancel(Smem::template address<"clc_response">(smem, t.responses.slot), s.full, true);
-    } while (next_tile(a, smem, t, true));
+    } while (next_tile(a, smem, t, false));
   }
 
   // A pair's MMAs are issued by its even CTA (as CUTLASS's are: PTX allows either).
@@ -315,7 +317,7 @@ struct Gemm {
         }
         stages.advance();
       }
-    } while (next_tile(a, smem, tiles, true));
+    } while (next_tile(a, smem, tiles, false));
     // A pair's producer tail: its stages are released by the even CTA's
     // commits, which must all have arrived before this CTA may leave (the
     // exit barrier orders only the threads' own instructions).
@@ -357,7 +359,7 @@ struct Gemm {
       else
         acc.commit(a, Atom{});
       accumulators.advance();
-    } while (next_tile(a, smem, tiles, true));
+    } while (next_tile(a, smem, tiles, false));
   }
 
   // Warps 2-5: wait until an accumulator is full, store it, release it (one
@@ -374,7 +376,8 @@ struct Gemm {
       TileOrigin o = schedule.origin(tiles.tile);
       o.m0 += half(a) * 128;  // this CTA's rows of its pair's tile
       o.n0 += pair_index(a) * kTileN;
-      Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, o);
+      // A second pair past N (a cluster tile's last column) computed zeros no column keeps.
+      if (!kPair || o.n0 < p.n) Store::store(a, accumulator(base, accumulators.slot()), quarter, p.out, o);
       a.fence_before_thread_sync();
       if (a.elect_one()) {
         if constexpr (kPair)  // the MMA warp of the even CTA waits for both epilogues
@@ -383,7 +386,7 @@ struct Gemm {
           acc.release(a);
       }
       accumulators.advance();
-    } while (next_tile(a, smem, tiles, kPair && a.elect_one()));
+    } while (next_tile(a, smem, tiles, true));
   }
 };
 
