@@ -185,7 +185,7 @@ struct Gemm {
     const int k_blocks = (p.k + tile::kBlockK - 1) / tile::kBlockK;
     // Tiles go to clusters: a pair takes one tile together.
     const Tiles tiles{static_cast<int>(a.block_index().x) / kClusterCtas,
-                      static_cast<int>(a.grid_dim().x) / kClusterCtas, schedule.tiles()};
+                      static_cast<int>(a.grid_dim().x) / kClusterCtas, schedule.tiles(), {}};
 
     if (warp == kProducerWarp) {
       if (a.elect_one()) produce(a, p, smem, schedule, k_blocks, tiles);
