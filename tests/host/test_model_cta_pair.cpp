@@ -68,6 +68,22 @@ void stage_halves(Pair& p, const std::vector<float>& a, const std::vector<float>
   }
 }
 
+// Each CTA's half of B staged (seeds `seed` + rank), and its A rows, all bf16
+// 1.0, stored in its Tensor Memory from column a_col by its four warps, each
+// of which then waits (wait::st) and publishes (fence::before_thread_sync).
+void stage_ones_a(Pair& p, int n, int k, int a_col, unsigned seed) {
+  for (int v = 0; v < 2; ++v) {
+    stage(p.cta[v], {Pair::kB, n / 2, k, ElementType::bf16}, small_values(n / 2, k, seed + static_cast<unsigned>(v)), 2);
+    for (int w = 0; w < 4; ++w) {
+      WarpRegisters regs;
+      for (int t = 0; t < 32; ++t) regs[t].assign(static_cast<std::size_t>(k / 2), 0x3F803F80u);  // bf16 1.0 pairs
+      p.cta[v].st(w, {LdStShape::s32x32b, k / 2}, p.tmem[v] + taddr(32 * w, a_col), regs);
+      p.cta[v].wait_st(w);
+      p.cta[v].fence_before_thread_sync(w);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a pair MMA with M = 256: each CTA holds 128 rows of A and D and half of B (Layout A)") {
@@ -167,16 +183,7 @@ TEST_CASE("a pair TS MMA reads each CTA's A rows from its own Tensor Memory, M =
 TEST_CASE("the peer's stores of A are unordered before the pair MMA without the arrival that carries them") {
   constexpr int M = 256, N = 32, K = 16, kAcol = 64;
   Pair p;
-  for (int v = 0; v < 2; ++v) {
-    stage(p.cta[v], {Pair::kB, N / 2, K, ElementType::bf16}, small_values(N / 2, K, 40 + v), 2);
-    for (int w = 0; w < 4; ++w) {
-      WarpRegisters regs;
-      for (int t = 0; t < 32; ++t) regs[t].assign(K / 2, 0x3F803F80u);  // bf16 1.0 pairs
-      p.cta[v].st(w, {LdStShape::s32x32b, K / 2}, p.tmem[v] + taddr(32 * w, kAcol), regs);
-      p.cta[v].wait_st(w);
-      p.cta[v].fence_before_thread_sync(w);
-    }
-  }
+  stage_ones_a(p, N, K, kAcol, 40);
   p.cta[0].bar_sync();
   p.cta[0].fence_after_thread_sync(1);
   // Rank 0's own stores are ordered by its bar.sync; rank 1's reach thread (1, 0) of rank 0 by nothing.
@@ -192,16 +199,7 @@ TEST_CASE("the peer's stores of A are unordered before the pair MMA without the 
 TEST_CASE("barrier.cluster carries the peer's stores of A to the pair MMA's issuer") {
   constexpr int M = 256, N = 32, K = 16, kAcol = 64;
   Pair p;
-  for (int v = 0; v < 2; ++v) {
-    stage(p.cta[v], {Pair::kB, N / 2, K, ElementType::bf16}, small_values(N / 2, K, 70 + v), 2);
-    for (int w = 0; w < 4; ++w) {
-      WarpRegisters regs;
-      for (int t = 0; t < 32; ++t) regs[t].assign(K / 2, 0x3F803F80u);  // bf16 1.0 pairs
-      p.cta[v].st(w, {LdStShape::s32x32b, K / 2}, p.tmem[v] + taddr(32 * w, kAcol), regs);
-      p.cta[v].wait_st(w);
-      p.cta[v].fence_before_thread_sync(w);
-    }
-  }
+  stage_ones_a(p, N, K, kAcol, 70);
   // barrier.cluster.arrive.release / wait.acquire by every thread of both CTAs, then the issuer's fence.
   Cta* both[] = {&p.cta[0], &p.cta[1]};
   Cta::cluster_barrier(both);

@@ -227,26 +227,38 @@ struct DeviceArch {
     }
   }
 
-  // ---- TMA: cp.async.bulk.tensor.Nd tile load, completing on mbar
-  // (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)
+  // ---- TMA: cp.async.bulk.tensor.Nd tile loads, completing on mbar
+  // (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
+  // One spelling for every form: %0 dst, %1 the map, %2 mbar, %3 the ctaMask
+  // (an operand only with .multicast::cluster), the coordinates from %4 on;
+  // QUALIFIERS follow ".Nd", TAIL the mbar operand.
+#define TCGEN_TMA_ONE(N, QUALIFIERS, TAIL, LIST, ...)                                              \
+  asm volatile("cp.async.bulk.tensor." #N "d" QUALIFIERS " [%0], [%1, {" LIST "}], [%2]" TAIL ";" \
+               ::"r"(dst), "l"(reinterpret_cast<std::uint64_t>(&map.map)), "r"(mbar), "h"(cta_mask), __VA_ARGS__ \
+               : "memory")
+#define TCGEN_TMA(QUALIFIERS, TAIL)                                                                                  \
+  if constexpr (sizeof...(Coords) == 1) TCGEN_TMA_ONE(1, QUALIFIERS, TAIL, "%4", "r"(c[0]));                         \
+  if constexpr (sizeof...(Coords) == 2) TCGEN_TMA_ONE(2, QUALIFIERS, TAIL, "%4, %5", "r"(c[0]), "r"(c[1]));          \
+  if constexpr (sizeof...(Coords) == 3) TCGEN_TMA_ONE(3, QUALIFIERS, TAIL, "%4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2])); \
+  if constexpr (sizeof...(Coords) == 4)                                                                              \
+    TCGEN_TMA_ONE(4, QUALIFIERS, TAIL, "%4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));               \
+  if constexpr (sizeof...(Coords) == 5)                                                                              \
+    TCGEN_TMA_ONE(5, QUALIFIERS, TAIL, "%4, %5, %6, %7, %8", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]))
   template <class... Coords>
   __device__ __forceinline__ void tma_load(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                                            Coords... coords) {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
-    const auto m = reinterpret_cast<std::uint64_t>(&map.map);
     const int c[] = {static_cast<int>(coords)...};
-#define TCGEN_TMA(N, LIST, ...)                                                                             \
-  asm volatile("cp.async.bulk.tensor." #N "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], " \
-               "[%1, {" LIST "}], [%2];" ::"r"(dst),                                                           \
-               "l"(m), "r"(mbar), __VA_ARGS__                                                                  \
-               : "memory")
-    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%3", "r"(c[0]));
-    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%3, %4", "r"(c[0]), "r"(c[1]));
-    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%3, %4, %5", "r"(c[0]), "r"(c[1]), "r"(c[2]));
-    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%3, %4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-    if constexpr (sizeof...(Coords) == 5)
-      TCGEN_TMA(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
-#undef TCGEN_TMA
+    const std::uint16_t cta_mask = 0;
+    TCGEN_TMA(".shared::cluster.global.tile.mbarrier::complete_tx::bytes", "");
+  }
+  // .multicast::cluster: into every CTA of cta_mask (bit r = %cluster_ctarank r), at dst's and mbar's offsets.
+  template <class... Coords>
+  __device__ __forceinline__ void tma_load_multicast(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
+                                                     std::uint16_t cta_mask, Coords... coords) {
+    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
+    const int c[] = {static_cast<int>(coords)...};
+    TCGEN_TMA(".shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster", ", %3");
   }
   // .cta_group::2: into this CTA (cta_mask 0) or every CTA of cta_mask, each
   // completing on the mbarrier of its pair's CTA whose rank parity is that
@@ -255,27 +267,15 @@ struct DeviceArch {
   __device__ __forceinline__ void tma_load_pair(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
                                                 std::uint16_t cta_mask, Coords... coords) {
     static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
-    const auto m = reinterpret_cast<std::uint64_t>(&map.map);
     const int c[] = {static_cast<int>(coords)...};
-#define TCGEN_TMA(N, LIST, ...)                                                                                       \
-  if (cta_mask == 0)                                                                                                  \
-    asm volatile("cp.async.bulk.tensor." #N "d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes " \
-                 "[%0], [%1, {" LIST "}], [%2];" ::"r"(dst),                                                          \
-                 "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                        \
-                 : "memory");                                                                                         \
-  else                                                                                                                \
-    asm volatile("cp.async.bulk.tensor." #N "d.cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes" \
-                 ".multicast::cluster [%0], [%1, {" LIST "}], [%2], %3;" ::"r"(dst),                                  \
-                 "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                        \
-                 : "memory")
-    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%4", "r"(c[0]));
-    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%4, %5", "r"(c[0]), "r"(c[1]));
-    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]));
-    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-    if constexpr (sizeof...(Coords) == 5)
-      TCGEN_TMA(5, "%4, %5, %6, %7, %8", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
-#undef TCGEN_TMA
+    if (cta_mask == 0) {
+      TCGEN_TMA(".cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes", "");
+    } else {
+      TCGEN_TMA(".cta_group::2.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster", ", %3");
+    }
   }
+#undef TCGEN_TMA
+#undef TCGEN_TMA_ONE
   // .tile::gather4 (sm_100a): rows row0-row3 of a 2-D map whose box is one
   // row, from column col on, into four box rows at dst (HostArch::tma_load_gather4).
   __device__ __forceinline__ void tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
@@ -287,27 +287,6 @@ struct DeviceArch {
         "r"(rows[3])
         : "memory");
   }
-  // .multicast::cluster: into every CTA of cta_mask (bit r = %cluster_ctarank r), at dst's and mbar's offsets.
-  template <class... Coords>
-  __device__ __forceinline__ void tma_load_multicast(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                                                     std::uint16_t cta_mask, Coords... coords) {
-    static_assert(sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5, "a tensor map has 1 to 5 dimensions");
-    const auto m = reinterpret_cast<std::uint64_t>(&map.map);
-    const int c[] = {static_cast<int>(coords)...};
-#define TCGEN_TMA(N, LIST, ...)                                                                                   \
-  asm volatile("cp.async.bulk.tensor." #N "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"             \
-               ".multicast::cluster [%0], [%1, {" LIST "}], [%2], %3;" ::"r"(dst),                                  \
-               "l"(m), "r"(mbar), "h"(cta_mask), __VA_ARGS__                                                       \
-               : "memory")
-    if constexpr (sizeof...(Coords) == 1) TCGEN_TMA(1, "%4", "r"(c[0]));
-    if constexpr (sizeof...(Coords) == 2) TCGEN_TMA(2, "%4, %5", "r"(c[0]), "r"(c[1]));
-    if constexpr (sizeof...(Coords) == 3) TCGEN_TMA(3, "%4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]));
-    if constexpr (sizeof...(Coords) == 4) TCGEN_TMA(4, "%4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-    if constexpr (sizeof...(Coords) == 5)
-      TCGEN_TMA(5, "%4, %5, %6, %7, %8", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
-#undef TCGEN_TMA
-  }
-
   // ---- Tensor Memory allocation for a tmem::Plan, by one whole warp (tmem/alloc.hpp)
   template <class Plan>
   __device__ __forceinline__ void alloc(Plan, std::uint32_t slot) {
