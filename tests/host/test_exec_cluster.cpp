@@ -165,20 +165,45 @@ TEST_CASE("shared addresses carry the CTA's rank in bits 24 and up, as on the H2
   CHECK(refused.find("a shared::cta access to another CTA's faults on hardware") != std::string::npos);
 }
 
+namespace {
+
+// A 64-column 16-bit tensor of `rows` rows, value 0x3C00 + step·i at element i,
+// and its map with a 64 × 8 box (1 KiB); `matching` counts the box's 256 words
+// at shared address `box` equal to rows [row0, row0 + 8) of the tensor.
+struct BoxTensor {
+  std::vector<std::uint16_t> values;
+  exec::HostTensorMap map;
+  BoxTensor(int rows, int step) : values(static_cast<std::size_t>(64 * rows)) {
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint16_t>(0x3C00 + step * i);
+    tma::TensorMapSpec spec;
+    spec.element_bytes = 2;
+    spec.rank = 2;
+    spec.global_dims = {64, static_cast<std::uint64_t>(rows)};
+    spec.global_strides = {128};
+    spec.box_dims = {64, 8};
+    map = exec::host_tensor_map_of(spec, values.data());
+  }
+  int matching(HostArch& a, std::uint32_t box, int row0) const {
+    int same = 0;
+    for (int i = 0; i < 512; i += 2) {
+      std::uint32_t w = 0;
+      a.smem_load(box + 2 * i, w);
+      same += static_cast<std::uint16_t>(w) == values[static_cast<std::size_t>(64 * row0 + i)] &&
+              static_cast<std::uint16_t>(w >> 16) == values[static_cast<std::size_t>(64 * row0 + i + 1)];
+    }
+    return same;
+  }
+};
+
+}  // namespace
+
 TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing its own mbarrier") {
   // A 64 x 16 bf16 tensor, box 64 x 8 (1 KiB) at row 8. Rank 0 multicasts to
   // ranks 0, 1 and 3 (mask 0b1011); each of them expected the bytes on its
   // own mbarrier, waits for it and compares its copy with the tensor; rank 2,
   // outside the mask, keeps its sentinel.
-  std::vector<std::uint16_t> tensor(64 * 16);
-  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(0x3C00 + 7 * i);
-  tma::TensorMapSpec spec;
-  spec.element_bytes = 2;
-  spec.rank = 2;
-  spec.global_dims = {64, 16};
-  spec.global_strides = {128};
-  spec.box_dims = {64, 8};
-  const exec::HostTensorMap map = exec::host_tensor_map_of(spec, tensor.data());
+  const BoxTensor tensor(16, 7);
+  const exec::HostTensorMap& map = tensor.map;
   constexpr std::uint16_t kMask = 0b1011;
   std::mutex m;
   std::vector<int> matched(4, -1);
@@ -200,16 +225,7 @@ TEST_CASE("a multicast TMA load lands in every CTA of its mask, each completing 
         if (receives) a.mbarrier_wait(bar, 0);
         a.cluster_arrive();
         a.cluster_wait();
-        int same = 0;
-        for (int i = 0; i < 512; ++i) {
-          std::uint16_t v = 0;
-          if (i % 2 == 0) {
-            std::uint32_t w = 0;
-            a.smem_load(box + 2 * i, w);
-            v = static_cast<std::uint16_t>(w);
-            same += v == tensor[8 * 64 + i] && static_cast<std::uint16_t>(w >> 16) == tensor[8 * 64 + i + 1];
-          }
-        }
+        const int same = tensor.matching(a, box, 8);
         std::uint32_t first = 0;
         a.smem_load(box, first);
         const std::lock_guard lock(m);
@@ -234,15 +250,8 @@ TEST_CASE("a .cta_group::2 TMA load lands in its CTA and completes on the mbarri
   // its own SMEM, naming its pair's even CTA's mbarrier (map_shared(bar, rank & ~1),
   // CUTLASS's mbar & 0xFEFFFFFF): only the even CTAs expect bytes, twice a box's
   // (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor).
-  std::vector<std::uint16_t> tensor(64 * 32);
-  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(0x3C00 + 5 * i);
-  tma::TensorMapSpec spec;
-  spec.element_bytes = 2;
-  spec.rank = 2;
-  spec.global_dims = {64, 32};
-  spec.global_strides = {128};
-  spec.box_dims = {64, 8};
-  const exec::HostTensorMap map = exec::host_tensor_map_of(spec, tensor.data());
+  const BoxTensor tensor(32, 5);
+  const exec::HostTensorMap& map = tensor.map;
   std::mutex m;
   std::vector<int> matched(4, -1);
   launch(
@@ -261,13 +270,7 @@ TEST_CASE("a .cta_group::2 TMA load lands in its CTA and completes on the mbarri
         if (rank % 2 == 0) a.mbarrier_wait(bar, 0);  // both boxes of the pair have landed
         a.cluster_arrive();
         a.cluster_wait();
-        int same = 0;
-        for (int i = 0; i < 512; i += 2) {
-          std::uint32_t w = 0;
-          a.smem_load(box + 2 * i, w);
-          same += static_cast<std::uint16_t>(w) == tensor[8 * 64 * rank + i] &&
-                  static_cast<std::uint16_t>(w >> 16) == tensor[8 * 64 * rank + i + 1];
-        }
+        const int same = tensor.matching(a, box, static_cast<int>(8 * rank));
         const std::lock_guard lock(m);
         matched[rank] = same;
       },

@@ -43,7 +43,10 @@ struct Pair {
         c.fence_after_thread_sync(w);
       }
   }
+  // Every warp's tcgen05.ld done (wait::ld), then both CTAs free their columns and exit.
   void end() {
+    for (Cta& c : cta)
+      for (int w = 0; w < 4; ++w) c.wait_ld(w);
     for (int v = 0; v < 2; ++v) {
       cta[v].dealloc(0, tmem[v], ncols, CtaGroup::two);
       cta[v].finish();
@@ -109,8 +112,6 @@ TEST_CASE("a pair MMA with M = 256: each CTA holds 128 rows of A and D and half 
   REQUIRE(p.cta[1].warnings().count(Rule::tmem_lane_past_127) == 1);
   CHECK(p.cta[1].warnings().at(Rule::tmem_lane_past_127).first.find("taddr lane = 192") != std::string::npos);
   CHECK(high == low);
-  for (Cta& c : p.cta)
-    for (int w = 0; w < 4; ++w) c.wait_ld(w);
   p.end();
 }
 
@@ -134,8 +135,6 @@ TEST_CASE("a pair MMA with M = 128 puts each CTA's 64 rows in Layout B: columns 
     INFO("CTA of rank " << v);
     CHECK(mismatches(got, ref_rows(ref, 64 * v, 64, N)) == 0);
   }
-  for (Cta& c : p.cta)
-    for (int w = 0; w < 4; ++w) c.wait_ld(w);
   p.end();
 }
 
@@ -175,8 +174,6 @@ TEST_CASE("a pair TS MMA reads each CTA's A rows from its own Tensor Memory, M =
     INFO("CTA of rank " << v);
     CHECK(mismatches(read_d(p.cta[v], p.tmem[v], 128, N), ref_rows(ref, 128 * v, 128, N)) == 0);
   }
-  for (Cta& c : p.cta)
-    for (int w = 0; w < 4; ++w) c.wait_ld(w);
   p.end();
 }
 
