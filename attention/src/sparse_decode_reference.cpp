@@ -12,39 +12,16 @@ namespace tcgen::attention {
 namespace {
 
 // The tokens row (b, s) takes from `keys`, dequantised, appended to `out` (512 values each).
-void gather(const SparseDecodeShape& shape, const SparseKeys& keys, const char* which, int b, int s,
+void gather(const SparseDecodeShape& shape, const SparseKeys& keys, int b, int s,
             std::vector<float>& out) {
-  const std::int64_t tokens = static_cast<std::int64_t>(keys.cache.size() / keys.layout.block_bytes()) *
-                              keys.layout.block_size;
   const int n = keys.lengths.empty() ? keys.topk : keys.lengths[static_cast<std::size_t>(b)];
   std::array<float, Model1Layout::kDim> token;
   for (int j = 0; j < n; ++j) {
     const std::int32_t index =
         keys.indices[(static_cast<std::size_t>(b) * shape.s_q + static_cast<std::size_t>(s)) * keys.topk + j];
-    if (index == -1) continue;
-    if (index < -1 || index >= tokens)
-      fail((std::string(which) + ".indices").c_str(), std::to_string(index) + " (batch " + std::to_string(b) + ", row " +
-                                                std::to_string(s) + ", position " + std::to_string(j) + ")",
-           "-1 or a token of the cache, 0 to " + std::to_string(tokens - 1));
+    if (index == -1) continue;  // check_sparse_keys has checked the rest
     dequantize_model1(keys.layout, keys.cache, index, token);
     out.insert(out.end(), token.begin(), token.end());
-  }
-}
-
-void check_keys(const SparseDecodeShape& shape, const SparseKeys& keys, const std::string& which) {
-  if (keys.topk < 1) fail((which + ".topk").c_str(), std::to_string(keys.topk), "at least 1 index a row");
-  if (keys.layout.block_size < 1)
-    fail((which + ".block_size").c_str(), std::to_string(keys.layout.block_size), "a positive number of tokens a block");
-  const std::size_t want = static_cast<std::size_t>(shape.batch) * shape.s_q * keys.topk;
-  if (keys.indices.size() != want)
-    fail((which + ".indices").c_str(), std::to_string(keys.indices.size()) + " values",
-         std::to_string(want) + ": [batch, s_q, topk]");
-  if (!keys.lengths.empty()) {
-    if (keys.lengths.size() != static_cast<std::size_t>(shape.batch))
-      fail((which + ".lengths").c_str(), std::to_string(keys.lengths.size()) + " values", "one per batch entry");
-    for (std::int32_t n : keys.lengths)
-      if (n < 0 || n > keys.topk)
-        fail((which + ".lengths").c_str(), std::to_string(n), "0 to topk, " + std::to_string(keys.topk));
   }
 }
 
@@ -59,8 +36,8 @@ SparseDecodeResult sparse_decode_reference(const SparseDecodeShape& shape, std::
     fail("q", std::to_string(q.size()) + " values", std::to_string(rows * D) + ": [batch, s_q, heads, 512]");
   if (!sink.empty() && sink.size() != static_cast<std::size_t>(shape.heads))
     fail("sink", std::to_string(sink.size()) + " values", "one per head, " + std::to_string(shape.heads));
-  check_keys(shape, keys, "keys");
-  if (extra) check_keys(shape, *extra, "extra");
+  check_sparse_keys(keys, shape.batch, shape.s_q, "keys");
+  if (extra) check_sparse_keys(*extra, shape.batch, shape.s_q, "extra");
 
   SparseDecodeResult r{std::vector<double>(rows * D, 0.0), std::vector<double>(rows, 0.0)};
   std::vector<float> kv;
@@ -68,8 +45,8 @@ SparseDecodeResult sparse_decode_reference(const SparseDecodeShape& shape, std::
   for (int b = 0; b < shape.batch; ++b)
     for (int s = 0; s < shape.s_q; ++s) {
       kv.clear();
-      gather(shape, keys, "keys", b, s, kv);
-      if (extra) gather(shape, *extra, "extra", b, s, kv);
+      gather(shape, keys, b, s, kv);
+      if (extra) gather(shape, *extra, b, s, kv);
       const std::size_t n = kv.size() / D;
       for (int h = 0; h < shape.heads; ++h) {
         const std::size_t row = (static_cast<std::size_t>(b) * shape.s_q + s) * shape.heads + h;

@@ -163,11 +163,13 @@ TEST_CASE("every legal operand tile: injective, dense, PTX canonical addresses, 
           if (r <= 256 && r % ar == 0 && std::find(rows_list.begin(), rows_list.end(), r) == rows_list.end())
             rows_list.push_back(r);
         const Int max_cols = std::max(4 * ks, 2 * ak);
+        for (AtomOrder order : {AtomOrder::mn_first, AtomOrder::k_first})
         for (Int rows : rows_list)
           for (Int cols = cstep; cols <= std::max(max_cols, cstep); cols += cstep) {
-            const std::string what = describe(m, s, f, rows, cols);
+            const std::string what =
+                describe(m, s, f, rows, cols) + (order == AtomOrder::k_first ? ", atoms K first" : "");
             INFO(what);
-            const SmemOperandSpec spec{f.element(), m, s, rows, cols};
+            const SmemOperandSpec spec{f.element(), m, s, rows, cols, order};
             SmemOperand op(spec);
             REQUIRE_NOTHROW(op = make_smem_operand(spec));
             ++tiles;
@@ -184,10 +186,11 @@ TEST_CASE("every legal operand tile: injective, dense, PTX canonical addresses, 
             CHECK(tcgen::mma::layout_type(op.spec().swizzle) == (s == SmemSwizzle::none ? 0 : s == SmemSwizzle::b128_base32b ? 1
                                        : s == SmemSwizzle::b128 ? 2 : s == SmemSwizzle::b64 ? 4 : 6));
             if (m == Major::K && s != SmemSwizzle::none) {
-              CHECK(L == 16);            // §2.2: K-major swizzled LBO "not used, assumed to be 1"
-              CHECK(S == 8 * width(s));  // hardware-checks.md: SBO = 8·W for a dense stack of atoms
+              CHECK(L == 16);  // §2.2: K-major swizzled LBO "not used, assumed to be 1"
+              // hardware-checks.md: SBO = 8·W for a dense stack of atoms (K first: past a row of cols / ak atoms)
+              CHECK(S == 8 * width(s) * (order == AtomOrder::k_first && rows > 8 ? cols / ak : 1));
             }
-            if (m == Major::K && s == SmemSwizzle::none) {
+            if (m == Major::K && s == SmemSwizzle::none && order == AtomOrder::mn_first) {
               CHECK(L == 16 * rows);  // ../shared/seed: LBO = BLOCK_MN·16
               CHECK(S == 128);        // SBO = 128
             }
@@ -301,6 +304,25 @@ TEST_CASE("known point: K-major SW128 bf16 128x64") {
   CHECK(op.offset(1, 0) == 128);
   CHECK(op.offset(8, 0) == 1024);
   CHECK(op.address(0, 1, 0) == 0x090);
+}
+
+TEST_CASE("known point: an MN-major bf16 B with atoms K first is the K-major tile of its transpose") {
+  // Attention's keys × latent tile, K-major SW128 in 64-dim chunks (K of
+  // S = Q·Kᵀ), read as V (N = 256 dims, K = 64 keys, MN-major) for O = P·V.
+  // §2.1 MN-major swizzled: MN atom i/64 at LBO, 8-row K group k/8 at SBO;
+  // here the next 64 dims are the next 8 KB chunk, the next 8 keys 1024 B on.
+  const SmemOperand keys = make_smem_operand({dense_element(16), Major::K, SmemSwizzle::b128, 64, 512});
+  const SmemOperand values =
+      make_smem_operand({dense_element(16), Major::MN, SmemSwizzle::b128, 256, 64, AtomOrder::k_first});
+  CHECK(tcgen::mma::lbo(values) == 8192);
+  CHECK(tcgen::mma::sbo(values) == 1024);
+  CHECK(values.kstep_offset(1) == 2048);  // 16 keys a step: two 8-row K groups
+  for (Int n = 0; n < 256; ++n)
+    for (Int k = 0; k < 64; ++k) REQUIRE(values.address(0, n, k) == keys.address(0, k, n));
+  // M/N first (CuTe's order) stacks the 64-dim blocks 1024 B apart instead: not the keys' tile.
+  const SmemOperand stacked = make_smem_operand({dense_element(16), Major::MN, SmemSwizzle::b128, 256, 64});
+  CHECK(tcgen::mma::lbo(stacked) == 1024);
+  CHECK(stacked.address(0, 64, 0) != keys.address(0, 0, 64));
 }
 
 TEST_CASE("known points: swizzle functions of §2.3, codes of §1, base offset") {

@@ -19,17 +19,9 @@
 #include <vector>
 
 #include "tcgen/attention/model1_cache.hpp"
+#include "tcgen/attention/sparse_decode_problem.hpp"
 
 namespace tcgen::attention {
-
-// One cache and the keys each query row takes from it.
-struct SparseKeys {
-  Model1Layout layout;
-  std::span<const std::uint8_t> cache;     // [num_blocks, layout.block_bytes()]
-  int topk = 0;
-  std::span<const std::int32_t> indices;   // [batch, s_q, topk]: block · block_size + slot, or −1
-  std::span<const std::int32_t> lengths;   // [batch]: the first lengths[b] indices count; empty: all topk
-};
 
 struct SparseDecodeShape {
   int batch = 1, s_q = 1, heads = 64;

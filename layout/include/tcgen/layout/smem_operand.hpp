@@ -68,12 +68,22 @@ constexpr SmemElement padded_element(int bits) { return {bits, 16}; }
 // Which address the swizzle XOR is computed on (see SmemOperand::address).
 enum class SwizzleAnchor { absolute, tile };
 
+// The order whole swizzle atoms are tiled in. M/N first is CuTe's
+// tile_to_shape order and every TMA-loaded stage here. K first lays the atoms
+// of one M/N block next to each other along K: an MN-major B operand in this
+// order is, byte for byte, the K-major operand of the transposed matrix cut
+// into 64-element K chunks (a tile of keys × latent dims is both attention's
+// K, K-major, and its V, MN-major). The descriptor's LBO and SBO are read off
+// either layout (PTX #tcgen05-matrix-descriptors: strides between atoms).
+enum class AtomOrder { mn_first, k_first };
+
 struct SmemOperandSpec {
   SmemElement element;
   Major major = Major::K;
   SmemSwizzle swizzle = SmemSwizzle::none;
   Int rows = 0;  // M for A, N for B
   Int cols = 0;  // K
+  AtomOrder order = AtomOrder::mn_first;
   friend constexpr bool operator==(const SmemOperandSpec&, const SmemOperandSpec&) = default;
 };
 
@@ -138,9 +148,9 @@ class SmemOperand {
  public:
   constexpr explicit SmemOperand(const SmemOperandSpec& spec) : spec_(spec) {
     const auto atom = atom_extent(spec);
-    // Atoms tiled M/N first, then K: CuTe's tile_to_shape(atom, shape) order.
-    tile_ = blocked_product(smem_atom(spec),
-                            make_compact<2>({spec.rows / atom[0], spec.cols / atom[1]}, {0, 1}));
+    // Atoms tiled M/N first, then K (CuTe's tile_to_shape(atom, shape) order), or K first.
+    const std::array<int, 2> order = spec.order == AtomOrder::mn_first ? std::array<int, 2>{0, 1} : std::array<int, 2>{1, 0};
+    tile_ = blocked_product(smem_atom(spec), make_compact<2>({spec.rows / atom[0], spec.cols / atom[1]}, order));
   }
 
   constexpr const SmemOperandSpec& spec() const { return spec_; }

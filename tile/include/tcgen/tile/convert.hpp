@@ -7,6 +7,7 @@
 // the value converted from input b is stored in the lower half"); on the
 // host tcgen::encode / decode round the same way, so both give the same bits.
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "tcgen/core/element_type.hpp"
@@ -61,6 +62,35 @@ TCGEN_HD inline Storage<D> from_f32(float x) {
     return x;
   else
     return static_cast<std::uint16_t>(pack2<D>(x, 0.0f) & 0xFFFFu);
+}
+
+// Two e4m3 values, the low byte first, as f32 (exact). On sm_100a one cvt
+// (PTX #data-movement-and-conversion-instructions-cvt: .f16x2.e4m3x2, "the
+// upper half of a" to the upper half of d; every e4m3 value is an f16 value)
+// and two exact widenings; on the host tcgen::decode.
+TCGEN_HD inline void e4m3x2_to_f32(std::uint16_t two, float& lo, float& hi) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t halves;
+  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(halves) : "h"(two));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(lo) : "h"(static_cast<std::uint16_t>(halves & 0xFFFFu)));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(hi) : "h"(static_cast<std::uint16_t>(halves >> 16)));
+#else
+  lo = decode(ElementType::e4m3, two & 0xFFu);
+  hi = decode(ElementType::e4m3, two >> 8);
+#endif
+}
+
+// A UE8M0 scale byte's value 2^(byte − 127) as f32, exact (OCP MX: 0xFF is
+// NaN): an f32 whose exponent field is the byte, 2^-127 below the normals.
+TCGEN_HD inline float ue8m0_to_f32(std::uint8_t byte) {
+  const std::uint32_t bits = byte == 0xFFu ? 0x7FC00000u : byte == 0 ? 0x00400000u : std::uint32_t{byte} << 23;
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+#endif
 }
 
 }  // namespace tcgen::tile

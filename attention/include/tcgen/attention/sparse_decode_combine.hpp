@@ -1,0 +1,67 @@
+#pragma once
+// Split-KV's second step: the splits of one query row's keys (the sparse
+// decode kernel with splits > 1) each left O_s = their O / l and LSE_s; this
+// kernel merges them, as FlashMLA's combine does:
+//   LSE = ln Σ_s exp(LSE_s),  O = Σ_s exp(LSE_s − LSE) · O_s,
+// then applies the sink (O · 1 / (1 + exp(sink − LSE))) and writes O in bf16
+// and LSE (+inf for a row no split found a key for). One CTA per row of
+// (batch, s_q, head), 128 threads of 4 dims; written once for both faces.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "tcgen/attention/model1_cache.hpp"
+#include "tcgen/core/host_device.hpp"
+#include "tcgen/exec/dim3.hpp"
+#include "tcgen/exec/kernel_arch.hpp"
+#include "tcgen/tile/convert.hpp"
+
+namespace tcgen::attention {
+
+struct SparseDecodeCombine {
+  static constexpr int kD = Model1Layout::kDim;
+  static constexpr unsigned kThreads = kD / 4;
+
+  struct Params {
+    const float* o_split = nullptr;    // [splits, rows, 512]
+    const float* lse_split = nullptr;  // [splits, rows]
+    int splits = 1, heads = 64;
+    std::size_t rows = 0;              // batch · s_q · heads
+    const float* sink = nullptr;       // [heads] or null
+    std::uint16_t* o = nullptr;        // [rows, 512] bf16
+    float* lse = nullptr;              // [rows]
+  };
+
+  static exec::Dim3 grid(std::size_t rows) { return {static_cast<unsigned>(rows), 1, 1}; }
+
+  template <exec::KernelArch Arch>
+  static TCGEN_HD void run(Arch& a, const Params& p) {
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    const std::size_t row = a.block_index().x;
+    const int d0 = 4 * static_cast<int>(a.thread_index());
+    float top = kNone;
+    for (int s = 0; s < p.splits; ++s) top = std::fmax(top, p.lse_split[s * p.rows + row]);
+    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float lse = std::numeric_limits<float>::infinity();  // no key in any split
+    if (top != kNone) {
+      float sum = 0.0f;
+      for (int s = 0; s < p.splits; ++s) sum += std::exp(p.lse_split[s * p.rows + row] - top);
+      lse = top + std::log(sum);
+      for (int s = 0; s < p.splits; ++s) {
+        const float weight = std::exp(p.lse_split[s * p.rows + row] - lse);  // 0 for a split without keys
+        if (weight == 0.0f) continue;
+        const float* part = p.o_split + (s * p.rows + row) * kD + d0;
+        for (int k = 0; k < 4; ++k) o[k] += weight * part[k];
+      }
+      if (p.sink != nullptr) {
+        const float keep = 1.0f / (1.0f + std::exp(p.sink[row % p.heads] - lse));
+        for (float& x : o) x *= keep;
+      }
+    }
+    for (int k = 0; k < 4; ++k) p.o[row * kD + d0 + k] = tile::from_f32<ElementType::bf16>(o[k]);
+    if (d0 == 0) p.lse[row] = lse;
+  }
+};
+
+}  // namespace tcgen::attention
