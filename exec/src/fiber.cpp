@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tcgen/core/error.hpp"
 
@@ -69,17 +71,52 @@ namespace {
        "memory for the stacks of a CTA's threads");
 }
 
+// The stacks of finished fibers, kept by each OS thread for the next CTA's
+// threads: mapping a fresh stack and faulting its first pages in costs more
+// than a small CTA's work (a kernel of many short CTAs, split-KV's combine
+// step). At most kPooled, each with its guard page still in place.
+class StackPool {
+ public:
+  static constexpr std::size_t kPooled = 2048;
+  ~StackPool() {
+    for (const auto& [mapping, bytes] : free_) munmap(mapping, bytes);
+  }
+  void* take(std::size_t bytes) {
+    for (std::size_t i = free_.size(); i-- > 0;)
+      if (free_[i].second == bytes) {
+        void* mapping = free_[i].first;
+        free_[i] = free_.back();
+        free_.pop_back();
+        return mapping;
+      }
+    return nullptr;
+  }
+  void give(void* mapping, std::size_t bytes) {
+    if (free_.size() < kPooled)
+      free_.emplace_back(mapping, bytes);
+    else
+      munmap(mapping, bytes);
+  }
+
+ private:
+  std::vector<std::pair<void*, std::size_t>> free_;
+};
+thread_local StackPool stacks;
+
 }  // namespace
 
 Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t stack = (stack_bytes + page - 1) / page * page;
   mapped_bytes_ = stack + page;
-  mapping_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping_ == MAP_FAILED) fail_errno("mmap");
-  if (mprotect(mapping_, page, PROT_NONE) != 0) {  // the stack grows down, towards the guard
-    munmap(mapping_, mapped_bytes_);
-    fail_errno("mprotect");
+  mapping_ = stacks.take(mapped_bytes_);
+  if (mapping_ == nullptr) {
+    mapping_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping_ == MAP_FAILED) fail_errno("mmap");
+    if (mprotect(mapping_, page, PROT_NONE) != 0) {  // the stack grows down, towards the guard
+      munmap(mapping_, mapped_bytes_);
+      fail_errno("mprotect");
+    }
   }
   char* const top = static_cast<char*>(mapping_) + mapped_bytes_;  // page-aligned, so 16-byte aligned
 #if defined(__x86_64__)
@@ -98,7 +135,7 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
   sp_ = frame;
 #else
   if (getcontext(&context_) != 0) {
-    munmap(mapping_, mapped_bytes_);
+    stacks.give(mapping_, mapped_bytes_);
     fail_errno("getcontext");
   }
   context_.uc_stack.ss_sp = top - stack;
@@ -108,7 +145,7 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
 #endif
 }
 
-Fiber::~Fiber() { munmap(mapping_, mapped_bytes_); }
+Fiber::~Fiber() { stacks.give(mapping_, mapped_bytes_); }
 
 #if defined(__x86_64__)
 void Fiber::start(Fiber* self) {
