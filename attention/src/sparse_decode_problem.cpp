@@ -10,21 +10,21 @@ namespace tcgen::attention {
 void check_sparse_keys(const SparseKeys& c, int batch, int s_q, const std::string& which) {
   const auto field = [&](const char* name) { return which + "." + name; };
   if (c.layout.block_size < 1 || c.layout.block_size > 4096)
-    fail(field("block_size").c_str(), std::to_string(c.layout.block_size), "1 to 4096 tokens a block");
+    fail(field("block_size").c_str(), std::to_string(c.layout.block_size), "expected 1 to 4096 tokens a block");
   if (c.cache.empty() || c.cache.size() % c.layout.block_bytes() != 0)
     fail(field("cache").c_str(), std::to_string(c.cache.size()) + " bytes",
-         "a positive whole number of " + std::to_string(c.layout.block_bytes()) + "-byte blocks (block_size " +
+         "expected a positive whole number of " + std::to_string(c.layout.block_bytes()) + "-byte blocks (block_size " +
              std::to_string(c.layout.block_size) + ")");
-  if (c.topk < 1 || c.topk > (1 << 20)) fail(field("topk").c_str(), std::to_string(c.topk), "1 to 2^20 indices a row");
+  if (c.topk < 1 || c.topk > (1 << 20)) fail(field("topk").c_str(), std::to_string(c.topk), "expected 1 to 2^20 indices a row");
   const std::size_t want = static_cast<std::size_t>(batch) * s_q * c.topk;
   if (c.indices.size() != want)
     fail(field("indices").c_str(), std::to_string(c.indices.size()) + " values",
-         std::to_string(want) + ": [batch, s_q, topk]");
+         "expected " + std::to_string(want) + ": [batch, s_q, topk]");
   if (!c.lengths.empty()) {
     if (c.lengths.size() != static_cast<std::size_t>(batch))
-      fail(field("lengths").c_str(), std::to_string(c.lengths.size()) + " values", "one per batch entry");
+      fail(field("lengths").c_str(), std::to_string(c.lengths.size()) + " values", "expected one per batch entry");
     for (std::int32_t n : c.lengths)
-      if (n < 0 || n > c.topk) fail(field("lengths").c_str(), std::to_string(n), "0 to topk, " + std::to_string(c.topk));
+      if (n < 0 || n > c.topk) fail(field("lengths").c_str(), std::to_string(n), "expected 0 to topk, " + std::to_string(c.topk));
   }
   // Only the positions a row counts are read: past lengths[b] an index may be anything.
   const std::int64_t tokens = c.tokens();
@@ -35,7 +35,7 @@ void check_sparse_keys(const SparseKeys& c, int batch, int s_q, const std::strin
       fail(field("indices").c_str(),
            std::to_string(c.indices[i]) + " (batch " + std::to_string(row / s_q) + ", row " +
                std::to_string(row % s_q) + ", position " + std::to_string(i % c.topk) + ")",
-           "-1 or a token of the cache, 0 to " + std::to_string(tokens - 1));
+           "expected -1 or a token of the cache, 0 to " + std::to_string(tokens - 1));
   }
 }
 
@@ -46,18 +46,18 @@ int blocks_of(int keys) { return (keys + kSparseBlockTokens - 1) / kSparseBlockT
 }  // namespace
 
 void SparseDecodeProblem::validate() const {
-  if (batch < 1 || batch > 4096) fail("batch", std::to_string(batch), "1 to 4096");
-  if (s_q < 1 || s_q > 16) fail("s_q", std::to_string(s_q), "1 to 16 query tokens a batch entry");
+  if (batch < 1 || batch > 4096) fail("batch", std::to_string(batch), "expected 1 to 4096");
+  if (s_q < 1 || s_q > 16) fail("s_q", std::to_string(s_q), "expected 1 to 16 query tokens a batch entry");
   if (heads < kSparseHeadsPerCta || heads % kSparseHeadsPerCta != 0 || heads > 65535)
-    fail("heads", std::to_string(heads), "a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
+    fail("heads", std::to_string(heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
   if (static_cast<long long>(batch) * s_q > 65535)
-    fail("batch", std::to_string(batch), "batch · s_q at most 65535 (the grid's z)");
+    fail("batch", std::to_string(batch), "expected batch · s_q at most 65535 (the grid's z)");
   if (splits < 0 || splits > kSparseMaxSplits)
-    fail("splits", std::to_string(splits), "0 (the scheduler's choice) to " + std::to_string(kSparseMaxSplits));
+    fail("splits", std::to_string(splits), "expected 0 (the scheduler's choice) to " + std::to_string(kSparseMaxSplits));
   check_sparse_keys(keys, batch, s_q, "keys");
   if (extra) check_sparse_keys(*extra, batch, s_q, "extra");
   if (!sink.empty() && sink.size() != static_cast<std::size_t>(heads))
-    fail("sink", std::to_string(sink.size()) + " values", "one per head, " + std::to_string(heads));
+    fail("sink", std::to_string(sink.size()) + " values", "expected one per head, " + std::to_string(heads));
 }
 
 int SparseDecodeProblem::key_blocks() const { return blocks_of(keys.topk) + (extra ? blocks_of(extra->topk) : 0); }

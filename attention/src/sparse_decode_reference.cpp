@@ -33,9 +33,9 @@ SparseDecodeResult sparse_decode_reference(const SparseDecodeShape& shape, std::
   constexpr int D = Model1Layout::kDim;
   const std::size_t rows = static_cast<std::size_t>(shape.batch) * shape.s_q * shape.heads;
   if (q.size() != rows * D)
-    fail("q", std::to_string(q.size()) + " values", std::to_string(rows * D) + ": [batch, s_q, heads, 512]");
+    fail("q", std::to_string(q.size()) + " values", "expected " + std::to_string(rows * D) + ": [batch, s_q, heads, 512]");
   if (!sink.empty() && sink.size() != static_cast<std::size_t>(shape.heads))
-    fail("sink", std::to_string(sink.size()) + " values", "one per head, " + std::to_string(shape.heads));
+    fail("sink", std::to_string(sink.size()) + " values", "expected one per head, " + std::to_string(shape.heads));
   check_sparse_keys(keys, shape.batch, shape.s_q, "keys");
   if (extra) check_sparse_keys(*extra, shape.batch, shape.s_q, "extra");
 

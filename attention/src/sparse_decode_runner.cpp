@@ -26,7 +26,7 @@ struct Arrays {
   Arrays(const SparseDecodeProblem& p, std::span<const std::uint16_t> q) {
     p.validate();
     if (q.size() != p.q_elements())
-      fail("q", std::to_string(q.size()) + " values", std::to_string(p.q_elements()) + ": [batch, s_q, heads, 512]");
+      fail("q", std::to_string(q.size()) + " values", "expected " + std::to_string(p.q_elements()) + ": [batch, s_q, heads, 512]");
     run.splits = p.split_count();
     run.out.o.assign(p.q_elements(), 0);
     run.out.lse.assign(p.rows(), 0.0f);

@@ -22,7 +22,7 @@ SparseDecodeRun run(const SparseDecodeProblem& problem, std::span<const std::uin
     fail("backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
   problem.validate();
   if (q.size() != problem.q_elements())
-    fail("q", std::to_string(q.size()) + " values", std::to_string(problem.q_elements()) + ": [batch, s_q, heads, 512]");
+    fail("q", std::to_string(q.size()) + " values", "expected " + std::to_string(problem.q_elements()) + ": [batch, s_q, heads, 512]");
   check_cuda(cudaSetDevice(0), "cudaSetDevice");
   std::vector<std::unique_ptr<DeviceBuffer>> buffers;
   const auto upload = [&](const void* data, std::size_t bytes) -> void* {

@@ -124,13 +124,13 @@ TEST_CASE("sparse decode reference: bad inputs name their field") {
   const std::vector<std::int32_t> past{4}, short_idx{0};
   CHECK(message_of<Error>([&] {
           sparse_decode_reference({1, 1, 1}, query({0, 0, 0, 0}, 0), f.keys(past, 1), std::nullopt, {}, 1.0);
-        }).find("keys.indices = 4 (batch 0, row 0, position 0) is invalid: -1 or a token of the cache, 0 to 3") !=
+        }).find("keys.indices = 4 (batch 0, row 0, position 0) is invalid: expected -1 or a token of the cache, 0 to 3") !=
         std::string::npos);
   CHECK(message_of<Error>([&] {
           sparse_decode_reference({1, 2, 1}, std::vector<float>(2 * D), f.keys(short_idx, 1), std::nullopt, {}, 1.0);
-        }).find("keys.indices = 1 values is invalid: 2: [batch, s_q, topk]") != std::string::npos);
+        }).find("keys.indices = 1 values is invalid: expected 2: [batch, s_q, topk]") != std::string::npos);
   const std::vector<std::int32_t> lengths{2};
   CHECK(message_of<Error>([&] {
           sparse_decode_reference({1, 1, 1}, query({0, 0, 0, 0}, 0), f.keys(short_idx, 1, lengths), std::nullopt, {}, 1.0);
-        }).find("keys.lengths = 2 is invalid: 0 to topk, 1") != std::string::npos);
+        }).find("keys.lengths = 2 is invalid: expected 0 to topk, 1") != std::string::npos);
 }

@@ -19,7 +19,7 @@ namespace {
 
 constexpr Command kCommands[] = {
     {"layout smem", {}}, {"layout tmem", {}}, {"atom", {}}, {"desc smem", {}}, {"desc decode", {}},
-    {"idesc", {}},       {"idesc decode", {}}, {"gemm", {}}, {"fmha", {}},     {"ptx", {}},
+    {"idesc", {}},       {"idesc decode", {}}, {"gemm", {}}, {"fmha", {}},     {"sparse-decode", {}}, {"ptx", {}},
 #if defined(TCGEN_RUN)
     {"run", {}},
 #endif
@@ -52,7 +52,7 @@ std::span<const Command> commands() {
     const std::span<const Option> options[] = {layout_smem_options, layout_tmem_options, atom_options,
                                                desc_smem_options,   desc_decode_options, idesc_options,
                                                idesc_decode_options, gemm_options,       fmha_options,
-                                               ptx_options,
+                                               sparse_decode_options, ptx_options,
 #if defined(TCGEN_RUN)
                                                run_options,
 #endif

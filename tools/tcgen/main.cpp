@@ -34,6 +34,8 @@ verbs:
                   tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy] [--backend ptx]
   fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (its PTX too, or a B200), against fp64:
                   tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
+  sparse-decode DeepSeek-V4 sparse decode attention over an FP8 MODEL1 cache (FlashMLA's semantics), against fp64:
+                  tcgen sparse-decode [--heads 64 --topk 512] [--q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy]
   ptx           what the host model's PTX interpreter makes of a PTX file: kernels, parameters, what it cannot run:
                   tcgen ptx [--json] kernel.ptx
   run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
@@ -43,7 +45,7 @@ verbs:
                   source <(tcgen completion bash)
 
 layout smem, layout tmem and atom print a summary, or --csv for the full
-mapping, and --svg FILE draws it; desc, idesc, gemm, fmha, ptx and run take
+mapping, and --svg FILE draws it; desc, idesc, gemm, fmha, sparse-decode, ptx and run take
 --json for their report. 'tcgen <verb> --help' lists the verb's options.
 
 'tcgen help VERB' is 'tcgen VERB --help'; 'tcgen --version' prints the version.
@@ -61,7 +63,7 @@ constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx, run or completion; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help");
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
@@ -84,6 +86,7 @@ int run(const std::vector<std::string>& args) {
   if (verb == "idesc") return idesc(rest);
   if (verb == "gemm") return gemm(rest);
   if (verb == "fmha") return fmha(rest);
+  if (verb == "sparse-decode") return sparse_decode(rest);
   if (verb == "ptx") return ptx_module(rest);
   if (verb == "completion") return completion(rest);
 #if defined(TCGEN_RUN)
@@ -102,7 +105,7 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, ptx, run or completion; see tcgen --help");
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help");
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "npy.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <climits>
+#include <initializer_list>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -18,8 +21,9 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 
-[[noreturn]] void bad(const std::string& path, const std::string& what) {
-  fail("npy file", path, "expected a float32 or float16 .npy array: " + what);
+// kind: what the caller reads, "a float32 or float16".
+[[noreturn]] void bad(const std::string& path, const std::string& kind, const std::string& what) {
+  fail("npy file", path, "expected " + kind + " .npy array: " + what);
 }
 
 std::size_t read_le(const std::string& bytes, std::size_t at, int n) {
@@ -31,8 +35,8 @@ std::size_t read_le(const std::string& bytes, std::size_t at, int n) {
 // The dimensions of a shape tuple's text "2, 3" or "3," or "": each a decimal
 // integer without sign, their product the element count; anything else names
 // the dimension. Bounded so that the byte count cannot overflow.
-std::vector<std::size_t> parse_shape(const std::string& path, const std::string& dims, std::size_t elem,
-                                     std::size_t* count) {
+std::vector<std::size_t> parse_shape(const std::string& path, const std::string& kind, const std::string& dims,
+                                     std::size_t elem, std::size_t* count) {
   std::vector<std::size_t> shape;
   *count = 1;
   std::size_t at = 0;
@@ -45,14 +49,14 @@ std::vector<std::size_t> parse_shape(const std::string& path, const std::string&
     const std::string digits = dims.substr(start, at - start);
     const std::string which = "dimension " + std::to_string(shape.size() + 1) + " of the shape (" + dims + ")";
     if (digits.empty())
-      bad(path, which + " is not a non-negative decimal integer (it starts with '" + dims.substr(start, 1) + "')");
-    if (digits.size() > 15) bad(path, which + " = " + digits + " is larger than any array this program reads");
+      bad(path, kind, which + " is not a non-negative decimal integer (it starts with '" + dims.substr(start, 1) + "')");
+    if (digits.size() > 15) bad(path, kind, which + " = " + digits + " is larger than any array this program reads");
     const std::size_t d = std::stoull(digits);
-    if (d != 0 && *count > (std::size_t{1} << 48) / elem / d) bad(path, "the shape (" + dims + ") holds more than 2^48 bytes");
+    if (d != 0 && *count > (std::size_t{1} << 48) / elem / d) bad(path, kind, "the shape (" + dims + ") holds more than 2^48 bytes");
     *count *= d;
     shape.push_back(d);
     skip_space();
-    if (at < dims.size() && dims[at] != ',') bad(path, "the shape (" + dims + ") is no tuple of integers");
+    if (at < dims.size() && dims[at] != ',') bad(path, kind, "the shape (" + dims + ") is no tuple of integers");
     ++at;
   }
   return shape;
@@ -60,39 +64,86 @@ std::vector<std::size_t> parse_shape(const std::string& path, const std::string&
 
 }  // namespace
 
-NpyArray read_npy(const std::string& path) {
+namespace {
+
+// A file's header, read and checked, and its data bytes. `want` lists the
+// dtypes the caller takes and `what` says so in the errors.
+struct NpyFile {
+  std::string descr;
+  std::vector<std::size_t> shape;
+  std::string data;
+};
+
+NpyFile read_file(const std::string& path, std::initializer_list<std::string_view> want, const std::string& what) {
+  const auto bad_file = [&](const std::string& why) { bad(path, what, why); };
   check_input_file("npy file", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("npy file", path, "expected a readable file");
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad(path, "the file does not start with \\x93NUMPY");
+  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad_file("the file does not start with \\x93NUMPY");
   const int major = static_cast<unsigned char>(bytes[6]);
-  if (major < 1 || major > 3) bad(path, "format version " + std::to_string(major) + " is not 1, 2 or 3");
+  if (major < 1 || major > 3) bad_file("format version " + std::to_string(major) + " is not 1, 2 or 3");
   const int len_bytes = major == 1 ? 2 : 4;  // v1 stores the header length in 2 bytes, v2+ in 4
   const std::size_t header_len = read_le(bytes, 8, len_bytes), data_at = 8 + len_bytes + header_len;
-  if (data_at > bytes.size()) bad(path, "the header runs past the end of the file");
+  if (data_at > bytes.size()) bad_file("the header runs past the end of the file");
   const std::string header = bytes.substr(8 + len_bytes, header_len);
 
   std::smatch m;
-  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) bad(path, "the header has no 'descr'");
-  const std::string descr = m[1];
-  if (descr != "<f4" && descr != "<f2") bad(path, "dtype '" + descr + "' (little-endian float32 '<f4' or float16 '<f2' only)");
-  if (std::regex_search(header, std::regex("'fortran_order':\\s*True"))) bad(path, "Fortran order (save it C-contiguous)");
-  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) bad(path, "the header has no 'shape'");
-
-  NpyArray a;
-  const std::size_t elem = descr == "<f4" ? 4 : 2;
+  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) bad_file("the header has no 'descr'");
+  NpyFile f;
+  f.descr = m[1];
+  if (std::find(want.begin(), want.end(), f.descr) == want.end()) {
+    std::string list;
+    for (std::string_view w : want) list += (list.empty() ? "'" : ", '") + std::string(w) + "'";
+    bad_file("dtype '" + f.descr + "' (" + list + " only)");
+  }
+  if (std::regex_search(header, std::regex("'fortran_order':\\s*True"))) bad_file("Fortran order (save it C-contiguous)");
+  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) bad_file("the header has no 'shape'");
+  const std::size_t elem = std::stoul(f.descr.substr(2));
   std::size_t count = 1;
-  a.shape = parse_shape(path, m[1], elem, &count);
-  a.float16 = elem == 2;
+  f.shape = parse_shape(path, what, m[1], elem, &count);
   if (bytes.size() - data_at != count * elem)
-    bad(path, "shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
-  a.values.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto bits = static_cast<std::uint32_t>(read_le(bytes, data_at + i * elem, static_cast<int>(elem)));
+    bad_file("shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
+  f.data = bytes.substr(data_at);
+  return f;
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::string& path) {
+  const NpyFile f = read_file(path, {"<f4", "<f2"}, "a float32 or float16");
+  NpyArray a;
+  const std::size_t elem = f.descr == "<f4" ? 4 : 2;
+  a.shape = f.shape;
+  a.float16 = elem == 2;
+  a.values.resize(f.data.size() / elem);
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    const auto bits = static_cast<std::uint32_t>(read_le(f.data, i * elem, static_cast<int>(elem)));
     a.values[i] = elem == 4 ? std::bit_cast<float>(bits) : decode(ElementType::fp16, bits);
   }
   return a;
+}
+
+NpyInts read_npy_int32(const std::string& path) {
+  const NpyFile f = read_file(path, {"<i4", "<i8"}, "an int32 or int64");
+  NpyInts a;
+  const std::size_t elem = f.descr == "<i4" ? 4 : 8;
+  a.shape = f.shape;
+  a.values.resize(f.data.size() / elem);
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    const std::uint64_t bits = read_le(f.data, i * elem, static_cast<int>(elem));
+    const std::int64_t v = elem == 4 ? std::int64_t(std::int32_t(std::uint32_t(bits))) : std::int64_t(bits);
+    if (v < INT32_MIN || v > INT32_MAX)
+      fail("npy file", path + " (element " + std::to_string(i) + " = " + std::to_string(v) + ")",
+           "expected int64 values that fit in int32");
+    a.values[i] = static_cast<std::int32_t>(v);
+  }
+  return a;
+}
+
+NpyBytes read_npy_uint8(const std::string& path) {
+  const NpyFile f = read_file(path, {"|u1", "<u1"}, "a uint8");
+  return {f.shape, std::vector<std::uint8_t>(f.data.begin(), f.data.end())};
 }
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
@@ -101,13 +152,14 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
   return shape.empty() ? std::string("scalar") : t;
 }
 
-void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
-               std::span<const float> values, bool float16) {
+namespace {
+
+void write_data(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+                const char* descr, std::string_view data) {
   std::string dims;  // as Python prints a tuple: (n,) or (a, b)
   for (std::size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) dims += ",";
-  std::string header = std::string("{'descr': '") + (float16 ? "<f2" : "<f4") + "', 'fortran_order': False, 'shape': (" +
-                       dims + "), }";
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Version 1.0: magic, version, 2-byte length, header padded with spaces to a multiple of 64, ending in '\n'.
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
@@ -118,18 +170,37 @@ void write_npy(std::string_view option, const std::string& path, const std::vect
   bytes += static_cast<char>(header.size() & 0xFF);
   bytes += static_cast<char>(header.size() >> 8);
   bytes += header;
-  if (!float16) {
-    bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
-  } else {
-    for (const float v : values) {
-      const std::uint32_t bits = encode(ElementType::fp16, v);
-      if (!(decode(ElementType::fp16, bits) == v) && !std::isnan(v))
-        throw std::logic_error("write_npy: " + std::to_string(v) + " is not an fp16 value");
-      bytes += static_cast<char>(bits & 0xFF);
-      bytes += static_cast<char>(bits >> 8);
-    }
-  }
+  bytes += data;
   write_output(option, path, bytes);
+}
+
+}  // namespace
+
+void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+               std::span<const float> values, bool float16) {
+  if (!float16) {
+    write_data(option, path, shape, "<f4", {reinterpret_cast<const char*>(values.data()), values.size_bytes()});
+    return;
+  }
+  std::string data;
+  for (const float v : values) {
+    const std::uint32_t bits = encode(ElementType::fp16, v);
+    if (!(decode(ElementType::fp16, bits) == v) && !std::isnan(v))
+      throw std::logic_error("write_npy: " + std::to_string(v) + " is not an fp16 value");
+    data += static_cast<char>(bits & 0xFF);
+    data += static_cast<char>(bits >> 8);
+  }
+  write_data(option, path, shape, "<f2", data);
+}
+
+void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+               std::span<const std::int32_t> values) {
+  write_data(option, path, shape, "<i4", {reinterpret_cast<const char*>(values.data()), values.size_bytes()});
+}
+
+void write_npy(std::string_view option, const std::string& path, const std::vector<std::size_t>& shape,
+               std::span<const std::uint8_t> values) {
+  write_data(option, path, shape, "|u1", {reinterpret_cast<const char*>(values.data()), values.size()});
 }
 
 }  // namespace tcgen::cli

@@ -16,6 +16,7 @@ int desc(std::span<const std::string> args);         // tcgen desc smem|decode
 int idesc(std::span<const std::string> args);        // tcgen idesc [decode]
 int gemm(std::span<const std::string> args);         // tcgen gemm
 int fmha(std::span<const std::string> args);         // tcgen fmha
+int sparse_decode(std::span<const std::string> args);  // tcgen sparse-decode
 int ptx_module(std::span<const std::string> args);   // tcgen ptx
 int run_program(std::span<const std::string> args);  // tcgen run
 int completion(std::span<const std::string> args);   // tcgen completion bash
@@ -24,7 +25,7 @@ int completion(std::span<const std::string> args);   // tcgen completion bash
 // parse by hand, naming the same tables in their errors), shared with the
 // completion script so that the two cannot drift apart.
 extern const std::span<const Option> layout_smem_options, layout_tmem_options, atom_options, desc_smem_options,
-    desc_decode_options, idesc_options, idesc_decode_options, gemm_options, fmha_options, ptx_options, run_options;
+    desc_decode_options, idesc_options, idesc_decode_options, gemm_options, fmha_options, sparse_decode_options, ptx_options, run_options;
 
 struct Command {
   std::string_view words;  // what follows "tcgen": "gemm", "layout smem", "idesc decode"

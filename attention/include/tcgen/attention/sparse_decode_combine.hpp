@@ -4,8 +4,8 @@
 // kernel merges them, as FlashMLA's combine does:
 //   LSE = ln Σ_s exp(LSE_s),  O = Σ_s exp(LSE_s − LSE) · O_s,
 // then applies the sink (O · 1 / (1 + exp(sink − LSE))) and writes O in bf16
-// and LSE (+inf for a row no split found a key for). One CTA per row of
-// (batch, s_q, head), 128 threads of 4 dims; written once for both faces.
+// and LSE (+inf for a row no split found a key for). One warp per row of
+// (batch, s_q, head), each lane 16 dims; 4 rows a CTA; written once for both faces.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -20,8 +20,8 @@
 namespace tcgen::attention {
 
 struct SparseDecodeCombine {
-  static constexpr int kD = Model1Layout::kDim;
-  static constexpr unsigned kThreads = kD / 4;
+  static constexpr int kD = Model1Layout::kDim, kRowsPerCta = 4, kDimsPerLane = kD / 32;
+  static constexpr unsigned kThreads = 32 * kRowsPerCta;
 
   struct Params {
     const float* o_split = nullptr;    // [splits, rows, 512]
@@ -33,16 +33,17 @@ struct SparseDecodeCombine {
     float* lse = nullptr;              // [rows]
   };
 
-  static exec::Dim3 grid(std::size_t rows) { return {static_cast<unsigned>(rows), 1, 1}; }
+  static exec::Dim3 grid(std::size_t rows) { return {static_cast<unsigned>((rows + kRowsPerCta - 1) / kRowsPerCta), 1, 1}; }
 
   template <exec::KernelArch Arch>
   static TCGEN_HD void run(Arch& a, const Params& p) {
     constexpr float kNone = -std::numeric_limits<float>::infinity();
-    const std::size_t row = a.block_index().x;
-    const int d0 = 4 * static_cast<int>(a.thread_index());
+    const std::size_t row = std::size_t{a.block_index().x} * kRowsPerCta + a.warp_index();
+    if (row >= p.rows) return;
+    const int d0 = kDimsPerLane * static_cast<int>(a.lane_index());
     float top = kNone;
     for (int s = 0; s < p.splits; ++s) top = std::fmax(top, p.lse_split[s * p.rows + row]);
-    float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float o[kDimsPerLane] = {};
     float lse = std::numeric_limits<float>::infinity();  // no key in any split
     if (top != kNone) {
       float sum = 0.0f;
@@ -52,14 +53,14 @@ struct SparseDecodeCombine {
         const float weight = std::exp(p.lse_split[s * p.rows + row] - lse);  // 0 for a split without keys
         if (weight == 0.0f) continue;
         const float* part = p.o_split + (s * p.rows + row) * kD + d0;
-        for (int k = 0; k < 4; ++k) o[k] += weight * part[k];
+        for (int k = 0; k < kDimsPerLane; ++k) o[k] += weight * part[k];
       }
       if (p.sink != nullptr) {
         const float keep = 1.0f / (1.0f + std::exp(p.sink[row % p.heads] - lse));
         for (float& x : o) x *= keep;
       }
     }
-    for (int k = 0; k < 4; ++k) p.o[row * kD + d0 + k] = tile::from_f32<ElementType::bf16>(o[k]);
+    for (int k = 0; k < kDimsPerLane; ++k) p.o[row * kD + d0 + k] = tile::from_f32<ElementType::bf16>(o[k]);
     if (d0 == 0) p.lse[row] = lse;
   }
 };

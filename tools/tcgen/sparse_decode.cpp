@@ -1,0 +1,449 @@
+// tcgen sparse-decode: DeepSeek-V4 sparse decode attention (FlashMLA's
+// flash_mla_with_kvcache with `indices`, MODEL1 FP8 cache) with tcgen's
+// kernel (tcgen::attention, sparse_decode_kernel.hpp) on the host model, its
+// PTX, or a B200, checked against the fp64 reference of the dequantised cache.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "kernel_run.hpp"
+#include "npy.hpp"
+#include "progress.hpp"
+#include "report.hpp"
+#include "tcgen/attention/sparse_decode_check.hpp"
+#include "tcgen/attention/sparse_decode_inputs.hpp"
+#include "tcgen/attention/sparse_decode_runner.hpp"
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/core/error.hpp"
+#include "tcgen/exec/launch_options.hpp"
+#include "verbs.hpp"
+#if defined(TCGEN_SM100)
+#include "tcgen/attention/sparse_decode_sm100.hpp"
+#endif
+
+namespace tcgen::cli {
+
+namespace {
+
+constexpr Option kOptions[] = {
+    {"batch", true},       {"s-q", true},          {"heads", true},         {"topk", true},
+    {"block-size", true},  {"num-blocks", true},   {"extra-topk", true},    {"extra-block-size", true},
+    {"extra-num-blocks", true}, {"no-extra", false}, {"no-topk-length", false}, {"no-sink", false},
+    {"q", true},           {"k-cache", true},      {"indices", true},       {"topk-length", true},
+    {"attn-sink", true},   {"extra-k-cache", true}, {"extra-indices", true}, {"extra-topk-length", true},
+    {"softmax-scale", true}, {"splits", true},     {"out", true},           {"lse", true},
+    {"seed", true},        {"backend", true},      {"ptx", true},           {"strict-ptx", false},
+    {"save-inputs", true}, {"no-reference", false}, {"json", false},        {"quiet", false},
+    {"threads", true}};
+
+#if defined(TCGEN_SPARSE_DECODE_PTX)
+constexpr const char* kBuiltPtx = TCGEN_SPARSE_DECODE_PTX;
+#else
+constexpr const char* kBuiltPtx = "";
+#endif
+
+constexpr const char* kHelp = R"(usage: tcgen sparse-decode [--batch B --s-q S --heads H --topk K --block-size N --num-blocks NB]
+                  [--extra-topk K2 --extra-block-size N2 --extra-num-blocks NB2 | --no-extra]
+                  [--no-topk-length] [--no-sink] [--seed N]
+                  [--q q.npy --k-cache cache.npy --block-size N --indices idx.npy
+                   [--topk-length len.npy] [--attn-sink sink.npy]
+                   [--extra-k-cache cache2.npy --extra-block-size N2 --extra-indices idx2.npy
+                    [--extra-topk-length len2.npy]]]
+                  [--softmax-scale S] [--splits N] [--out o.npy] [--lse lse.npy]
+                  [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx] [--save-inputs DIR]
+                  [--no-reference] [--json] [--quiet] [--threads N]
+
+DeepSeek-V4 sparse decode attention with FlashMLA's semantics
+(flash_mla_with_kvcache with indices; tests/ref.py): per query row, the keys
+its indices name in a paged FP8 MODEL1 cache (448 e4m3 values with 7 UE8M0
+scales and 64 bf16 rope values a token), the first topk_length of them, and
+those of an extra cache in the same softmax; K = V = the 512-wide latent.
+LSE = ln Σ exp(scale · q·k); O = Σ exp(scale · q·k − LSE) · v, times
+1 / (1 + exp(sink[h] − LSE)) with a sink, which LSE leaves out. A row with no
+valid key has O = 0 and LSE = +inf (FlashMLA's convention). One launch of
+tcgen's kernel (attention/include/tcgen/attention/sparse_decode_kernel.hpp,
+64 heads a CTA) over the whole problem, its key blocks split over several CTAs
+and merged by a combine step where the grid would not fill 148 SMs.
+Prints the shapes, the scale, the splits, the work, the time of the kernel and
+of the fp64 reference, and the error against that reference: O per row,
+||O - O_ref|| / ||O_ref|| (2-norm), bound 1e-2; LSE per element, bound 1e-3.
+With no arguments it runs a built-in example: a random latent quantised to
+MODEL1 by tcgen's own quantiser, random indices with -1 among them, random
+topk_length, an extra cache and sinks. Exit 0: within the bounds (or not
+checked: --no-reference); 1: beyond; 2: a bad command line, file or shape (one
+sentence on stderr); 3: a file that cannot be read or written (outputs are
+checked before the work and written whole or not at all), or no B200 for
+--backend sm100.
+
+options (the built-in example):
+  --batch B          batch size (default 2)
+  --s-q S            query tokens a batch entry, 1 to 16 (default 2)
+  --heads H          query heads, a multiple of 64 (default 64; V4-Pro: 128)
+  --topk K           indices a query row (default 512)
+  --block-size N     tokens a cache block (default 64)
+  --num-blocks NB    blocks of the cache (default 32)
+  --extra-topk K2, --extra-block-size N2, --extra-num-blocks NB2
+                     the extra cache (default 128 indices, blocks of 64, 4 blocks)
+  --no-extra         no extra cache
+  --no-topk-length   every row takes all its indices (default: random lengths)
+  --no-sink          no attention sink (default: sinks uniform in [-2, 2))
+  --seed N           the example's seed (default 1)
+options (files, FlashMLA's arrays; all or the built-in example):
+  --q FILE           Q [batch, s_q, heads, 512], float32 or float16, rounded to bf16
+  --k-cache FILE     the cache's bytes [num_blocks, block_bytes], uint8, in MODEL1
+                     layout; block_bytes = block_size · 584 rounded up to a multiple
+                     of 576 (--block-size is required with it)
+  --indices FILE     [batch, s_q, topk], int32 (int64 read): block · block_size + slot, -1 none
+  --topk-length FILE [batch], int32: the first n indices of each row count
+  --attn-sink FILE   [heads], float32: the sinks
+  --extra-k-cache, --extra-indices, --extra-topk-length FILE
+                     the extra cache, likewise (--extra-block-size with it)
+options (both):
+  --softmax-scale S  the scale of q·k (default 1/sqrt(512)); always printed
+  --splits N         CTAs over one row's key blocks, 1 to 128 (default: the
+                     scheduler's choice, filling 148 SMs; 1: no combine step)
+  --out FILE         write O [batch, s_q, heads, 512] as float32 .npy (bf16 values)
+  --lse FILE         write LSE [batch, s_q, heads] as float32 .npy (+inf: no key)
+  --backend B        host (default): the host model, every tcgen05 rule checked;
+                     ptx: the kernel's sm_100a PTX on the host model through
+                     tcgen's PTX interpreter; sm100: a B200 (exit 3 where there
+                     is none; 2 where tcgen was built without nvcc)
+  --ptx FILE         with --backend ptx: the PTX to run (default: this build's
+                     attention/src/sparse_decode_kernels.cu)
+  --strict-ptx       host model: PTX-letter rules as errors (kernels that run on
+                     B200s may break some; this one keeps them all)
+  --save-inputs DIR  write the inputs as DIR/q.npy, k_cache.npy, indices.npy,
+                     topk_length.npy, attn_sink.npy, extra_k_cache.npy,
+                     extra_indices.npy, extra_topk_length.npy (those the problem
+                     has): given back as files they run the same problem again
+  --no-reference     skip the fp64 reference and the check; exit 0
+  --json             the report as one JSON object on stdout
+  --quiet            no progress line
+  --threads N        host and ptx: the OS threads running CTAs at once, 1 to 1024
+
+examples:
+  tcgen sparse-decode
+  tcgen sparse-decode --heads 128 --s-q 1 --topk 2048 --num-blocks 64 --splits 1
+  tcgen sparse-decode --q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy --out o.npy --lse lse.npy
+)";
+
+static_assert(attention::kSparseOBound == 1e-2 && attention::kSparseLseBound == 1e-3, "update the bounds in kHelp");
+
+constexpr FieldOption kProblemFields[] = {
+    {"batch", "--batch"},           {"s_q", "--s-q"},
+    {"heads", "--heads"},           {"splits", "--splits"},
+    {"keys.topk", "--indices"},     {"keys.block_size", "--block-size"},
+    {"keys.cache", "--k-cache"},    {"keys.indices", "--indices"},
+    {"keys.lengths", "--topk-length"}, {"extra.topk", "--extra-indices"},
+    {"extra.block_size", "--extra-block-size"}, {"extra.cache", "--extra-k-cache"},
+    {"extra.indices", "--extra-indices"}, {"extra.lengths", "--extra-topk-length"},
+    {"sink", "--attn-sink"},        {"backend", "--backend"}};
+
+// One cache from files: its bytes, [num_blocks, block_bytes]; its indices [batch, s_q, topk]; its lengths [batch].
+attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache_option, const char* block_option,
+                                                const char* indices_option, const char* lengths_option,
+                                                std::vector<std::size_t>& index_shape) {
+  attention::SparseDecodeInputs::Cache c;
+  if (!a.has(block_option))
+    fail((std::string("--") + block_option).c_str(), "(not given)",
+         std::string("expected the tokens a block of --") + cache_option + " (its layout depends on it)");
+  c.layout = attention::Model1Layout{static_cast<int>(a.integer(block_option, 1, 4096))};
+  const NpyBytes bytes = read_npy_uint8(a.text(cache_option));
+  if (bytes.shape.size() != 2 || bytes.shape[1] != c.layout.block_bytes() || bytes.shape[0] == 0)
+    fail((std::string("--") + cache_option).c_str(), a.text(cache_option) + " (shape " + shape_text(bytes.shape) + ")",
+         "expected [num_blocks, " + std::to_string(c.layout.block_bytes()) + "] uint8: block_size " +
+             std::to_string(c.layout.block_size) + " · 584 bytes rounded up to a multiple of 576");
+  c.bytes = bytes.values;
+  const NpyInts idx = read_npy_int32(a.text(indices_option));
+  if (idx.shape.size() != 3 || idx.shape[2] == 0)
+    fail((std::string("--") + indices_option).c_str(), a.text(indices_option) + " (shape " + shape_text(idx.shape) + ")",
+         "expected [batch, s_q, topk] int32");
+  index_shape = idx.shape;
+  c.topk = static_cast<int>(std::min<std::size_t>(idx.shape[2], std::size_t{1} << 21));
+  c.indices = idx.values;
+  if (a.has(lengths_option)) {
+    const NpyInts len = read_npy_int32(a.text(lengths_option));
+    if (len.shape != std::vector<std::size_t>{idx.shape[0]})
+      fail((std::string("--") + lengths_option).c_str(), a.text(lengths_option) + " (shape " + shape_text(len.shape) + ")",
+           "expected [" + std::to_string(idx.shape[0]) + "] int32: one length per batch entry");
+    c.lengths = len.values;
+  }
+  return c;
+}
+
+attention::SparseDecodeInputs read_inputs(const Args& a) {
+  attention::SparseDecodeInputs in;
+  const NpyArray q = read_npy(a.text("q"));
+  if (q.shape.size() != 4 || q.shape[3] != 512 || q.shape[0] == 0 || q.shape[1] == 0 || q.shape[2] == 0)
+    fail("--q", a.text("q") + " (shape " + shape_text(q.shape) + ")", "expected [batch, s_q, heads, 512]");
+  in.batch = static_cast<int>(std::min<std::size_t>(q.shape[0], 1 << 20));
+  in.s_q = static_cast<int>(std::min<std::size_t>(q.shape[1], 1 << 20));
+  in.heads = static_cast<int>(std::min<std::size_t>(q.shape[2], 1 << 20));
+  in.q.resize(q.values.size());
+  in.q_bits.resize(q.values.size());
+  for (std::size_t i = 0; i < q.values.size(); ++i) {
+    in.q_bits[i] = static_cast<std::uint16_t>(encode(ElementType::bf16, q.values[i]));
+    in.q[i] = decode(ElementType::bf16, in.q_bits[i]);
+    if (!std::isfinite(in.q[i]))
+      fail("--q", a.text("q") + " (element " + std::to_string(i) + " = " + std::to_string(q.values[i]) + ")",
+           "expected finite values within the range of bf16");
+  }
+  const auto same_rows = [&](const char* option, const std::vector<std::size_t>& shape) {
+    if (shape[0] != q.shape[0] || shape[1] != q.shape[1])
+      fail(option, a.text(option + 2) + " (shape " + shape_text(shape) + ")",
+           "expected [" + std::to_string(q.shape[0]) + ", " + std::to_string(q.shape[1]) + ", topk]: Q's batch and s_q");
+  };
+  std::vector<std::size_t> shape;
+  in.keys = read_cache(a, "k-cache", "block-size", "indices", "topk-length", shape);
+  same_rows("--indices", shape);
+  if (a.has("extra-k-cache") != a.has("extra-indices"))
+    fail(a.has("extra-k-cache") ? "--extra-indices" : "--extra-k-cache", "(not given)",
+         "expected --extra-k-cache and --extra-indices together");
+  if (a.has("extra-k-cache")) {
+    in.extra = read_cache(a, "extra-k-cache", "extra-block-size", "extra-indices", "extra-topk-length", shape);
+    same_rows("--extra-indices", shape);
+  }
+  if (a.has("attn-sink")) {
+    const NpyArray s = read_npy(a.text("attn-sink"));
+    if (s.shape != std::vector<std::size_t>{q.shape[2]})
+      fail("--attn-sink", a.text("attn-sink") + " (shape " + shape_text(s.shape) + ")",
+           "expected [" + std::to_string(q.shape[2]) + "]: one sink per head");
+    in.sink = s.values;
+  }
+  return in;
+}
+
+void save_inputs(const SavedInputs& saved, const attention::SparseDecodeInputs& in, Report& report) {
+  const std::size_t B = in.batch, S = in.s_q, H = in.heads;
+  const auto saved_as = [&](const char* name, const std::vector<std::size_t>& shape, auto values) {
+    write_npy("--save-inputs", saved.path(name), shape, values);
+    report.text("saved %s (%s)\n", saved.path(name).c_str(), shape_text(shape).c_str());
+  };
+  saved_as("q", {B, S, H, 512}, std::span<const float>(in.q));
+  const auto cache = [&](const attention::SparseDecodeInputs::Cache& c, const std::string& prefix) {
+    saved_as((prefix + "k_cache").c_str(), {c.bytes.size() / c.layout.block_bytes(), c.layout.block_bytes()},
+             std::span<const std::uint8_t>(c.bytes));
+    saved_as((prefix + "indices").c_str(), {B, S, std::size_t(c.topk)}, std::span<const std::int32_t>(c.indices));
+    if (!c.lengths.empty()) saved_as((prefix + "topk_length").c_str(), {B}, std::span<const std::int32_t>(c.lengths));
+  };
+  cache(in.keys, "");
+  if (in.extra.topk > 0) cache(in.extra, "extra_");
+  if (!in.sink.empty()) saved_as("attn_sink", {H}, std::span<const float>(in.sink));
+}
+
+}  // namespace
+
+const std::span<const Option> sparse_decode_options{kOptions};
+
+int sparse_decode(std::span<const std::string> args) {
+  if (wants_help(args)) {
+    std::cout << kHelp;
+    return 0;
+  }
+  const Args a(args, kOptions);
+  check_outputs(a, {"out", "lse"});
+  const SavedInputs saved(a, {"q", "k_cache", "indices", "topk_length", "attn_sink", "extra_k_cache", "extra_indices",
+                              "extra_topk_length"});
+  if (a.flag("strict-ptx") && a.text_or("backend", "host") == "sm100")
+    fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
+  const Backend backend = parse_backend(a);
+  const bool files = a.has("q") || a.has("k-cache") || a.has("indices");
+  if (files)
+    for (const char* need : {"q", "k-cache", "indices"})
+      if (!a.has(need))
+        fail((std::string("--") + need).c_str(), "(not given)", "expected --q, --k-cache and --indices together, or none (the built-in example)");
+  if (!files)
+    for (const char* only : {"topk-length", "attn-sink", "extra-k-cache", "extra-indices", "extra-topk-length"})
+      if (a.has(only)) fail((std::string("--") + only).c_str(), a.text(only), "expected it with --q, --k-cache and --indices");
+  const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, std::int64_t{1} << 62));
+
+  attention::SparseDecodeInputs in;
+  std::string inputs;
+  if (files) {
+    in = read_inputs(a);
+    inputs = "inputs: " + a.text("q") + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
+  } else {
+    attention::SparseDecodeExample e;
+    e.batch = static_cast<int>(a.integer_or("batch", 2, 1, 4096));
+    e.s_q = static_cast<int>(a.integer_or("s-q", 2, 1, 16));
+    e.heads = static_cast<int>(a.integer_or("heads", 64, 1, 65535));
+    e.topk = static_cast<int>(a.integer_or("topk", 512, 1, 1 << 20));
+    e.block_size = static_cast<int>(a.integer_or("block-size", 64, 1, 4096));
+    e.num_blocks = static_cast<int>(a.integer_or("num-blocks", 32, 1, 1 << 16));
+    e.extra_topk = a.flag("no-extra") ? 0 : static_cast<int>(a.integer_or("extra-topk", 128, 1, 1 << 20));
+    e.extra_block_size = static_cast<int>(a.integer_or("extra-block-size", 64, 1, 4096));
+    e.extra_num_blocks = static_cast<int>(a.integer_or("extra-num-blocks", 4, 1, 1 << 16));
+    e.lengths = !a.flag("no-topk-length");
+    e.sink = !a.flag("no-sink");
+    if (e.heads % attention::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
+      fail("--heads", std::to_string(e.heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
+    in = attention::random_sparse_decode_inputs(e, seed);
+    inputs = "inputs: built-in example from seed " + std::to_string(seed) +
+             ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
+             "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
+  }
+  if (files)
+    for (const char* example_only : {"batch", "s-q", "heads", "topk", "num-blocks", "extra-topk", "extra-num-blocks"})
+      if (a.has(example_only))
+        fail((std::string("--") + example_only).c_str(), a.text(example_only),
+             "expected it only for the built-in example: the files give the sizes");
+
+  const bool scale_given = a.has("softmax-scale");
+  attention::SoftmaxScale scale = attention::SoftmaxScale::explicit_value(0.044194173824159216f);
+  if (scale_given) {
+    const std::string& t = a.text("softmax-scale");
+    char* end = nullptr;
+    const double x = std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
+      fail("--softmax-scale", t, "expected a positive finite number, e.g. 0.0441941738");
+    scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
+  }
+  const int splits = static_cast<int>(a.integer_or("splits", 0, 1, attention::kSparseMaxSplits));
+  const attention::SparseDecodeProblem problem = in.problem(scale, splits);
+  as_options(kProblemFields, [&] { problem.validate(); });
+
+  const std::size_t B = in.batch, S = in.s_q, H = in.heads;
+  int empty_rows = 0;
+  for (int b = 0; b < in.batch; ++b)
+    for (int s = 0; s < in.s_q; ++s) {
+      bool any = false;
+      for (const attention::SparseDecodeInputs::Cache* c : {&in.keys, &in.extra}) {
+        if (c->topk == 0) continue;
+        const int n = c->lengths.empty() ? c->topk : c->lengths[b];
+        for (int j = 0; j < n && !any; ++j) any = c->indices[(std::size_t(b) * S + s) * c->topk + j] >= 0;
+      }
+      empty_rows += any ? 0 : 1;
+    }
+  Report report(a.flag("json"));
+  report.text("tcgen sparse-decode: DeepSeek-V4 sparse decode (FlashMLA MODEL1), batch %zu, s_q %zu, heads %zu, "
+              "topk %d%s\n",
+              B, S, H, in.keys.topk, in.extra.topk > 0 ? (", extra topk " + std::to_string(in.extra.topk)).c_str() : "");
+  report.text("shapes: Q [%zu, %zu, %zu, 512] bf16, cache [%zu, %zu] uint8 (block_size %d), indices [%zu, %zu, %d]%s%s, "
+              "O [%zu, %zu, %zu, 512] bf16, LSE [%zu, %zu, %zu] float\n",
+              B, S, H, in.keys.bytes.size() / in.keys.layout.block_bytes(), in.keys.layout.block_bytes(),
+              in.keys.layout.block_size, B, S, in.keys.topk, in.keys.lengths.empty() ? "" : ", topk_length [batch]",
+              in.extra.topk > 0 ? (", extra cache [" + std::to_string(in.extra.bytes.size() / in.extra.layout.block_bytes()) +
+                                   ", " + std::to_string(in.extra.layout.block_bytes()) + "] with indices [" +
+                                   std::to_string(B) + ", " + std::to_string(S) + ", " + std::to_string(in.extra.topk) + "]" +
+                                   (in.extra.lengths.empty() ? "" : " and extra_topk_length"))
+                                      .c_str()
+                                : "",
+              B, S, H, B, S, H);
+  report.text("sink: %s\n", in.sink.empty() ? "none" : "per head, O · 1/(1 + exp(sink − LSE)); LSE without it");
+  if (scale_given)
+    report.text("softmax scale: %.9g (from --softmax-scale)\n", double(scale.value()));
+  else
+    report.text("softmax scale: %.9g (1/sqrt(512), the default)\n", double(scale.value()));
+  report.text("splits: %d CTA%s over each row's %d key blocks of 64%s\n", problem.split_count(),
+              problem.split_count() == 1 ? "" : "s", problem.key_blocks(),
+              splits > 0 ? " (from --splits)" : problem.split_count() == 1 ? " (the scheduler: the grid fills 148 SMs)"
+                                                                          : ", then the combine step (the scheduler's choice, to fill 148 SMs)");
+  if (empty_rows > 0)
+    report.text("rows without a key: %d of %zu query rows: O = 0 and LSE = +inf there (FlashMLA's convention)\n",
+                empty_rows, B * S);
+  report.text("%s\n", inputs.c_str());
+  const double flops = problem.flops(), kv_bytes = problem.kv_bytes();
+  report.text("work: %.6g GFLOP (4 · 512 per head and valid key), %.6g MB of cache read (584 bytes a key per 64 heads)\n",
+              flops * 1e-9, kv_bytes * 1e-6);
+  report.field("verb", "sparse-decode");
+  report.field("batch", in.batch);
+  report.field("s_q", in.s_q);
+  report.field("heads", in.heads);
+  report.field("topk", in.keys.topk);
+  report.field("extra_topk", in.extra.topk);
+  report.field("softmax_scale", double(scale.value()));
+  report.field("splits", problem.split_count());
+  report.field("rows_without_keys", empty_rows);
+  report.field("inputs", inputs.substr(8));
+  report.field("gflop", flops * 1e-9);
+  report.field("kv_megabytes", kv_bytes * 1e-6);
+  report.field("backend", name(backend));
+  if (saved.wanted()) {
+    save_inputs(saved, in, report);
+    report.field("saved_inputs", saved.dir());
+  }
+
+  attention::SparseDecodeRun run;
+  std::optional<ptx::Module> kernels;
+  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "sparse decode");
+  exec::LaunchOptions launch;
+  launch.letters_as_errors = a.flag("strict-ptx");
+  launch.progress = terminal_progress(a.flag("quiet"));
+  launch.threads = parse_threads(a);
+  try {
+    if (backend == Backend::host) {
+      report.text("backend: host model, every tcgen05 rule checked\n");
+      std::fflush(stdout);
+      run = attention::run(problem, in.q_bits, exec::HostModel{launch});
+    } else if (backend == Backend::ptx) {
+      report.text("backend: ptx, %s on the host model\n", kernels->name().c_str());
+      std::fflush(stdout);
+      run = attention::run(problem, in.q_bits, ptx::Interpreter{*kernels, launch, a.flag("strict-ptx")});
+      report_ptx_stats(report, run.stats);
+    } else {
+#if defined(TCGEN_SM100)
+      report.text("backend: sm100 (device 0)\n");
+      std::fflush(stdout);
+      run = attention::run(problem, in.q_bits, exec::Sm100{});
+#endif
+    }
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "tcgen: the sparse decode kernel failed on "
+              << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model") << (backend == Backend::ptx ? " (PTX)" : "")
+              << ": " << e.what() << '\n';
+    report.text("result: FAILED (the kernel did not finish)\n");
+    report.field("passed", false);
+    report.field("failure", e.what());
+    report.finish();
+    return 1;
+  }
+  const double seconds = run.stats.seconds;
+  report.text("kernel time %.6f s (%s; %.4g GFLOP/s, %.4g GB/s of cache)\n", seconds,
+              backend == Backend::sm100 ? "sm100, CUDA events" : backend == Backend::ptx ? "PTX on the host model" : "host model",
+              flops / seconds * 1e-9, kv_bytes / seconds * 1e-9);
+  report.field("seconds", seconds);
+  bool passed = true;
+  if (!a.flag("no-reference")) {
+    const auto ref_start = std::chrono::steady_clock::now();
+    const attention::SparseDecodeResult ref = attention::sparse_decode_reference(problem, in.q);
+    const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
+    report.text("reference time %.6f s (fp64 over the dequantised cache, plain C++)\n", ref_seconds);
+    report.field("reference_seconds", ref_seconds);
+    const attention::SparseDecodeCheck c = attention::check_sparse_decode(ref, run.out);
+    report.text("O max row relative error (2-norm) %.3g (bound 1e-2)\n", c.o.max_rel_error);
+    report.text("LSE max relative error %.3g (bound 1e-3)\n", c.lse.max_rel_error);
+    report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
+    report.field("o_max_row_relative_error", c.o.max_rel_error);
+    report.field("lse_max_relative_error", c.lse.max_rel_error);
+    report.field("passed", c.ok());
+    passed = c.ok();
+  } else {
+    report.text("result: not checked (--no-reference: no fp64 reference was computed)\n");
+    report.field("checked", false);
+  }
+  if (a.has("out")) {
+    std::vector<float> o(run.out.o.size());
+    for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(ElementType::bf16, run.out.o[i]);
+    write_npy("--out", a.text("out"), {B, S, H, 512}, o);
+    report.text("wrote %s (%zux%zux%zux512 float32, bf16 values)\n", a.text("out").c_str(), B, S, H);
+    report.field("wrote", a.text("out"));
+  }
+  if (a.has("lse")) {
+    write_npy("--lse", a.text("lse"), {B, S, H}, std::span<const float>(run.out.lse));
+    report.text("wrote %s (%zux%zux%zu float32, +inf for a row without a key)\n", a.text("lse").c_str(), B, S, H);
+    report.field("wrote_lse", a.text("lse"));
+  }
+  report.finish();
+  return passed ? 0 : 1;
+}
+
+}  // namespace tcgen::cli
