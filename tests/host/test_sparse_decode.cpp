@@ -221,6 +221,28 @@ TEST_CASE("rows whose maximum grows past the rescale threshold: O rescaled in TM
   check_against_reference(in, run_host(in, 3, big), big);
 }
 
+TEST_CASE("shuffled schedules and PTX's strict mma pipelining: the same results, no rule broken") {
+  // Every call into the model a scheduling point, threads drawn at random:
+  // a missing wait or fence shows as a broken rule or a changed O.
+  INFO("seed " << fresh_seed());
+  SparseDecodeExample e = plain(64, 2, 300);
+  e.extra_topk = 64;
+  e.lengths = true;
+  e.sink = true;
+  const SparseDecodeInputs in = random_sparse_decode_inputs(e, fresh_seed());
+  const SparseDecodeRun plain_run = run_host(in, 3);
+  for (std::uint64_t shuffle : {1u, 2u, 3u}) {
+    INFO("shuffle seed " << shuffle + fresh_seed());
+    exec::LaunchOptions o;
+    o.letters_as_errors = true;
+    o.strict_mma_pipelining = true;
+    o.shuffle_seed = shuffle + fresh_seed();
+    const SparseDecodeRun r = run(in.problem(kScale, 3), in.q_bits, exec::HostModel{o});
+    CHECK(r.out.o == plain_run.out.o);
+    CHECK(r.out.lse == plain_run.out.lse);
+  }
+}
+
 TEST_CASE("bad problems name the field") {
   SparseDecodeInputs in = random_sparse_decode_inputs(plain(64, 1, 64), 1);
   const auto refused = [&](SparseDecodeProblem p, const char* field) {

@@ -118,8 +118,9 @@ options (both):
                      is none; 2 where tcgen was built without nvcc)
   --ptx FILE         with --backend ptx: the PTX to run (default: this build's
                      attention/src/sparse_decode_kernels.cu)
-  --strict-ptx       host model: PTX-letter rules as errors (kernels that run on
-                     B200s may break some; this one keeps them all)
+  --strict-ptx       host model: PTX-letter rules as errors, and tcgen05.mma
+                     pipelined only as PTX promises (kernels that run on B200s
+                     may break some; this one keeps them all)
   --save-inputs DIR  write the inputs as DIR/q.npy, k_cache.npy, indices.npy,
                      topk_length.npy, attn_sink.npy, extra_k_cache.npy,
                      extra_indices.npy, extra_topk_length.npy (those the problem
@@ -376,6 +377,7 @@ int sparse_decode(std::span<const std::string> args) {
   if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "sparse decode");
   exec::LaunchOptions launch;
   launch.letters_as_errors = a.flag("strict-ptx");
+  launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = terminal_progress(a.flag("quiet"));
   launch.threads = parse_threads(a);
   try {
