@@ -31,6 +31,13 @@
 #       A from a shared-memory descriptor), the TS-MMA (O += P·V, UTCHMMA with
 #       A from TMEM), the commit (UTCBAR), TMEM load and store (LDTM, STTM),
 #       the TMA load (UTMALDG) and exp2 (MUFU.EX2). Exit codes as --check.
+#   tools/perf_report.sh --check-sparse-decode BINARY [CUOBJDUMP]
+#       the ctest check (sass_sparse_decode_sm100) of a built
+#       bench_sparse_decode: the sparse decode kernel has no stack frame and
+#       no local memory, and its SASS holds the MMAs (UTCHMMA), the commits
+#       (UTCBAR), the 16x32bx2 TMEM loads and the stores of the rescale (LDTM,
+#       STTM), the TMA load of Q (UTMALDG), the e4m3 → f16 unpacking
+#       (F2FP.F16.E4M3.UNPACK_B) and exp2 (MUFU.EX2). Exit codes as --check.
 # cuobjdump calls nvdisasm beside it; tools/setup.sh installs both from PyPI
 # where the CUDA install lacks them.
 set -euo pipefail
@@ -61,17 +68,17 @@ every_opcode() {
   echo "</details>"
 }
 
-# check_gemm BINARY CUOBJDUMP PATTERN OPCODE...: the first gemm_kernel whose
+# check_kernel BINARY CUOBJDUMP PATTERN OPCODE...: the first kernel whose
 # mangled name matches PATTERN has no stack frame, no local memory and no
 # LDL/STL, and its SASS holds each OPCODE. Exits as --check says.
-check_gemm() {
+check_kernel() {
   local binary=$1 cuobjdump pattern=$3 kernel usage sass bad=0 op
   cuobjdump=$(find_cuobjdump "$2")
   if [ -z "$cuobjdump" ]; then echo "SKIPPED: cuobjdump not found"; exit 77; fi
   PATH="$(dirname "$cuobjdump"):$PATH"
   shift 3
   kernel=$("$cuobjdump" -res-usage "$binary" | grep -oE "Function $pattern" | head -1 | sed 's/^Function //' || true)
-  [ -n "$kernel" ] || { echo "MISSING a gemm_kernel matching $pattern in $binary"; exit 1; }
+  [ -n "$kernel" ] || { echo "MISSING a kernel matching $pattern in $binary"; exit 1; }
   usage=$("$cuobjdump" -res-usage "$binary" | grep -A1 "Function $kernel" | grep REG || true)
   sass=$("$cuobjdump" -sass -fun "$kernel" "$binary" 2>/dev/null)
   echo "resources: $usage"
@@ -85,13 +92,17 @@ check_gemm() {
 }
 
 if [ "${1:-}" = "--check" ]; then
-  check_gemm "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM UTCATOMSWS UTMALDG SYNCS.PHASECHK
+  check_kernel "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM UTCATOMSWS UTMALDG SYNCS.PHASECHK
 fi
 if [ "${1:-}" = "--check-pair" ]; then
   # The Config's last member, cta_group, is the last template argument: ...ELi2EE.
-  check_gemm "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*ELi2EEEE[A-Za-z0-9_]*' UTCHMMA.2CTA \
+  check_kernel "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*ELi2EEEE[A-Za-z0-9_]*' UTCHMMA.2CTA \
     UTCBAR.2CTA.MULTICAST UTMALDG.2D.2CTA UTMALDG.2D.MULTICAST.2CTA UTCATOMSWS.2CTA LDTM UCGABAR_ARV UCGABAR_WAIT \
     UGETNEXTWORKID
+fi
+if [ "${1:-}" = "--check-sparse-decode" ]; then
+  check_kernel "$2" "${3:-}" '_ZN5tcgen9attention20sparse_decode_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM.16dp32bit STTM \
+    UTMALDG F2FP.F16.E4M3.UNPACK_B MUFU.EX2
 fi
 
 # The FMHA kernels' mangled names (fmha_kernel<Fmha<ElementType E, int D>>) in a
@@ -283,6 +294,47 @@ echo "| st.global (O, LSE) / ld.global $(count '^(STG|LDG)')"
 echo "| ld.shared / st.shared (row factors, 1/l, TMEM address) $(count '^(LDS|STS)')"
 echo "| uniform registers parked in vector registers (not memory) $(count '^(MOV\.SPILL|R2UR\.FILL)')"
 echo "| bar.sync $(count '^BAR')"
+echo "| local memory (spills) $(count '^(LDL|STL)')"
+echo
+every_opcode "$mix"
+echo
+
+# The sparse decode kernel and its combine step: ptxas's report and the SASS mix.
+(cd "$root" && "$nvcc" "${flags[@]}" tools/bench_sparse_decode/main.cu "${includes[@]}" -o "$tmp/sparse.o") 2>"$tmp/ptxas_sparse.txt"
+sparse_sass=$("$cuobjdump" -sass "$tmp/sparse.o")
+echo "## The sparse decode (tools/bench_sparse_decode)"
+echo
+echo "### ptxas -v (${version})"
+echo
+echo '```'
+awk '/Compiling entry function .*sparse_decode/ {on = 1} /Compiling entry function/ && !/sparse_decode/ {on = 0}
+     on && /ptxas info|bytes stack frame/ && !/Compile time/' "$tmp/ptxas_sparse.txt" | sed -E 's/^[[:space:]]+//'
+echo '```'
+echo
+k=$("$cuobjdump" -res-usage "$tmp/sparse.o" | grep -oE 'Function _ZN5tcgen9attention20sparse_decode_kernel[A-Za-z0-9_]*' |
+    head -1 | sed 's/^Function //')
+ks=$(function_sass "$k" <<<"$sparse_sass")
+mix=$(opcodes <<<"$ks")
+echo "### SASS instruction mix of sparse_decode_kernel<SparseDecode> ($(instructions <<<"$ks") instructions)"
+echo
+echo "| PTX | count | SASS |"
+echo "|---|---:|---|"
+echo "| tcgen05.mma.cta_group::1.kind::f16, SS (S = Q·Kᵀ, O += P·V) $(count '^UTC[A-Z]*MMA')"
+echo "| tcgen05.commit (to an mbarrier) $(count '^UTCBAR')"
+echo "| tcgen05.ld.sync.aligned.16x32bx2 (S, O) $(count '^LDTM')"
+echo "| tcgen05.st.sync.aligned.16x32bx2 (rescaled O) $(count '^STTM')"
+echo "| tcgen05.alloc / dealloc $(count '^UTCATOMSWS')"
+echo "| cp.async.bulk.tensor.2d (TMA load: Q) $(count '^UTMALDG')"
+echo "| ld.global (the gathered keys, their scales, the indices) $(count '^LDG')"
+echo "| cvt.rn.f16x2.e4m3x2 (dequantisation) $(count '^F2FP\.F16\.E4M3')"
+echo "| cvt.f32.f16 (the e4m3 values widened) $(count '^HADD2\.F32')"
+echo "| cvt.rn.bf16x2.f32 (keys, P, O) $(count '^F2FP\.BF16')"
+echo "| st.shared (the keys tile, P) / ld.shared $(count '^(STS|LDS)')"
+echo "| fence.proxy.async $(count '^FENCE\.VIEW\.ASYNC')"
+echo "| mbarrier init / arrive / try_wait $(count '^SYNCS')"
+echo "| shfl.sync (a head's two halves) $(count '^SHFL')"
+echo "| ex2.approx (P) $(count '^MUFU\.EX2')"
+echo "| st.global (O, LSE, or the split's) $(count '^STG')"
 echo "| local memory (spills) $(count '^(LDL|STL)')"
 echo
 every_opcode "$mix"

@@ -17,50 +17,83 @@ namespace tcgen::attention {
 using exec::check_cuda;
 using exec::DeviceBuffer;
 
-SparseDecodeRun run(const SparseDecodeProblem& problem, std::span<const std::uint16_t> q, const exec::Sm100&) {
+struct DeviceSparseDecode::Arrays {
+  SparseDecodeProblem problem;  // its spans are the host's: read for sizes only after the upload
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  SparseDecodeBuffers at;
+
+  // A device copy of `bytes` bytes at data (null for none).
+  template <class T>
+  T* upload(const T* data, std::size_t bytes) {
+    if (data == nullptr || bytes == 0) return nullptr;
+    buffers.push_back(std::make_unique<DeviceBuffer>(bytes));
+    check_cuda(cudaMemcpy(buffers.back()->ptr, data, bytes, cudaMemcpyHostToDevice), "copy an input");
+    return static_cast<T*>(buffers.back()->ptr);
+  }
+  template <class T>
+  T* zeros(std::size_t count) {
+    buffers.push_back(std::make_unique<DeviceBuffer>(count * sizeof(T)));
+    check_cuda(cudaMemset(buffers.back()->ptr, 0, count * sizeof(T)), "clear an output");
+    return static_cast<T*>(buffers.back()->ptr);
+  }
+};
+
+DeviceSparseDecode::DeviceSparseDecode(const SparseDecodeProblem& problem, std::span<const std::uint16_t> q)
+    : arrays_(std::make_unique<Arrays>()) {
   if (const std::string why = exec::sm100_unavailable(); !why.empty())
     fail("backend", "sm100", "expected an sm_100 GPU (B200, GB200) to run on: " + why);
   problem.validate();
   if (q.size() != problem.q_elements())
     fail("q", std::to_string(q.size()) + " values", "expected " + std::to_string(problem.q_elements()) + ": [batch, s_q, heads, 512]");
   check_cuda(cudaSetDevice(0), "cudaSetDevice");
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  const auto upload = [&](const void* data, std::size_t bytes) -> void* {
-    if (data == nullptr || bytes == 0) return nullptr;
-    buffers.push_back(std::make_unique<DeviceBuffer>(bytes));
-    check_cuda(cudaMemcpy(buffers.back()->ptr, data, bytes, cudaMemcpyHostToDevice), "copy an input");
-    return buffers.back()->ptr;
-  };
-  SparseDecodeRun r;
-  r.splits = problem.split_count();
-  SparseDecodeBuffers at;
-  at.q = upload(q.data(), q.size_bytes());
-  at.cache = static_cast<const std::uint8_t*>(upload(problem.keys.cache.data(), problem.keys.cache.size()));
-  at.indices = static_cast<const std::int32_t*>(upload(problem.keys.indices.data(), problem.keys.indices.size_bytes()));
-  at.lengths = static_cast<const std::int32_t*>(upload(problem.keys.lengths.data(), problem.keys.lengths.size_bytes()));
+  Arrays& x = *arrays_;
+  x.problem = problem;
+  SparseDecodeBuffers& at = x.at;
+  at.q = x.upload(q.data(), q.size_bytes());
+  at.cache = x.upload(problem.keys.cache.data(), problem.keys.cache.size());
+  at.indices = x.upload(problem.keys.indices.data(), problem.keys.indices.size_bytes());
+  at.lengths = x.upload(problem.keys.lengths.data(), problem.keys.lengths.size_bytes());
   if (problem.extra) {
     const SparseKeys& e = *problem.extra;
-    at.extra_cache = static_cast<const std::uint8_t*>(upload(e.cache.data(), e.cache.size()));
-    at.extra_indices = static_cast<const std::int32_t*>(upload(e.indices.data(), e.indices.size_bytes()));
-    at.extra_lengths = static_cast<const std::int32_t*>(upload(e.lengths.data(), e.lengths.size_bytes()));
+    at.extra_cache = x.upload(e.cache.data(), e.cache.size());
+    at.extra_indices = x.upload(e.indices.data(), e.indices.size_bytes());
+    at.extra_lengths = x.upload(e.lengths.data(), e.lengths.size_bytes());
   }
-  at.sink = static_cast<const float*>(upload(problem.sink.data(), problem.sink.size_bytes()));
-  DeviceBuffer o(problem.q_elements() * 2), lse(problem.rows() * sizeof(float));
-  const std::size_t splits = static_cast<std::size_t>(r.splits);
-  DeviceBuffer o_split(splits > 1 ? splits * problem.q_elements() * sizeof(float) : 0),
-      lse_split(splits > 1 ? splits * problem.rows() * sizeof(float) : 0);
-  at.o = static_cast<std::uint16_t*>(o.ptr);
-  at.lse = static_cast<float*>(lse.ptr);
-  at.o_split = static_cast<float*>(o_split.ptr);
-  at.lse_split = static_cast<float*>(lse_split.ptr);
+  at.sink = x.upload(problem.sink.data(), problem.sink.size_bytes());
+  at.o = x.zeros<std::uint16_t>(problem.q_elements());
+  at.lse = x.zeros<float>(problem.rows());
+  const std::size_t splits = static_cast<std::size_t>(problem.split_count());
+  if (splits > 1) {
+    at.o_split = x.zeros<float>(splits * problem.q_elements());
+    at.lse_split = x.zeros<float>(splits * problem.rows());
+  }
+}
+
+DeviceSparseDecode::~DeviceSparseDecode() = default;
+
+int DeviceSparseDecode::splits() const { return arrays_->problem.split_count(); }
+
+void DeviceSparseDecode::launch() const {
+  check_cuda(launch_sparse_decode_device(arrays_->problem, arrays_->at), "launch_sparse_decode_device");
+}
+
+SparseDecodeOutput DeviceSparseDecode::output() const {
+  const SparseDecodeProblem& p = arrays_->problem;
+  SparseDecodeOutput out{std::vector<std::uint16_t>(p.q_elements()), std::vector<float>(p.rows())};
+  check_cuda(cudaMemcpy(out.o.data(), arrays_->at.o, out.o.size() * 2, cudaMemcpyDeviceToHost), "copy O");
+  check_cuda(cudaMemcpy(out.lse.data(), arrays_->at.lse, out.lse.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");
+  return out;
+}
+
+SparseDecodeRun run(const SparseDecodeProblem& problem, std::span<const std::uint16_t> q, const exec::Sm100&) {
+  const DeviceSparseDecode device(problem, q);
+  SparseDecodeRun r;
+  r.splits = device.splits();
   exec::DeviceTimer timer;
   timer.start();
-  check_cuda(launch_sparse_decode_device(problem, at), "launch_sparse_decode_device");
+  device.launch();
   r.stats.seconds = timer.stop_seconds("the sparse decode kernel");
-  r.out.o.resize(problem.q_elements());
-  r.out.lse.resize(problem.rows());
-  check_cuda(cudaMemcpy(r.out.o.data(), o.ptr, r.out.o.size() * 2, cudaMemcpyDeviceToHost), "copy O");
-  check_cuda(cudaMemcpy(r.out.lse.data(), lse.ptr, r.out.lse.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");
+  r.out = device.output();
   return r;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // The sparse decode kernel on an sm_100 GPU for host code that is not
-// compiled by nvcc (the tcgen CLI): the Sm100 backend's runner, defined in
+// compiled by nvcc (the tcgen CLI, the benchmark's host side): defined in
 // src/sparse_decode_sm100.cu, built (target tcgen_attention_sm100) only where
 // nvcc is found.
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "tcgen/attention/sparse_decode_problem.hpp"
@@ -11,11 +12,29 @@
 
 namespace tcgen::attention {
 
-// The whole problem on device 0 (launch_sparse_decode_device,
-// device_sparse_decode.hpp): copies Q, the caches and the index lists to the
-// GPU, runs the kernel (and the combine step) once, timed by CUDA events, and
-// copies O and LSE back. Throws tcgen::Error for a bad problem, naming
-// "backend" where device 0 is not an sm_100 GPU, or a CUDA error.
+// One problem's arrays on device 0, uploaded once (Q, the caches, the index
+// lists, the sinks, O, LSE and the split workspace): launch() runs the kernel
+// and, where the keys are split, the combine step (launch_sparse_decode_device,
+// device_sparse_decode.hpp), as often as asked; output() copies O and LSE
+// back. The problem's spans are read here only. Throws tcgen::Error for a bad
+// problem, naming "backend" where device 0 is not an sm_100 GPU, or a CUDA error.
+class DeviceSparseDecode {
+ public:
+  DeviceSparseDecode(const SparseDecodeProblem& problem, std::span<const std::uint16_t> q);
+  ~DeviceSparseDecode();
+  DeviceSparseDecode(const DeviceSparseDecode&) = delete;
+  DeviceSparseDecode& operator=(const DeviceSparseDecode&) = delete;
+
+  void launch() const;
+  SparseDecodeOutput output() const;
+  int splits() const;
+
+ private:
+  struct Arrays;
+  std::unique_ptr<Arrays> arrays_;
+};
+
+// The whole problem once on device 0, timed by CUDA events.
 SparseDecodeRun run(const SparseDecodeProblem& problem, std::span<const std::uint16_t> q, const exec::Sm100& backend);
 
 }  // namespace tcgen::attention
