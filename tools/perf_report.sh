@@ -300,9 +300,9 @@ every_opcode "$mix"
 echo
 
 # The sparse decode kernel and its combine step: ptxas's report and the SASS mix.
-(cd "$root" && "$nvcc" "${flags[@]}" tools/bench_sparse_decode/main.cu "${includes[@]}" -o "$tmp/sparse.o") 2>"$tmp/ptxas_sparse.txt"
+(cd "$root" && "$nvcc" "${flags[@]}" attention/src/sparse_decode_kernels.cu "${includes[@]}" -o "$tmp/sparse.o") 2>"$tmp/ptxas_sparse.txt"
 sparse_sass=$("$cuobjdump" -sass "$tmp/sparse.o")
-echo "## The sparse decode (tools/bench_sparse_decode)"
+echo "## The sparse decode (attention/src/sparse_decode_kernels.cu, as bench_sparse_decode links it)"
 echo
 echo "### ptxas -v (${version})"
 echo
@@ -330,7 +330,7 @@ echo "| cvt.rn.f16x2.e4m3x2 (dequantisation) $(count '^F2FP\.F16\.E4M3')"
 echo "| cvt.f32.f16 (the e4m3 values widened) $(count '^HADD2\.F32')"
 echo "| cvt.rn.bf16x2.f32 (keys, P, O) $(count '^F2FP\.BF16')"
 echo "| st.shared (the keys tile, P) / ld.shared $(count '^(STS|LDS)')"
-echo "| fence.proxy.async $(count '^FENCE\.VIEW\.ASYNC')"
+echo "| fence.proxy.async, fence.mbarrier_init, tcgen05.wait::st $(count '^FENCE\.VIEW\.ASYNC')"
 echo "| mbarrier init / arrive / try_wait $(count '^SYNCS')"
 echo "| shfl.sync (a head's two halves) $(count '^SHFL')"
 echo "| ex2.approx (P) $(count '^MUFU\.EX2')"
