@@ -314,47 +314,15 @@ struct SparseDecode {
   // Warps 0-3: thread t fills key t / 2 of each block, dims [256·(t % 2), +256).
   template <exec::KernelArch Arch>
   static TCGEN_HD void dequantise(Arch& a, std::uint32_t smem, const Work& w) {
-    using L = Model1Layout;
     const int key = static_cast<int>(a.thread_index() / 2), half = static_cast<int>(a.thread_index() % 2);
     KvRing ring;
     for (int i = 0; i < w.count; ++i, ring.advance()) {
       const tile::Stage stage = kv_stage(smem, ring);
-      const std::uint32_t tile0 = at<"kv">(smem, ring.slot);
-      const std::int32_t index = key_index(w, w.first + i, key);
+      const int block = w.first + i;
+      const SparseKeyList& list = block < (w.keys.length + kBlock - 1) / kBlock ? w.keys : w.extra;
+      const std::int32_t index = key_index(w, block, key);
       stage.acquire(a);
-      const SparseKeyList& list = w.first + i < (w.keys.length + kBlock - 1) / kBlock ? w.keys : w.extra;
-      const std::uint8_t* block = list.cache + static_cast<std::size_t>(index < 0 ? 0 : index / list.block_size) * list.block_bytes;
-      const int slot = index < 0 ? 0 : index % list.block_size;
-      const std::uint8_t* values = block + static_cast<std::size_t>(slot) * L::kTokenBytes;
-      const std::uint8_t* scales = block + static_cast<std::size_t>(list.block_size) * L::kTokenBytes + slot * L::kScaleBytes;
-      // Nope dims, 16 e4m3 values (one load) to two chunks of 8 bf16 at a time.
-      const int first_tile = half == 0 ? 0 : 4, tiles = half == 0 ? 4 : 3;
-      for (int g = first_tile; g < first_tile + tiles; ++g) {
-        const float scale = index < 0 ? 0.0f : tile::ue8m0_to_f32(scales[g]);
-        TCGEN_UNROLL
-        for (int j = 0; j < L::kTile; j += 16) {
-          const int d = g * L::kTile + j;
-          tile::Vec16 raw{};
-          if (index >= 0) raw = tile::load16(values + d);
-          tile::Vec16 out[2];
-          TCGEN_UNROLL
-          for (int k = 0; k < 8; ++k) {
-            float lo, hi;
-            tile::e4m3x2_to_f32(static_cast<std::uint16_t>(raw.w[k / 2] >> (16 * (k % 2))), lo, hi);
-            out[k / 4].w[k % 4] = tile::pack2<E>(lo * scale, hi * scale);
-          }
-          a.smem_store(tile0 + chunk_offset(key, d), out[0]);
-          a.smem_store(tile0 + chunk_offset(key, d + 8), out[1]);
-        }
-      }
-      if (half == 1) {  // the rope dims, bf16 already: 8 of them a load
-        TCGEN_UNROLL
-        for (int j = 0; j < L::kRope; j += 8) {
-          tile::Vec16 raw{};
-          if (index >= 0) raw = tile::load16(values + L::kNope + 2 * j);
-          a.smem_store(tile0 + chunk_offset(key, L::kNope + j), raw);
-        }
-      }
+      fill_key(a, at<"kv">(smem, ring.slot), list, index, key, half);
       a.fence_proxy_async();  // the generic stores, before tcgen05.mma reads the tile (async proxy)
       a.mbarrier_arrive(stage.full);
     }
@@ -363,6 +331,50 @@ struct SparseDecode {
     for (int i = 0; i < kStages; ++i, ring.advance()) kv_stage(smem, ring).acquire(a);
   }
 
+ public:
+  // One thread's half of one key of a keys tile at shared address tile0 (a
+  // 1024-aligned tile of 64-dim chunks): token `index` of `list`'s cache
+  // (−1: zeros), its dims [256·half, +256) dequantised to bf16 at row `key`.
+  // Half 0 takes the nope tiles 0-3, half 1 tiles 4-6 and the 64 rope dims.
+  template <exec::KernelArch Arch>
+  static TCGEN_HD void fill_key(Arch& a, std::uint32_t tile0, const SparseKeyList& list, std::int32_t index, int key,
+                                int half) {
+    using L = Model1Layout;
+    const std::uint8_t* block = list.cache + static_cast<std::size_t>(index < 0 ? 0 : index / list.block_size) * list.block_bytes;
+    const int slot = index < 0 ? 0 : index % list.block_size;
+    const std::uint8_t* values = block + static_cast<std::size_t>(slot) * L::kTokenBytes;
+    const std::uint8_t* scales = block + static_cast<std::size_t>(list.block_size) * L::kTokenBytes + slot * L::kScaleBytes;
+    // Nope dims, 16 e4m3 values (one load) to two chunks of 8 bf16 at a time.
+    const int first_tile = half == 0 ? 0 : 4, tiles = half == 0 ? 4 : 3;
+    for (int g = first_tile; g < first_tile + tiles; ++g) {
+      const float scale = index < 0 ? 0.0f : tile::ue8m0_to_f32(scales[g]);
+      TCGEN_UNROLL
+      for (int j = 0; j < L::kTile; j += 16) {
+        const int d = g * L::kTile + j;
+        tile::Vec16 raw{};
+        if (index >= 0) raw = tile::load16(values + d);
+        tile::Vec16 out[2];
+        TCGEN_UNROLL
+        for (int k = 0; k < 8; ++k) {
+          float lo, hi;
+          tile::e4m3x2_to_f32(static_cast<std::uint16_t>(raw.w[k / 2] >> (16 * (k % 2))), lo, hi);
+          out[k / 4].w[k % 4] = tile::pack2<E>(lo * scale, hi * scale);
+        }
+        a.smem_store(tile0 + chunk_offset(key, d), out[0]);
+        a.smem_store(tile0 + chunk_offset(key, d + 8), out[1]);
+      }
+    }
+    if (half == 1) {  // the rope dims, bf16 already: 8 of them a load
+      TCGEN_UNROLL
+      for (int j = 0; j < L::kRope; j += 8) {
+        tile::Vec16 raw{};
+        if (index >= 0) raw = tile::load16(values + L::kNope + 2 * j);
+        a.smem_store(tile0 + chunk_offset(key, L::kNope + j), raw);
+      }
+    }
+  }
+
+ private:
   // Warp 8, one lane: S_i, then P·V of the block before (its P is still being written while S_i runs).
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w) {
