@@ -483,6 +483,24 @@ void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> globa
   model::tma_store(spec, global, coords, source, src, src);
 }
 
+void HostArch::bulk_store(std::span<std::uint8_t> dst, std::uint32_t src) {
+  if (!rt_.enter()) return;
+  const char* instruction = "cp.async.bulk.global.shared::cta.bulk_group";
+  src = own(src, instruction);
+  if (src % 16 != 0 || dst.size() % 16 != 0 || reinterpret_cast<std::uintptr_t>(dst.data()) % 16 != 0)
+    fail("size", std::to_string(dst.size()) + " bytes from shared " + std::to_string(src) + " (" + instruction + " by " +
+                     thread_text(thread_) + ")",
+         "the source, destination and size each a multiple of 16 bytes "
+         "(PTX #data-movement-and-conversion-instructions-cp-async-bulk)");
+  if (!dst.empty()) {  // 16-byte aligned, in bounds at both ends
+    check_smem(src, 16, instruction);
+    check_smem(src + static_cast<std::uint32_t>(dst.size()) - 16, 16, instruction);
+  }
+  const std::span<const std::uint8_t> source =
+      rt_.cta().tma_store_source(me(), src, static_cast<std::uint32_t>(dst.size()));
+  std::copy(source.begin(), source.end(), dst.begin());
+}
+
 // ---- Tensor Memory allocation, tcgen05.mma and commit, tcgen05.ld/st
 
 void HostArch::alloc(std::uint32_t slot, std::uint32_t ncols, int cta_group, CodeSite site) {

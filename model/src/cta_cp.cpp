@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tcgen/model/cta.hpp"
+#include "tcgen/model/operand_fetch.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
 #include "tcgen/core/hex.hpp"
 
@@ -22,10 +23,12 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
     throw ModelError(issue, Rule::descriptor_invalid, "s-desc." + e.field(), e.value(),
                      "decoding s-desc " + hex(s_desc) + " failed: " + e.what() + ".");
   }
-  if (f.layout_type != 0)
-    throw ModelError(issue, Rule::unsupported, "s-desc layout type", std::to_string(f.layout_type),
-                     "the model reads tcgen05.cp sources without swizzle only; CUTLASS never swizzles them and PTX "
-                     "does not say whether swizzled sources are legal.");
+  // A source is a K-major canonical matrix of row_bytes(shape) bytes a row,
+  // swizzled or not: FlashMLA's MODEL1 decode copies its 128B-swizzled Q tile
+  // so, on B200s. 128B_base32B is an MN-major layout.
+  if (f.layout_type == 1)
+    throw ModelError(issue, Rule::unsupported, "s-desc layout type", "1 (128B_base32B)",
+                     "a tcgen05.cp source is K-major: none, 32B, 64B or 128B swizzled (PTX #tcgen05-canonical-layouts).");
   const int lane0 = static_cast<int>(taddr >> 16);
   if (lane0 != 0)
     throw ModelError(issue, Rule::unsupported, "taddr lane", std::to_string(lane0),
@@ -48,13 +51,12 @@ void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std:
   const int rows = source_rows(shape), bytes = row_bytes(shape), columns = bytes / 4;
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
 
-  // Source row s, 16-byte chunk c: K-major without swizzle, rows 16 bytes
-  // apart inside a group of 8, groups SBO apart, chunks LBO apart.
+  // Source row s, 16-byte chunk c, where the K-major canonical layout puts it.
   std::vector<std::uint32_t> chunks;
   std::vector<std::uint8_t> data(static_cast<std::size_t>(rows) * bytes);
   for (int s = 0; s < rows; ++s)
     for (int c = 0; c < bytes / 16; ++c) {
-      const std::uint32_t addr = f.start_address + (s % 8) * 16 + (s / 8) * f.sbo + c * f.lbo;
+      const std::uint32_t addr = kmajor_chunk_address(f, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(c));
       check_smem(issue, "address", addr, 16);
       chunks.push_back(addr);
       const auto src = smem_.image().subspan(addr - smem_.base(), 16);

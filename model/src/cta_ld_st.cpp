@@ -32,13 +32,21 @@ void for_each_cell(const LdStAccess& a, std::uint32_t taddr, F&& f) {
 
 }  // namespace
 
-std::uint32_t Cta::uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr) {
+std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr) {
   for (int t = 1; t < 32; ++t)
     if (taddr[t] != taddr[0])
       throw ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
                        "thread 0 gives " + hex(taddr[0]) + "; a per-thread address does not select per-thread cells, "
                        "the thread map does.");
-  const std::uint32_t lane = taddr[0] >> 16;
+  const std::uint32_t lane = taddr[0] >> 16, quarter = static_cast<std::uint32_t>(warp % 4);
+  if (lane == 0 && quarter != 0) {
+    // A PTX letter: unless it is an error, the access goes on in the warp's own quarter (rule.hpp).
+    letter(ModelError(issue, Rule::lane_quarter_implied, "taddr lane", "0",
+                      "warp " + std::to_string(warp) + " owns lanes " + std::to_string(32 * quarter) + " to " +
+                          std::to_string(32 * quarter + 31) + "; the model takes lane " + std::to_string(32 * quarter) +
+                          ", as B200s do for FlashMLA's kernels, which give the column only."));
+    return quarter * 32 << 16 | (taddr[0] & 0xFFFFu);
+  }
   if (lane < TensorMemory::kLanes) return taddr[0];
   // A PTX letter: unless it is an error, the access goes on at lane % 128, as on B200s (rule.hpp).
   letter(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
@@ -73,7 +81,7 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& access, std::uint32_t taddr) {
 WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr) {
   const Issue issue{instruction_name(true, a), warp};
   check_thread(issue, {warp, 0});
-  const std::uint32_t base = uniform_taddr(issue, taddr);
+  const std::uint32_t base = uniform_taddr(issue, warp, taddr);
   check_ld_st(issue, warp, a, base);
   WarpRegisters regs;
   for (auto& r : regs) r.assign(static_cast<std::size_t>(registers(a)), 0);
@@ -95,7 +103,7 @@ void Cta::st(int warp, const LdStAccess& access, std::uint32_t taddr, const Warp
 void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs) {
   const Issue issue{instruction_name(false, a), warp};
   check_thread(issue, {warp, 0});
-  const std::uint32_t base = uniform_taddr(issue, taddr);
+  const std::uint32_t base = uniform_taddr(issue, warp, taddr);
   check_ld_st(issue, warp, a, base);
   for (int t = 0; t < 32; ++t)
     if (regs[t].size() != static_cast<std::size_t>(registers(a)))

@@ -78,7 +78,7 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
-                      int first_lane, int k, ElementType type, float* out) {
+                      int first_lane, bool layout_f, int k, ElementType type, float* out) {
   const std::uint32_t d_tmem = now.d_tmem;
   const int element_bits = bits(type);
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
@@ -93,8 +93,8 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
   for (int m = 0; m < rows; ++m) {
-    // M = 64 (cta_group::1 only) is Layout F; the rest are rows of lanes.
-    const int lane = now.m == 64 ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
+    // M = 64 of cta_group::1 without .ws is Layout F; the rest are rows of lanes.
+    const int lane = layout_f ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
     for (int kk = 0; kk < k; ++kk) {
       const PackedPosition p = a_tmem_position(element_bits, kk);
       check_order(issue, Touch::mma_read, warp, issuer, lane, col0 + p.column, &now);
@@ -182,19 +182,29 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
                      variant.ws ? "tcgen05.mma.ws puts D in Layout D, E or G, which start at lane 0."
                      : M == 128 ? "M = 128 uses Layout D, which starts at lane 0."
                                 : "M = 64 uses Layout F, which starts at lane 0 or 16.");
-  if (a_tmem && variant.ws && M != 128)
+  if (a_tmem && variant.ws && M == 32)
     throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(M),
-                     "where A lies in Tensor Memory for tcgen05.mma.ws with M = 32 or 64 is drawn only in PTX "
-                     "figures (tcgen05-facts-2.md §1.2, UNCONFIRMED).");
+                     "where A lies in Tensor Memory for tcgen05.mma.ws with M = 32 is drawn only in PTX figures "
+                     "(tcgen05-facts-2.md §1.2, UNCONFIRMED).");
 
   // The operands, decoded once per instruction into reused buffers: A as
   // M × K, B straight into K × N (the layout the loop nest wants).
   const MmaShape now{d_tmem, M, N, kind};
   const int issuer = keys_.thread(t.warp, t.lane);
-  mma_a_.resize(static_cast<std::size_t>(M) * K);
+  // .ws with M = 64 (Layout E) computes D's column halves in lanes 0-63 and
+  // 64-127, each from the A rows in its own lanes: A row m at lane m and,
+  // for the second half, at lane 64 + m, as for Layout B's duplicated A
+  // (UNCONFIRMED in PTX's text; FlashMLA's MODEL1 decode puts two different
+  // K chunks of Q there on B200s, its "dual GEMM", and sums the halves).
+  const int a_copies = a_tmem && variant.ws && M == 64 ? 2 : 1;
+  mma_a_.resize(static_cast<std::size_t>(a_copies) * M * K);
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
-  if (a_tmem) read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 0, K, f.a, mma_a_.data());
-  else fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
+  if (a_tmem)
+    for (int copy = 0; copy < a_copies; ++copy)
+      read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 64 * copy, M == 64 && !variant.ws, K, f.a,
+                  mma_a_.data() + static_cast<std::size_t>(copy) * M * K);
+  else
+    fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
   // Block scaling: D = (A · scale_A)(B · scale_B) + D (PTX #tcgen05-block-scaling),
   // each scale factor applied to the K / V elements of its block. A power of
@@ -216,8 +226,9 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
 
   // .ws folds each row of D into S segments (datapath.hpp).
   const int S = variant.ws ? ws_segments(M) : 1;
+  const float* a_second = mma_a_.data() + static_cast<std::size_t>(a_copies - 1) * M * K;
   const MmaShare share{issue, t, issuer, now, f, variant, enable_input_d, M, N, K, S, lane0, variant.ws,
-                       {mma_a_.data(), mma_a_.data()}, mma_bt_.data(), a_tmem, M};
+                       {mma_a_.data(), a_second}, mma_bt_.data(), a_tmem, a_copies * M};
   check_mma_share(share);
   write_mma_share(share);
 }
@@ -262,7 +273,7 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
       c.fetch_smem(issue, "a-desc", a_desc, rows, K, f.a, f.a_mn_major, c.mma_a_.data(), K, 1);
     else
       for (int copy = 0; copy < (M == 128 ? 2 : 1); ++copy)
-        c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, K, f.a,
+        c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, false, K, f.a,
                       c.mma_a_.data() + static_cast<std::size_t>(copy) * rows * K);
   }
   // Each CTA's share, checked in both before either is written.

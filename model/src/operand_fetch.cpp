@@ -153,26 +153,26 @@ void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::ui
   const std::uint32_t W = swizzle_width(f.layout_type);
   const float* table = value_table(type);
 
-  // One 16-byte chunk at logical address a (before the swizzle): check, record, decode.
-  const auto read = [&](std::uint32_t a, float* dst, std::ptrdiff_t stride) {
-    const std::uint32_t phys = swizzle(a, f.layout_type, f.base_offset);
+  // One 16-byte chunk at physical address phys: check, record, decode.
+  const auto read_at = [&](std::uint32_t phys, float* dst, std::ptrdiff_t stride) {
     if (phys < image_base || phys - image_base > image.size() || image.size() - (phys - image_base) < 16)
       outside_image(phys, image_base, image.size(), desc);
     if (chunks_read) chunks_read->push_back(phys);
     decode_chunk<Bits>(image.data() + (phys - image_base), b, table, dst, stride);
+  };
+  // The same at logical address a (before the swizzle).
+  const auto read = [&](std::uint32_t a, float* dst, std::ptrdiff_t stride) {
+    read_at(swizzle(a, f.layout_type, f.base_offset), dst, stride);
   };
 
   // Facts §2.1, per 16-byte chunk; r = row, c = which of the K step's two
   // chunks, j = chunk index along M/N, kk = K row (all unsigned, so / and %
   // by the powers of two are shifts and masks).
   if (!mn_major) {
-    // K-major none:    start + (r%8)*16 + (r/8)*SBO + c*LBO
-    // K-major swizzled: start + (r%8)*W + (r/8)*SBO + c*16 (LBO "not used, assumed to be 1")
-    const std::uint32_t kstride = f.layout_type == 0 ? f.lbo : 16;
     for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(rows); ++r)
       for (std::uint32_t c = 0; c < 2; ++c)
-        read(f.start_address + (r % 8) * W + (r / 8) * f.sbo + c * kstride,
-             out + r * row_stride + static_cast<std::ptrdiff_t>(c * T) * k_stride, k_stride);
+        read_at(kmajor_chunk_address(f, r, c), out + r * row_stride + static_cast<std::ptrdiff_t>(c * T) * k_stride,
+                k_stride);
     return;
   }
   const std::uint32_t chunks = static_cast<std::uint32_t>(rows / T), per_w = W / 16;
@@ -190,6 +190,13 @@ void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::ui
 }
 
 }  // namespace
+
+std::uint32_t kmajor_chunk_address(const SmemDescriptorFields& f, std::uint32_t row, std::uint32_t chunk) {
+  // K-major none:     start + (r%8)*16 + (r/8)*SBO + c*LBO
+  // K-major swizzled: start + (r%8)*W + (r/8)*SBO + c*16 (LBO "not used, assumed to be 1")
+  const std::uint32_t W = swizzle_width(f.layout_type), kstride = f.layout_type == 0 ? f.lbo : 16;
+  return swizzle(f.start_address + (row % 8) * W + (row / 8) * f.sbo + chunk * kstride, f.layout_type, f.base_offset);
+}
 
 namespace detail {
 

@@ -910,6 +910,17 @@ void cvt_unpack_fp8(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], hi << 16 | lo);
 }
 
+// cvt.rn.bf16x2.ue8m0x2 d, a (sm_100a; block-scale factors to bf16): byte e of
+// a is 2^(e − 127), exact in bf16 as its exponent field, 2^-127 a bf16
+// subnormal (0x0040); the upper byte to the upper half. 0xFF, UE8M0's NaN,
+// gives bf16 0x7FFF (UNCONFIRMED: no sm_100 silicon here; FlashMLA's MODEL1
+// decode dequantises its scales so, checked against fp64 under tcgen run).
+void cvt_unpack_ue8m0(Thread& t, const Instruction& in) {
+  const std::uint16_t a = t.get<std::uint16_t>(in.ops[1]);
+  const auto widen = [](std::uint32_t e) -> std::uint32_t { return e == 0xFFu ? 0x7FFFu : e == 0 ? 0x0040u : e << 7; };
+  t.set<std::uint32_t>(in.ops[0], widen(a >> 8u) << 16 | widen(a & 0xFFu));
+}
+
 // cvt.rn.satfinite{.relu}.{e2m1x2, e2m3x2, e3m2x2}.f32 d, a, b: a to the upper
 // nibble of a .b8 d (e2m1x2) or the upper byte of a .b16 d (6-bit values in
 // 8-bit containers). These formats have no NaN or infinity: satfinite
@@ -1186,6 +1197,7 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     else if (in.type == Type::e4m3x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e4m3, true>;
     else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
+    else if (in.type == Type::bf16x2 && in.type2 == Type::ue8m0x2) h = &cvt_unpack_ue8m0;
     else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
     else if (in.type == Type::e2m1x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m1>;
     else if (in.type == Type::e2m3x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m3>;

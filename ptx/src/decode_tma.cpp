@@ -67,6 +67,17 @@ void tma_store(Thread& t, const Instruction& in) {
   t.bulk_read(src, src + static_cast<std::uint32_t>(map.spec.smem_row_bytes() * rows), in);
 }
 
+// cp.async.bulk.global.shared::cta.bulk_group[.L2::cache_hint] [dstMem], [srcMem], size[, policy]:
+// size bytes, shared to global, through the async proxy (FlashMLA's epilogue).
+void bulk_store(Thread& t, const Instruction& in) {
+  const std::uint64_t dst = t.address(in.ops[0]);
+  const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[1]));
+  const std::uint32_t size = t.get<std::uint32_t>(in.ops[2]);
+  const std::uint8_t* global = t.host_bytes(dst, size, true, in);  // the kernel's writable memory, checked
+  t.arch().bulk_store({const_cast<std::uint8_t*>(global), size}, src);
+  t.bulk_read(src, src + size, in);
+}
+
 void commit_group(Thread& t, const Instruction&) { t.commit_bulk_group(); }
 // cp.async.bulk.wait_group[.read] n: the groups older than the newest n are done (here at once).
 void wait_group(Thread& t, const Instruction& in) { t.wait_bulk_groups(t.get<std::uint64_t>(in.ops[0])); }
@@ -86,8 +97,14 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
     return true;
   }
   if (!op.has("tensor")) {
-    why = "cp.async.bulk without .tensor";
-    return false;
+    // .global.shared::cta: a bulk store; the bulk loads (.shared::cluster.global) are not run yet.
+    const bool store = op.parts.size() > 4 && op.parts[3] == "global" && op.parts[4] == "shared::cta";
+    if (!store || !op.has("bulk_group") || in.ops.size() < 3) {
+      why = "cp.async.bulk without .tensor other than .global.shared::cta.bulk_group [dst], [src], size";
+      return false;
+    }
+    in.run = &bulk_store;
+    return true;
   }
   // .shared::cta/::cluster then .global: a load; .global then .shared::cta: a store.
   std::size_t shared = 0, global = 0;

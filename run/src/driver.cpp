@@ -36,7 +36,8 @@ struct ExitLine {
 
 void report(const std::string& text) { std::fprintf(stderr, "tcgen run: %s\n", text.c_str()); }
 
-// Bytes per element of a CUtensorMapDataType the model's TMA moves (1, 2 or 4); 0 otherwise.
+// Bytes per element of a CUtensorMapDataType the model's TMA moves (1, 2, 4 or 8: FlashMLA's
+// sparse decode moves 8 e4m3 bytes as one INT64 so that a 448-byte row fits one box); 0 otherwise.
 std::uint32_t element_bytes(CUtensorMapDataType t) {
   switch (t) {
     case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
@@ -49,6 +50,9 @@ std::uint32_t element_bytes(CUtensorMapDataType t) {
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
     case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
     case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+    case CU_TENSOR_MAP_DATA_TYPE_INT64:
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
     default: return 0;
   }
 }
@@ -119,7 +123,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
   s.element_bytes = element_bytes(type);
   if (s.element_bytes == 0)
     return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
-                  " is not modelled: the host model's TMA moves 1-, 2- and 4-byte elements");
+                  " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements");
   if (rank < 1 || rank > 5) return refuse("tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5");
   if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return refuse("interleave is not modelled: expected INTERLEAVE_NONE");
   switch (swizzle) {

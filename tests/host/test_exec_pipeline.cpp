@@ -103,10 +103,20 @@ TEST_CASE("broken: the epilogue waits on acc_full for the wrong phase") {
 }
 
 TEST_CASE("broken: the epilogue numbers its quarters from its first warp, not by warp % 4") {
+  // Warp 2 names lane 0: a PTX letter (B200s take the warp's own lanes, and
+  // FlashMLA relies on it), an error with letters as errors, as here.
   const model::ModelError e = model_error(pl::Bug::lane_quarter);
-  CHECK(e.rule() == model::Rule::lane_quarter);
+  CHECK(e.rule() == model::Rule::lane_quarter_implied);
   CHECK(contains(e.what(), "(warp 2): taddr lane = 0"));
-  CHECK(contains(e.what(), "warp 2 (warp % 4 = 2) may access only lanes 64 to 95"));
+  CHECK(contains(e.what(), "warp 2 owns lanes 64 to 95"));
+  // By default warp 2 reads its own rows 64-95 as rows 0-31 and warp 3 names lane 32: a fault.
+  try {
+    Gemm().run(pl::Bug::lane_quarter);
+    FAIL("expected a ModelError");
+  } catch (const model::ModelError& fault) {
+    CHECK(fault.rule() == model::Rule::lane_quarter);
+    CHECK(contains(fault.what(), "warp 3 (warp % 4 = 3) may access only lanes 96 to 127"));
+  }
 }
 
 TEST_CASE("broken: the producer waits for the first phase of an empty ring: deadlock") {

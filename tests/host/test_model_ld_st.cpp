@@ -125,14 +125,29 @@ TEST_CASE("st → wait::st → ld round-trips every shape × .num × pack, each 
 TEST_CASE("a warp may touch only its own lane quarter") {
   Kernel k(64, 8);
   const LdStAccess x1{LdStShape::s32x32b, 1};
-  expect_rule([&] { k.cta.st(1, x1, k.tmem, regs_of(x1, 1)); }, Rule::lane_quarter,
-              {"warp 1", "lanes 0 to 31", "only lanes 32 to 63"});
+  expect_rule([&] { k.cta.st(1, x1, k.tmem + taddr(64, 0), regs_of(x1, 1)); }, Rule::lane_quarter,
+              {"warp 1", "lanes 64 to 95", "only lanes 32 to 63"});
   // A 16-lane access at lane 24 spills into the next quarter.
   const LdStAccess s256{LdStShape::s16x256b, 1};
   expect_rule([&] { k.cta.st(0, s256, k.tmem + taddr(24, 0), regs_of(s256, 1)); }, Rule::lane_quarter,
               {"lanes 24 to 39"});
   // Warp 6 is in quarter 2: lanes 64-95 are its own.
   k.cta.st(6, x1, k.tmem + taddr(64, 0), regs_of(x1, 1));
+}
+
+TEST_CASE("a lane field of 0 from another quarter's warp: a PTX letter, the warp's own lanes taken") {
+  // FlashMLA's MODEL1 decode (csrc/sm100/decode/head64) gives tcgen05.ld the
+  // column alone from every warp of its warpgroup and is right on B200s.
+  Kernel k(64, 8);
+  const LdStAccess x1{LdStShape::s32x32b, 1};
+  WarpRegisters r = regs_of(x1, 1);
+  r[5][0] = 0xC0FFEEu;
+  k.cta.st(6, x1, k.tmem + 3, r);  // warp 6: quarter 2
+  REQUIRE(k.cta.warnings().count(Rule::lane_quarter_implied) == 1);
+  CHECK(k.cta.warnings().at(Rule::lane_quarter_implied).count == 1);
+  CHECK(k.cta.tmem_value(64 + 5, 3) == 0xC0FFEEu);  // lane 64 + thread 5
+  CHECK_FALSE(k.cta.tmem_written(5, 3));
+  k.cta.wait_st(6);
 }
 
 TEST_CASE("taddr must be the same in every thread of the warp") {

@@ -196,6 +196,35 @@ TEST_CASE("tcgen05.cp.128x256b puts source row s in lane s; cp -> mma from one t
   kn.end();
 }
 
+TEST_CASE(".ws TS with M = 64 (Layout E): each half of D's columns from the A rows in its own 64 lanes") {
+  // FlashMLA's "dual GEMM" (csrc/sm100/decode/head64): A row m of the first
+  // column half at lane m, of the second at lane 64 + m, so two K chunks of Q
+  // go through one instruction. B's rows 0-63 meet lanes 0-63, rows 64-127
+  // lanes 64-127. (UNCONFIRMED in PTX's text; FlashMLA is right on B200s.)
+  Kernel kn;
+  const KMajor A{kA, 128, 16, ElementType::bf16}, B{kB, 128, 16, ElementType::bf16};
+  const auto a = small_values(128, 16, 21), b = small_values(128, 16, 22);
+  stage(kn.cta, A, a, 0);
+  stage(kn.cta, B, b, 0);
+  kn.cta.cp({0, 0}, CpShape::s128x256b, kn.tmem + 256, smem_desc(kA, 128 * 16, 128));  // source row r to lane r
+  Idesc id;
+  id.m = 64;
+  id.n = 128;
+  kn.cta.mma_ts({0, 0}, MmaKind::f16, kn.tmem, kn.tmem + 256, B.desc(0), idesc(id), false, CtaGroup::one,
+                MmaVariant{.ws = true});
+  kn.cta.commit({0, 0}, Kernel::kMbar);
+  for (int w = 0; w < 4; ++w) kn.await(w, 0);
+  const std::vector<float> lanes = read_d(kn.cta, kn.tmem, 128, 64);  // 128 lanes × 64 columns
+  for (int half = 0; half < 2; ++half) {
+    CAPTURE(half);
+    const std::vector<float> a_half(a.begin() + half * 64 * 16, a.begin() + (half + 1) * 64 * 16),
+        b_half(b.begin() + half * 64 * 16, b.begin() + (half + 1) * 64 * 16),
+        d_half(lanes.begin() + half * 64 * 64, lanes.begin() + (half + 1) * 64 * 64);
+    CHECK(mismatches(d_half, reference(a_half, b_half, 64, 64, 16)) == 0);
+  }
+  kn.end();
+}
+
 TEST_CASE("tcgen05.cp shapes: source rows to lanes as tcgen05-facts-2.md §2 lists them") {
   Kernel kn;
   // 128 rows of 32 bytes, byte j of row s = s + j (mod 256), no swizzle, dense rows.
@@ -230,6 +259,27 @@ TEST_CASE("tcgen05.cp shapes: source rows to lanes as tcgen05-facts-2.md §2 lis
   }
   CHECK_FALSE(kn.cta.tmem_written(1, 8));  // 4x256b: lanes 0, 32, 64, 96 only
   CHECK(kn.cta.tmem_value(96, 8 + 7) == first(3) + 0x1C1C1C1Cu);  // bytes 28-31 of row 3
+  kn.end();
+}
+
+TEST_CASE("tcgen05.cp from a 128B-swizzled source (FlashMLA's Q): row s, byte j at Swz(start + (s%8)·128 + (s/8)·SBO + j)") {
+  // Facts §2.1 K-major swizzled, §2.3 Swz_128B(a) = a ^ ((a & 0x380) >> 3), written here by hand.
+  Kernel kn;
+  Staging s(kA, 128 * 128);
+  const auto at = [](int row, int j) {
+    const std::uint32_t a = kA + (row % 8) * 128 + (row / 8) * 1024 + j;
+    return a ^ ((a & 0x380) >> 3);
+  };
+  for (int row = 0; row < 128; ++row)
+    for (int j = 0; j < 32; ++j) s.bytes[at(row, j) - kA] = std::uint8_t(3 * row + j);
+  s.store(kn.cta, 0);
+  kn.cta.fence_proxy_async(0);
+  kn.cta.cp({0, 0}, CpShape::s128x256b, kn.tmem, smem_desc(kA, 16, 1024, 2));
+  for (int row : {0, 1, 7, 9, 77, 127})
+    for (int c = 0; c < 8; ++c) {
+      const std::uint32_t b0 = std::uint8_t(3 * row + 4 * c);
+      CHECK(kn.cta.tmem_value(row, c) == (b0 | (b0 + 1) % 256 << 8 | (b0 + 2) % 256 << 16 | (b0 + 3) % 256 << 24));
+    }
   kn.end();
 }
 
@@ -313,8 +363,8 @@ TEST_CASE("Tensor Memory rules of the MMA: lane offset, allocation, TS A, enable
       Rule::mma_lane_offset, {"a-tmem lane = 16"});
   expect_rule([&] { kn.cta.mma_ss(t, MmaKind::i8, kn.tmem, A.desc(0), B.desc(0), idesc(id), false); },
               Rule::unsupported, {"kind::i8"});
-  expect_rule([&] { kn.cta.cp(t, CpShape::s128x256b, kn.tmem, A.desc(0) | std::uint64_t{2} << 61); },
-              Rule::unsupported, {"without swizzle"});
+  expect_rule([&] { kn.cta.cp(t, CpShape::s128x256b, kn.tmem, A.desc(0) | std::uint64_t{1} << 61); },
+              Rule::unsupported, {"128B_base32B"});
   expect_rule([&] { kn.cta.cp(t, CpShape::s4x256b, kn.tmem + taddr(32, 0), A.desc(0)); }, Rule::unsupported,
               {"lane 0"});
 }

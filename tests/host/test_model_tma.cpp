@@ -106,6 +106,32 @@ TEST_CASE("validate: each DRV rule of cuTensorMapEncodeTiled names its field") {
   CHECK_NOTHROW(s.validate(0x1000));
 }
 
+TEST_CASE("8-byte elements (INT64, as FlashMLA moves 8 e4m3 bytes at once): the bytes of the 1-byte view") {
+  // A 448-byte row is 56 INT64 elements, one box (boxDim <= 256); FlashMLA's
+  // MODEL1 decode loads each key's nope bytes so. The same rows through a
+  // UINT8 map (boxes of 224) land on the same bytes.
+  std::vector<std::uint8_t> g(3 * 576);
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  const auto wide = map_2d(8, 56, 3, 576, 56, 1);
+  CHECK_NOTHROW(wide.validate(0x1000));
+  CHECK(wide.box_bytes() == 448);
+  std::vector<std::uint8_t> a(448, 0xEE), lo(224, 0xEE), hi(224, 0xEE);
+  CHECK(model::tma_load(wide, g, {0, 2, 0, 0, 0}, a, 0, 0) == 448);
+  const auto narrow = map_2d(1, 448, 3, 576, 224, 1);
+  CHECK(model::tma_load(narrow, g, {0, 2, 0, 0, 0}, lo, 0, 0) == 224);
+  CHECK(model::tma_load(narrow, g, {224, 2, 0, 0, 0}, hi, 0, 0) == 224);
+  CHECK(std::equal(lo.begin(), lo.end(), a.begin()));
+  CHECK(std::equal(hi.begin(), hi.end(), a.begin() + 224));
+  CHECK(a[0] == g[2 * 576]);
+  CHECK(a[447] == g[2 * 576 + 447]);
+  // Past the tensor: whole 8-byte elements of zeros.
+  std::vector<std::uint8_t> c(448, 0xEE);
+  CHECK(model::tma_load(wide, g, {50, 2, 0, 0, 0}, c, 0, 0) == 448);
+  CHECK(c[6 * 8 - 1] == g[2 * 576 + 447]);
+  CHECK(c[6 * 8] == 0);
+  CHECK(c[447] == 0);
+}
+
 TEST_CASE("box extents and transaction bytes: ceil(boxDim/elementStrides), entry 0 ignored") {
   TensorMapSpec s = map_2d(2, 16, 16, 32, 8, 4);
   CHECK(s.box_bytes() == 64);

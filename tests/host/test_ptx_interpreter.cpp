@@ -184,6 +184,55 @@ TEST_CASE("FP4 and FP6 conversions: cvt.rn.satfinite.{e2m1x2,e2m3x2,e3m2x2}.f32 
   CHECK(o[3] == 0x3E00C600u);    // f16(1.5) = 0x3E00 in the upper half, f16(-6) = 0xC600
 }
 
+TEST_CASE("cp.async.bulk.global.shared::cta.bulk_group: size bytes shared to global, after fence.proxy.async") {
+  // 32 threads write 32 words to shared memory; thread 0 stores the 128 bytes
+  // at out + 64 with one bulk copy (FlashMLA's epilogue does so).
+  const std::string body = R"(
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.u32 	%r3, %r1, %r2;
+	add.u32 	%r4, %r0, 7000;
+	st.shared.u32 	[%r3], %r4;
+	FENCE
+	bar.sync 	0;
+	setp.eq.u32 	%p1, %r0, 0;
+	add.s64 	%rd3, %rd0, 64;
+	@%p1 cp.async.bulk.global.shared::cta.bulk_group 	[%rd3], [%r1], 128;
+	@%p1 cp.async.bulk.commit_group;
+	@%p1 cp.async.bulk.wait_group 	0;
+)";
+  const auto with = [&](const std::string& fence) {
+    std::string b = body;
+    b.replace(b.find("FENCE"), 5, fence);
+    return b;
+  };
+  const std::string prelude = ".shared .align 128 .b8 buf[128];\n";
+  const std::vector<std::uint32_t> o = run(with("fence.proxy.async.shared::cta;"), 32, 16, nullptr, true, prelude);
+  for (int t = 0; t < 32; ++t) CHECK(o[16 + t] == 7000u + t);
+  CHECK(o[15] == 0xDEADBEEFu);  // nothing before out + 64
+  // Without the fence: the async proxy reads st.shared's bytes (a PTX letter: an error in strict mode).
+  try {
+    run(with(""), 32, 16, nullptr, true, prelude);
+    FAIL("expected the proxy-fence rule");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("fence.proxy.async") != std::string::npos);
+  }
+}
+
+TEST_CASE("UE8M0 scales to bf16: cvt.rn.bf16x2.ue8m0x2 puts 2^(e - 127) of the upper byte in the upper half") {
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.u16 	%rs1, 0x8079;               // e = 128 (2.0) high, 121 (2^-6) low
+	cvt.rn.bf16x2.ue8m0x2 	%r1, %rs1;
+	mov.u16 	%rs2, 0x00FF;               // e = 0 (2^-127, a bf16 subnormal) high, 255 (NaN) low
+	cvt.rn.bf16x2.ue8m0x2 	%r2, %rs2;
+	st.global.v2.u32 	[%rd1], {%r1, %r2};
+)", 8);
+  CHECK((o[0] >> 16) == encode(ElementType::bf16, 2.0f));
+  CHECK((o[0] & 0xFFFFu) == encode(ElementType::bf16, std::ldexp(1.0f, -6)));
+  CHECK(decode(ElementType::bf16, (o[1] >> 16)) == std::ldexp(1.0f, -127));
+  CHECK(std::isnan(decode(ElementType::bf16, o[1] & 0xFFFFu)));
+}
+
 TEST_CASE("floating point: fma rounds once, ex2, rcp, f32x2 lanes, setp with unordered compares (PTX #floating-point-instructions)") {
   const std::vector<std::uint32_t> o = run(R"(
 	mov.f32 	%f1, 0f3F800001;        // 1 + 2^-23

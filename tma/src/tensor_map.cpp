@@ -39,8 +39,8 @@ std::uint64_t TensorMapSpec::smem_row_bytes() const {
 
 // Each rule is the DRV text of cuTensorMapEncodeTiled (interleave NONE).
 void TensorMapSpec::validate(std::uint64_t global_address) const {
-  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4)
-    fail("element_bytes", element_bytes, "1, 2 or 4 bytes (the CUtensorMapDataType sizes modelled here)");
+  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8)
+    fail("element_bytes", element_bytes, "1, 2, 4 or 8 bytes (the CUtensorMapDataType sizes modelled here)");
   if (rank < 1 || rank > 5) fail("rank", rank, "1 to 5 (DRV: tensorRank non-zero and at most 5)");
   if (global_address % kGlobalAlignment != 0)
     fail("global_address", static_cast<std::int64_t>(global_address), "a multiple of 16 (DRV: globalAddress 16 byte aligned)");

@@ -28,8 +28,8 @@ struct DeviceTensorMap {
 // first (the driver's rules, as the host path checks them), then
 // cuTensorMapEncodeTiled, taken from the driver by
 // cudaGetDriverEntryPointByVersion so that nothing links libcuda. The spec
-// gives element sizes only: 1-, 2- and 4-byte elements are encoded as
-// UINT8/16/32, which a tiled load moves byte for byte (only a NaN
+// gives element sizes only: 1-, 2-, 4- and 8-byte elements are encoded as
+// UINT8/16/32/64, which a tiled load moves byte for byte (only a NaN
 // out-of-bounds fill would read the type, and the spec allows zero fill
 // only). Throws tcgen::Error naming the field, or the CUresult.
 inline DeviceTensorMap device_tensor_map(const tma::TensorMapSpec& spec, const void* global) {
@@ -44,7 +44,8 @@ inline DeviceTensorMap device_tensor_map(const tma::TensorMapSpec& spec, const v
 
   const CUtensorMapDataType type = spec.element_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                    : spec.element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                                                             : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+                                   : spec.element_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                                             : CU_TENSOR_MAP_DATA_TYPE_UINT64;
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   switch (spec.swizzle) {
     case tma::TmaSwizzle::none: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;

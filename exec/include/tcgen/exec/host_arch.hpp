@@ -200,6 +200,11 @@ class HostArch {
   // at once: the bulk group's wait has nothing left to wait for).
   void tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
                      std::array<std::int32_t, 5> coords, int count);
+  // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: `size`
+  // bytes from shared address src to global memory at dst, through the async
+  // proxy (the same proxy-fence rule as a TMA store); written at once. PTX
+  // #data-movement-and-conversion-instructions-cp-async-bulk: src, dst and size multiples of 16.
+  void bulk_store(std::span<std::uint8_t> dst, std::uint32_t src);
 
   // ---- Tensor Memory allocation for a tmem::Plan (its nCols and cta_group), by one whole warp
   template <class Plan>

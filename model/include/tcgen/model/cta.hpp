@@ -271,7 +271,8 @@ class Cta {
   // then no chunk can break the proxy-fence rule, and none need be listed.
   bool any_unfenced_st() const;
   // The warp's one taddr, its lane taken modulo 128 (Rule::tmem_lane_past_127).
-  std::uint32_t uniform_taddr(const Issue& issue, const std::array<std::uint32_t, 32>& taddr);
+  // A lane field of 0 from a warp of another quarter: that quarter's first lane (Rule::lane_quarter_implied).
+  std::uint32_t uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr);
   void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr) const;
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
   enum class MbarOp { arrive, expect_tx, complete_tx };
@@ -286,11 +287,12 @@ class Cta {
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
-  // A of TS-MMA, rows × k row-major into out: in Layout F for M = 64, else
+  // A of TS-MMA, rows × k row-major into out:
   // rows m at lanes first_lane + m (a CTA pair's half; for M = 128 each of
-  // its two copies). `warp` and `issuer` as for check_order.
+  // its two copies; .ws with M = 64, each of its two). Layout F when layout_f
+  // (M = 64 without .ws). `warp` and `issuer` as for check_order.
   void read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
-                   int first_lane, int k, ElementType type, float* out);
+                   int first_lane, bool layout_f, int k, ElementType type, float* out);
   // The `vec` scale factors of each of `rows` rows of A (or columns of B)
   // at [tmem], bytes id .. id + vec - 1 of their words, into out[row * vec + j].
   void read_scale_factors(const Issue& issue, Thread t, const char* which, std::uint32_t tmem, int rows, int vec,

@@ -10,8 +10,18 @@
 
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/model/mma_types.hpp"
+#include "tcgen/model/smem_descriptor_decode.hpp"
 
 namespace tcgen::model {
+
+// The shared address of 16-byte chunk `chunk` of row `row` of a K-major
+// canonical matrix at descriptor fields f (facts §2.1, PTX
+// #tcgen05-canonical-layouts), the swizzle applied: with no swizzle,
+// start + (row%8)·16 + (row/8)·SBO + chunk·LBO; swizzled by W bytes,
+// Swz(start + (row%8)·W + (row/8)·SBO + chunk·16), chunk < W/16. The MMA's
+// K-major operands and tcgen05.cp's sources are read through it. f.layout_type
+// 1 (128B_base32B) is MN-major only: the caller refuses it first.
+std::uint32_t kmajor_chunk_address(const SmemDescriptorFields& f, std::uint32_t row, std::uint32_t chunk);
 
 // Reads one operand of one MMA: A (rows = M) or B (rows = N), k = the kind's
 // K per instruction (256 bits: 16 fp16/bf16, 8 tf32, 32 8-bit or padded

@@ -11,6 +11,8 @@ namespace tcgen::model {
     "Tensor Memory may be accessed only in columns allocated by tcgen05.alloc and not yet freed")                    \
   X(lane_quarter, "tcgen05-tensor-memory-ld-st-access-restrictions",                                                 \
     "with tcgen05.ld/st, warp w may access only Tensor Memory lanes 32*(w%4) to 32*(w%4)+31")                        \
+  X(lane_quarter_implied, "tcgen05-tensor-memory-ld-st-access-restrictions",                                        \
+    "a tcgen05.ld/st taddr names the lanes it accesses: warp w's lie in 32*(w%4) to 32*(w%4)+31, not at lane 0")   \
   X(tmem_lane_past_127, "tcgen05-tensor-memory-ld-st-access-restrictions",                                          \
     "a tcgen05.ld/st taddr's lane field names one of the CTA's 128 Tensor Memory lanes, 0 to 127")                 \
   X(taddr_not_uniform, "tcgen05-instructions-tcgen05-ld",                                                            \
@@ -119,7 +121,11 @@ constexpr Severity severity(Rule r) {
     // gau-nernst's 2-SM GEMMs (learn-cuda 02e_matmul_sm100 v5-v7, checked
     // against PyTorch on B200s) read the odd CTA's rows of an M = 256 D at
     // lanes 128-255: the hardware takes the lane modulo 128.
-    case Rule::tmem_lane_past_127: return Severity::letter;
+    case Rule::tmem_lane_past_127:
+    // FlashMLA's MODEL1 sparse decode (csrc/sm100/decode/head64, run on
+    // B200s by DeepSeek) gives tcgen05.ld/st the column alone from warps of
+    // every quarter: the hardware takes the warp's own lanes.
+    case Rule::lane_quarter_implied: return Severity::letter;
     // CUTLASS's 2-SM MMAs run under `if (is_mma_leader_cta)` (rank & 1 = 0),
     // as do tutorials 04 and 05 and ThunderKittens' 2-CTA GEMM.
     case Rule::pair_mma_by_odd_cta: return Severity::convention;

@@ -13,7 +13,7 @@ enum class Type : std::uint8_t {
   u8, u16, u32, u64,
   s8, s16, s32, s64,
   f16, f16x2, bf16, bf16x2, tf32, f32, f64, f32x2,
-  e4m3x2, e5m2x2, e2m1x2, e2m3x2, e3m2x2,
+  e4m3x2, e5m2x2, e2m1x2, e2m3x2, e3m2x2, ue8m0x2,
 };
 
 enum class Space : std::uint8_t { generic, global, shared, local, param, const_ };

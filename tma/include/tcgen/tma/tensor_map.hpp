@@ -34,7 +34,7 @@ constexpr const char* name(TmaSwizzle s) {
 // A tiled tensor map with interleave NONE, as cuTensorMapEncodeTiled takes it.
 // Entries at and beyond rank are ignored.
 struct TensorMapSpec {
-  std::uint32_t element_bytes = 2;            // elementSizeInBytes(tensorDataType): 1, 2 or 4
+  std::uint32_t element_bytes = 2;            // elementSizeInBytes(tensorDataType): 1, 2, 4 or 8
   std::uint32_t rank = 2;                     // tensorRank
   std::array<std::uint64_t, 5> global_dims{};     // globalDim, in elements, dim 0 contiguous
   std::array<std::uint64_t, 4> global_strides{};  // globalStrides: bytes between steps of dims 1..rank-1
