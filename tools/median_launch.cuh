@@ -14,7 +14,7 @@ namespace tcgen::timing {
 // Keeps one SM busy for `ns` nanoseconds, so the launches queued behind it
 // run back to back and each pair of events times the kernel, not the host's
 // time between two launches.
-__global__ void spin(unsigned long long ns) {
+static __global__ void spin(unsigned long long ns) {
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   do {

@@ -48,10 +48,13 @@ int blocks_of(int keys) { return (keys + kSparseBlockTokens - 1) / kSparseBlockT
 void SparseDecodeProblem::validate() const {
   if (batch < 1 || batch > 4096) fail("batch", std::to_string(batch), "expected 1 to 4096");
   if (s_q < 1 || s_q > 16) fail("s_q", std::to_string(s_q), "expected 1 to 16 query tokens a batch entry");
-  if (heads < kSparseHeadsPerCta || heads % kSparseHeadsPerCta != 0 || heads > 65535)
-    fail("heads", std::to_string(heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
+  if (heads < kSparseHeadsPerCta || heads % kSparseHeadsPerCta != 0 || heads > 65472)
+    fail("heads", std::to_string(heads),
+         "expected a multiple of 64 from 64 to 65472 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
   if (static_cast<long long>(batch) * s_q > 65535)
     fail("batch", std::to_string(batch), "expected batch · s_q at most 65535 (the grid's z)");
+  if (static_cast<long long>(batch) * s_q * heads >= (1ll << 31))
+    fail("heads", std::to_string(heads), "expected batch · s_q · heads below 2^31 (Q's rows, a TMA coordinate)");
   if (splits < 0 || splits > kSparseMaxSplits)
     fail("splits", std::to_string(splits), "expected 0 (the scheduler's choice) to " + std::to_string(kSparseMaxSplits));
   check_sparse_keys(keys, batch, s_q, "keys");

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,11 @@ using exec::check_cuda;
 using exec::DeviceBuffer;
 
 struct DeviceSparseDecode::Arrays {
-  SparseDecodeProblem problem;  // its spans are the host's: read for sizes only after the upload
+  int splits = 1;
+  std::size_t q_elements = 0, rows = 0;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers;
   SparseDecodeBuffers at;
+  std::optional<SparseDecodeDeviceLaunch> prepared;  // built once the arrays are on the device
 
   // A device copy of `bytes` bytes at data (null for none).
   template <class T>
@@ -47,7 +50,9 @@ DeviceSparseDecode::DeviceSparseDecode(const SparseDecodeProblem& problem, std::
     fail("q", std::to_string(q.size()) + " values", "expected " + std::to_string(problem.q_elements()) + ": [batch, s_q, heads, 512]");
   check_cuda(cudaSetDevice(0), "cudaSetDevice");
   Arrays& x = *arrays_;
-  x.problem = problem;
+  x.splits = problem.split_count();
+  x.q_elements = problem.q_elements();
+  x.rows = problem.rows();
   SparseDecodeBuffers& at = x.at;
   at.q = x.upload(q.data(), q.size_bytes());
   at.cache = x.upload(problem.keys.cache.data(), problem.keys.cache.size());
@@ -67,19 +72,17 @@ DeviceSparseDecode::DeviceSparseDecode(const SparseDecodeProblem& problem, std::
     at.o_split = x.zeros<float>(splits * problem.q_elements());
     at.lse_split = x.zeros<float>(splits * problem.rows());
   }
+  x.prepared.emplace(problem, at);
 }
 
 DeviceSparseDecode::~DeviceSparseDecode() = default;
 
-int DeviceSparseDecode::splits() const { return arrays_->problem.split_count(); }
+int DeviceSparseDecode::splits() const { return arrays_->splits; }
 
-void DeviceSparseDecode::launch() const {
-  check_cuda(launch_sparse_decode_device(arrays_->problem, arrays_->at), "launch_sparse_decode_device");
-}
+void DeviceSparseDecode::launch() const { check_cuda(arrays_->prepared->launch(), "the sparse decode launch"); }
 
 SparseDecodeOutput DeviceSparseDecode::output() const {
-  const SparseDecodeProblem& p = arrays_->problem;
-  SparseDecodeOutput out{std::vector<std::uint16_t>(p.q_elements()), std::vector<float>(p.rows())};
+  SparseDecodeOutput out{std::vector<std::uint16_t>(arrays_->q_elements), std::vector<float>(arrays_->rows)};
   check_cuda(cudaMemcpy(out.o.data(), arrays_->at.o, out.o.size() * 2, cudaMemcpyDeviceToHost), "copy O");
   check_cuda(cudaMemcpy(out.lse.data(), arrays_->at.lse, out.lse.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy LSE");
   return out;

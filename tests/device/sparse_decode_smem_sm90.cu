@@ -19,8 +19,8 @@
 //     each half of the 512 dims, with a random P as the kernel's K-major P tile.
 //     Both against fp64: |gpu − ref| ≤ 1e-5 · Σ|a||b| per element.
 //  3. Negative cases: V read with the descriptors of CuTe's M/N-first atom
-//     order (LBO 1 KB), and with LBO and SBO swapped, must fail; the layout
-//     image with key t's scales taken from the wrong tile must differ.
+//     order (LBO 1 KB), and with LBO and SBO swapped, must fail; fill_key
+//     given a block stride one 576-byte row short must give another tile.
 // Exit 0: every case passes and every negative case is caught; 1: a failure;
 // 77: no sm_90 GPU.
 // fill_key is a __host__ __device__ template, here also instantiated with
@@ -189,17 +189,10 @@ int main() {
   const layout::SmemOperand keys_layout = layout::make_smem_operand(
       {layout::dense_element(16), Major::K, layout::SmemSwizzle::b128, kKeys, kD});
   std::vector<float> keys(kKeys * kD, 0.0f);
-  std::vector<std::uint8_t> expected(kTile, 0), wrong_scale(kTile, 0);
+  std::vector<std::uint8_t> expected(kTile, 0);
   for (int j = 0; j < kKeys; ++j) {
     if (indices[j] >= 0) attention::dequantize_model1(layout, cache, indices[j], std::span<float, kD>(&keys[j * kD], kD));
     for (int d = 0; d < kD; ++d) put(expected, keys_layout.address(0, j, d), static_cast<std::uint16_t>(encode(ElementType::bf16, keys[j * kD + d])));
-  }
-  {  // the negative image: key 5's tile 0 scaled by tile 1's scale
-    wrong_scale = expected;
-    const std::size_t at = static_cast<std::size_t>(indices[5] / 64) * layout.block_bytes() + layout.scale_offset(indices[5] % 64);
-    const float factor = std::ldexp(1.0f, int(cache[at + 1]) - int(cache[at]));
-    for (int d = 0; d < 64; ++d)
-      put(wrong_scale, keys_layout.address(0, 5, d), static_cast<std::uint16_t>(encode(ElementType::bf16, keys[5 * kD + d] * factor)));
   }
   // Q (64 heads × 512) and P (64 heads × 64 keys) in the kernel's K-major SW128 layouts, from kQOff on.
   std::vector<std::uint16_t> q(kHeads * kD), p(kHeads * kKeys);
@@ -240,11 +233,11 @@ int main() {
     std::vector<std::uint8_t> keys;
     std::vector<float> s, o;
   };
-  const auto launch = [&](const Descs& d) {
+  const auto launch = [&](const Descs& d, const attention::SparseKeyList& list) {
     CUDA_CHECK(cudaMemcpy(descs_buf.ptr, &d, sizeof d, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(s_buf.ptr, 0xFF, kHeads * kKeys * 4));  // NaN: an element never written fails
     CUDA_CHECK(cudaMemset(o_buf.ptr, 0xFF, kHeads * kD * 4));
-    sparse_smem<<<1, 128, kDynamicSmem>>>(device_list, static_cast<const std::int32_t*>(index_buf.ptr),
+    sparse_smem<<<1, 128, kDynamicSmem>>>(list, static_cast<const std::int32_t*>(index_buf.ptr),
                                           static_cast<const std::uint8_t*>(qp_buf.ptr), static_cast<const Descs*>(descs_buf.ptr),
                                           static_cast<std::uint8_t*>(keys_buf.ptr), static_cast<float*>(s_buf.ptr),
                                           static_cast<float*>(o_buf.ptr));
@@ -257,13 +250,17 @@ int main() {
     return g;
   };
   const Descs good = descriptors<VHalf>();
-  const Gpu g = launch(good);
+  const Gpu g = launch(good, device_list);
   const std::string vs_model = first_difference(g.keys, by_model), vs_layout = first_difference(g.keys, expected);
   counts.report(vs_model == "equal" && vs_layout == "equal",
                 "fill_key: 64 keys (every 7th index -1) of a MODEL1 cache, dequantised into the K-major SW128 keys tile "
                 "(65536 bytes): against the host model " + vs_model + "; against dequantize_model1 by the layout " + vs_layout);
-  counts.report(first_difference(g.keys, wrong_scale) != "equal",
-                "negative: the layout image with key 5's first tile at the second tile's scale must differ");
+  {
+    attention::SparseKeyList short_stride = device_list;
+    short_stride.block_bytes -= 576;  // block 1's tokens read one row early, their scales from the wrong bytes
+    const std::string d = first_difference(launch(good, short_stride).keys, expected);
+    counts.report(d != "equal", "negative: fill_key with the block stride 576 bytes short must give another tile: " + d);
+  }
 
   // 2. wgmma against fp64.
   std::vector<double> s_ref(kHeads * kKeys, 0), s_mag(kHeads * kKeys, 0), o_ref(kHeads * kD, 0), o_mag(kHeads * kD, 0);
@@ -291,7 +288,7 @@ int main() {
     Descs bad = good;
     const Descs stacked = descriptors<VStacked>();
     std::memcpy(bad.v, stacked.v, sizeof bad.v);
-    const double w = worst(launch(bad).o, o_ref, o_mag);
+    const double w = worst(launch(bad, device_list).o, o_ref, o_mag);
     std::snprintf(line, sizeof line, "negative: O with V in CuTe's M/N-first atom order (LBO 1024): ratio %.3g (must fail)", w);
     counts.report(w > kBound, line);
   }
@@ -303,7 +300,7 @@ int main() {
         std::swap(f.lbo, f.sbo);
         d = mma::encode(f, DescriptorArch::sm90);
       }
-    const double w = worst(launch(bad).o, o_ref, o_mag);
+    const double w = worst(launch(bad, device_list).o, o_ref, o_mag);
     std::snprintf(line, sizeof line, "negative: O with V's LBO and SBO swapped: ratio %.3g (must fail)", w);
     counts.report(w > kBound, line);
   }

@@ -106,7 +106,7 @@ TEST_CASE("heads 64 and 128, s_q 1 and 2, topk 1 to 2048, with and without lengt
   }
 }
 
-TEST_CASE("topk_length 0, 1, partial and full; a row with no valid key has O = 0 and LSE = +inf") {
+TEST_CASE("topk_length 0, 1, partial and full; a row with no valid key has O = 0 and LSE = +inf, split or not") {
   INFO("seed " << fresh_seed());
   SparseDecodeExample e = plain(64, 2, 150);
   e.batch = 5;
@@ -115,14 +115,29 @@ TEST_CASE("topk_length 0, 1, partial and full; a row with no valid key has O = 0
   // Batch entry 4: every index −1, so no key, though all count.
   for (int j = 0; j < 2 * 150; ++j) in.keys.indices[4 * 2 * 150 + j] = -1;
   in.keys.indices[1 * 2 * 150] = 3;  // batch 1's one counted key is a valid one
-  const SparseDecodeRun r = run_host(in);
-  check_against_reference(in, r);
-  for (int b : {0, 4})
-    for (std::size_t row = b * 2 * 64; row < std::size_t(b + 1) * 2 * 64; ++row) {
-      REQUIRE(r.out.lse[row] == std::numeric_limits<float>::infinity());
-      for (float x : o_row(r.out, row)) REQUIRE(x == 0.0f);
-    }
-  CHECK(std::isfinite(r.out.lse[1 * 2 * 64]));
+  // Split 5 ways, rows of 0 and 1 blocks leave CTAs with no block, and the
+  // combine step meets rows whose every split saw no key.
+  const auto empty_rows_hold = [&](const SparseDecodeRun& r) {
+    for (int b : {0, 4})
+      for (std::size_t row = b * 2 * 64; row < std::size_t(b + 1) * 2 * 64; ++row) {
+        REQUIRE(r.out.lse[row] == std::numeric_limits<float>::infinity());
+        for (float x : o_row(r.out, row)) REQUIRE(x == 0.0f);
+      }
+    CHECK(std::isfinite(r.out.lse[1 * 2 * 64]));
+  };
+  for (int splits : {1, 5}) {
+    INFO("splits " << splits);
+    const SparseDecodeRun r = run_host(in, splits);
+    CHECK(r.splits == splits);
+    check_against_reference(in, r);
+    empty_rows_hold(r);
+#if defined(TCGEN_SPARSE_DECODE_PTX)
+    const ptx::Module module = ptx::Module::load(TCGEN_SPARSE_DECODE_PTX);
+    const SparseDecodeRun through_ptx = run(in.problem(kScale, splits), in.q_bits, ptx::Interpreter{module});
+    check_against_reference(in, through_ptx);
+    empty_rows_hold(through_ptx);
+#endif
+  }
 }
 
 TEST_CASE("duplicate indices count twice, as in the reference") {

@@ -1,7 +1,7 @@
 // bench_sparse_decode: tcgen's DeepSeek-V4 sparse decode kernel
-// (attention/sparse_decode_kernel.hpp, one launch_sparse_decode_device per
-// problem through DeviceSparseDecode: the kernel and, where the keys are
-// split, the combine step) on a
+// (attention/sparse_decode_kernel.hpp, one SparseDecodeDeviceLaunch per
+// problem through DeviceSparseDecode, prepared once: the kernel and, where the
+// keys are split, the combine step) on a
 // B200, in TFLOP/s (SparseDecodeProblem::flops: 4 · 512 per head and valid
 // key) and in GB/s of KV cache read (kv_bytes: 584 bytes a valid key per
 // group of 64 heads, the bytes the kernel gathers). Each problem is timed

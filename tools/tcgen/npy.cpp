@@ -71,15 +71,25 @@ namespace {
 struct NpyFile {
   std::string descr;
   std::vector<std::size_t> shape;
-  std::string data;
+  std::string bytes;        // the whole file
+  std::size_t data_at = 0;  // where the array's data starts in it
+  std::size_t data_size() const { return bytes.size() - data_at; }
+  std::size_t read(std::size_t i, int n) const { return read_le(bytes, data_at + i * n, n); }
 };
 
-NpyFile read_file(const std::string& path, std::initializer_list<std::string_view> want, const std::string& what) {
+// A dtype the caller takes: its code and how the errors name it.
+struct Dtype {
+  std::string_view code, text;
+};
+
+NpyFile read_file(const std::string& path, std::initializer_list<Dtype> want, const std::string& what) {
   const auto bad_file = [&](const std::string& why) { bad(path, what, why); };
   check_input_file("npy file", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("npy file", path, "expected a readable file");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  NpyFile f;
+  f.bytes.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string& bytes = f.bytes;
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad_file("the file does not start with \\x93NUMPY");
   const int major = static_cast<unsigned char>(bytes[6]);
   if (major < 1 || major > 3) bad_file("format version " + std::to_string(major) + " is not 1, 2 or 3");
@@ -90,11 +100,14 @@ NpyFile read_file(const std::string& path, std::initializer_list<std::string_vie
 
   std::smatch m;
   if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) bad_file("the header has no 'descr'");
-  NpyFile f;
   f.descr = m[1];
-  if (std::find(want.begin(), want.end(), f.descr) == want.end()) {
+  if (std::none_of(want.begin(), want.end(), [&](const Dtype& d) { return d.code == f.descr; })) {
     std::string list;
-    for (std::string_view w : want) list += (list.empty() ? "'" : ", '") + std::string(w) + "'";
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const Dtype& d = want.begin()[i];
+      list += std::string(i == 0 ? "" : i + 1 == want.size() ? " or " : ", ") + std::string(d.text) + " '" +
+              std::string(d.code) + "'";
+    }
     bad_file("dtype '" + f.descr + "' (" + list + " only)");
   }
   if (std::regex_search(header, std::regex("'fortran_order':\\s*True"))) bad_file("Fortran order (save it C-contiguous)");
@@ -104,34 +117,34 @@ NpyFile read_file(const std::string& path, std::initializer_list<std::string_vie
   f.shape = parse_shape(path, what, m[1], elem, &count);
   if (bytes.size() - data_at != count * elem)
     bad_file("shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
-  f.data = bytes.substr(data_at);
+  f.data_at = data_at;
   return f;
 }
 
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
-  const NpyFile f = read_file(path, {"<f4", "<f2"}, "a float32 or float16");
+  const NpyFile f = read_file(path, {{"<f4", "little-endian float32"}, {"<f2", "float16"}}, "a float32 or float16");
   NpyArray a;
   const std::size_t elem = f.descr == "<f4" ? 4 : 2;
   a.shape = f.shape;
   a.float16 = elem == 2;
-  a.values.resize(f.data.size() / elem);
+  a.values.resize(f.data_size() / elem);
   for (std::size_t i = 0; i < a.values.size(); ++i) {
-    const auto bits = static_cast<std::uint32_t>(read_le(f.data, i * elem, static_cast<int>(elem)));
+    const auto bits = static_cast<std::uint32_t>(f.read(i, static_cast<int>(elem)));
     a.values[i] = elem == 4 ? std::bit_cast<float>(bits) : decode(ElementType::fp16, bits);
   }
   return a;
 }
 
 NpyInts read_npy_int32(const std::string& path) {
-  const NpyFile f = read_file(path, {"<i4", "<i8"}, "an int32 or int64");
+  const NpyFile f = read_file(path, {{"<i4", "little-endian int32"}, {"<i8", "int64"}}, "an int32 or int64");
   NpyInts a;
   const std::size_t elem = f.descr == "<i4" ? 4 : 8;
   a.shape = f.shape;
-  a.values.resize(f.data.size() / elem);
+  a.values.resize(f.data_size() / elem);
   for (std::size_t i = 0; i < a.values.size(); ++i) {
-    const std::uint64_t bits = read_le(f.data, i * elem, static_cast<int>(elem));
+    const std::uint64_t bits = f.read(i, static_cast<int>(elem));
     const std::int64_t v = elem == 4 ? std::int64_t(std::int32_t(std::uint32_t(bits))) : std::int64_t(bits);
     if (v < INT32_MIN || v > INT32_MAX)
       fail("npy file", path + " (element " + std::to_string(i) + " = " + std::to_string(v) + ")",
@@ -142,8 +155,8 @@ NpyInts read_npy_int32(const std::string& path) {
 }
 
 NpyBytes read_npy_uint8(const std::string& path) {
-  const NpyFile f = read_file(path, {"|u1", "<u1"}, "a uint8");
-  return {f.shape, std::vector<std::uint8_t>(f.data.begin(), f.data.end())};
+  const NpyFile f = read_file(path, {{"|u1", "uint8"}, {"<u1", "uint8"}}, "a uint8");
+  return {f.shape, std::vector<std::uint8_t>(f.bytes.begin() + static_cast<std::ptrdiff_t>(f.data_at), f.bytes.end())};
 }
 
 std::string shape_text(const std::vector<std::size_t>& shape) {

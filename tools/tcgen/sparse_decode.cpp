@@ -138,15 +138,28 @@ examples:
 
 static_assert(attention::kSparseOBound == 1e-2 && attention::kSparseLseBound == 1e-3, "update the bounds in kHelp");
 
-constexpr FieldOption kProblemFields[] = {
-    {"batch", "--batch"},           {"s_q", "--s-q"},
-    {"heads", "--heads"},           {"splits", "--splits"},
-    {"keys.topk", "--indices"},     {"keys.block_size", "--block-size"},
-    {"keys.cache", "--k-cache"},    {"keys.indices", "--indices"},
-    {"keys.lengths", "--topk-length"}, {"extra.topk", "--extra-indices"},
+// validate()'s fields and the options that set them: for the built-in
+// example, and for files (where the sizes are the arrays' shapes).
+constexpr FieldOption kExampleFields[] = {
+    {"batch", "--batch"}, {"s_q", "--s-q"}, {"heads", "--heads"}, {"splits", "--splits"},
+    {"keys.topk", "--topk"}, {"keys.block_size", "--block-size"}, {"extra.topk", "--extra-topk"},
+    {"extra.block_size", "--extra-block-size"}, {"backend", "--backend"}};
+constexpr FieldOption kFileFields[] = {
+    {"batch", "--q"}, {"s_q", "--q"}, {"heads", "--q"}, {"splits", "--splits"},
+    {"keys.topk", "--indices"}, {"keys.block_size", "--block-size"}, {"keys.cache", "--k-cache"},
+    {"keys.indices", "--indices"}, {"keys.lengths", "--topk-length"}, {"extra.topk", "--extra-indices"},
     {"extra.block_size", "--extra-block-size"}, {"extra.cache", "--extra-k-cache"},
-    {"extra.indices", "--extra-indices"}, {"extra.lengths", "--extra-topk-length"},
-    {"sink", "--attn-sink"},        {"backend", "--backend"}};
+    {"extra.indices", "--extra-indices"}, {"extra.lengths", "--extra-topk-length"}, {"sink", "--attn-sink"},
+    {"backend", "--backend"}};
+
+// A dimension of a file's shape as an int, refused (not clamped) past `most`.
+int dimension(const char* option, const std::string& path, const std::vector<std::size_t>& shape, std::size_t i,
+              std::size_t most, const char* what) {
+  if (shape[i] > most)
+    fail(option, path + " (shape " + shape_text(shape) + ")",
+         std::string("expected ") + what + " of at most " + std::to_string(most));
+  return static_cast<int>(shape[i]);
+}
 
 // One cache from files: its bytes, [num_blocks, block_bytes]; its indices [batch, s_q, topk]; its lengths [batch].
 attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache_option, const char* block_option,
@@ -168,7 +181,8 @@ attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache
     fail((std::string("--") + indices_option).c_str(), a.text(indices_option) + " (shape " + shape_text(idx.shape) + ")",
          "expected [batch, s_q, topk] int32");
   index_shape = idx.shape;
-  c.topk = static_cast<int>(std::min<std::size_t>(idx.shape[2], std::size_t{1} << 21));
+  c.topk = dimension((std::string("--") + indices_option).c_str(), a.text(indices_option), idx.shape, 2, std::size_t{1} << 20,
+                     "a topk");
   c.indices = idx.values;
   if (a.has(lengths_option)) {
     const NpyInts len = read_npy_int32(a.text(lengths_option));
@@ -185,9 +199,9 @@ attention::SparseDecodeInputs read_inputs(const Args& a) {
   const NpyArray q = read_npy(a.text("q"));
   if (q.shape.size() != 4 || q.shape[3] != 512 || q.shape[0] == 0 || q.shape[1] == 0 || q.shape[2] == 0)
     fail("--q", a.text("q") + " (shape " + shape_text(q.shape) + ")", "expected [batch, s_q, heads, 512]");
-  in.batch = static_cast<int>(std::min<std::size_t>(q.shape[0], 1 << 20));
-  in.s_q = static_cast<int>(std::min<std::size_t>(q.shape[1], 1 << 20));
-  in.heads = static_cast<int>(std::min<std::size_t>(q.shape[2], 1 << 20));
+  in.batch = dimension("--q", a.text("q"), q.shape, 0, 4096, "a batch");
+  in.s_q = dimension("--q", a.text("q"), q.shape, 1, 16, "an s_q");
+  in.heads = dimension("--q", a.text("q"), q.shape, 2, 65472, "a head count");
   in.q.resize(q.values.size());
   in.q_bits.resize(q.values.size());
   for (std::size_t i = 0; i < q.values.size(); ++i) {
@@ -292,10 +306,15 @@ int sparse_decode(std::span<const std::string> args) {
              "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
   }
   if (files)
-    for (const char* example_only : {"batch", "s-q", "heads", "topk", "num-blocks", "extra-topk", "extra-num-blocks"})
-      if (a.has(example_only))
-        fail((std::string("--") + example_only).c_str(), a.text(example_only),
-             "expected it only for the built-in example: the files give the sizes");
+    for (const char* example_only : {"batch", "s-q", "heads", "topk", "num-blocks", "extra-topk", "extra-num-blocks",
+                                     "no-extra", "no-topk-length", "no-sink", "seed"})
+      if (a.has(example_only)) {
+        const std::string value = a.text(example_only);  // "" for a flag
+        fail((std::string("--") + example_only).c_str(), value.empty() ? "(given)" : value,
+             "expected it only for the built-in example: the files give the sizes and the arrays");
+      }
+  if (files && a.has("extra-block-size") && !a.has("extra-k-cache"))
+    fail("--extra-block-size", a.text("extra-block-size"), "expected it with --extra-k-cache");
 
   const bool scale_given = a.has("softmax-scale");
   attention::SoftmaxScale scale = attention::SoftmaxScale::explicit_value(0.044194173824159216f);
@@ -309,7 +328,10 @@ int sparse_decode(std::span<const std::string> args) {
   }
   const int splits = static_cast<int>(a.integer_or("splits", 0, 1, attention::kSparseMaxSplits));
   const attention::SparseDecodeProblem problem = in.problem(scale, splits);
-  as_options(kProblemFields, [&] { problem.validate(); });
+  if (files)
+    as_options(kFileFields, [&] { problem.validate(); });
+  else
+    as_options(kExampleFields, [&] { problem.validate(); });
 
   const std::size_t B = in.batch, S = in.s_q, H = in.heads;
   int empty_rows = 0;

@@ -648,6 +648,14 @@ elseif(CASE STREQUAL "sparse_decode_npy")
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/q.npy")
   refused("^tcgen: --heads = [^\n]* is invalid: expected it only for the built-in example"
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy" --heads 64)
+  refused("^tcgen: --no-sink = [(]given[)] is invalid: expected it only for the built-in example"
+          sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy"
+          --attn-sink "${WORK}/in/attn_sink.npy" --no-sink)
+  refused("^tcgen: --extra-block-size = 64 is invalid: expected it with --extra-k-cache"
+          sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy"
+          --extra-block-size 64)
+  refused("^tcgen: npy file = [^\n]*k_cache.npy is invalid: expected a float32 or float16 .npy array: dtype '[|]u1' [(]little-endian float32 '<f4' or float16 '<f2' only[)]"
+          sparse-decode --q "${WORK}/in/k_cache.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy")
 elseif(CASE STREQUAL "sparse_decode_ptx")
   # The kernel's sm_100a PTX through the interpreter, split and not.
   ok(sparse-decode --backend ptx --batch 1 --topk 150 --extra-topk 64)

@@ -1,7 +1,7 @@
 #pragma once
 // The sparse decode kernel and its combine step (sparse_decode_kernel.hpp,
 // sparse_decode_combine.hpp) on sm_100a: the __global__ entries and one
-// launch over the whole problem. `at` holds device addresses, in the layouts
+// launch over the whole problem (SparseDecodeDeviceLaunch). `at` holds device addresses, in the layouts
 // of sparse_decode_problem.hpp; with splits > 1 also the split workspace
 // (o_split: splits · rows · 512 floats, lse_split: splits · rows).
 // docs/perf.md has what ptxas reports for both.
@@ -32,21 +32,32 @@ __global__ void __launch_bounds__(F::kThreads) sparse_decode_combine_kernel(cons
   F::run(a, p);
 }
 
-// Throws tcgen::Error for a problem validate() refuses (its spans are read
-// for their sizes and for the index check, on the host).
-inline cudaError_t launch_sparse_decode_device(const SparseDecodeProblem& problem, const SparseDecodeBuffers& at,
-                                               cudaStream_t stream = nullptr) {
-  problem.validate();
-  const auto encode = [](const tma::TensorMapSpec& spec, const void* tensor) {
-    return exec::device_tensor_map(spec, tensor);
-  };
-  const auto p = SparseDecode::params<exec::DeviceArch>(problem, encode, at);
-  cudaError_t e = exec::device::launch(sparse_decode_kernel<SparseDecode>, SparseDecode::grid(problem),
-                                       SparseDecode::kThreads, SparseDecode::kSmemBytes, p, stream);
-  if (e != cudaSuccess || p.splits == 1) return e;
-  const SparseDecodeCombine::Params c{at.o_split, at.lse_split, p.splits, problem.heads, problem.rows(), at.sink, at.o, at.lse};
-  return exec::device::launch(sparse_decode_combine_kernel<SparseDecodeCombine>, SparseDecodeCombine::grid(c.rows),
-                              SparseDecodeCombine::kThreads, 0, c, stream);
-}
+// One problem's launches, prepared once: the problem validated (its spans
+// read on the host for their sizes and the index check, here only), the
+// kernel's and the combine step's parameters built. launch() may run often.
+struct SparseDecodeDeviceLaunch {
+  SparseDecode::Params<exec::DeviceArch> kernel;
+  exec::Dim3 grid;
+  SparseDecodeCombine::Params combine;
+
+  // Throws tcgen::Error for a problem validate() refuses.
+  SparseDecodeDeviceLaunch(const SparseDecodeProblem& problem, const SparseDecodeBuffers& at)
+      : kernel((problem.validate(), SparseDecode::params<exec::DeviceArch>(
+                                        problem,
+                                        [](const tma::TensorMapSpec& spec, const void* tensor) {
+                                          return exec::device_tensor_map(spec, tensor);
+                                        },
+                                        at))),
+        grid(SparseDecode::grid(problem)),
+        combine{at.o_split, at.lse_split, kernel.splits, problem.heads, problem.rows(), at.sink, at.o, at.lse} {}
+
+  cudaError_t launch(cudaStream_t stream = nullptr) const {
+    const cudaError_t e = exec::device::launch(sparse_decode_kernel<SparseDecode>, grid, SparseDecode::kThreads,
+                                               SparseDecode::kSmemBytes, kernel, stream);
+    if (e != cudaSuccess || kernel.splits == 1) return e;
+    return exec::device::launch(sparse_decode_combine_kernel<SparseDecodeCombine>, SparseDecodeCombine::grid(combine.rows),
+                                SparseDecodeCombine::kThreads, 0, combine, stream);
+  }
+};
 
 }  // namespace tcgen::attention

@@ -14,9 +14,10 @@ namespace tcgen::attention {
 
 // One problem's arrays on device 0, uploaded once (Q, the caches, the index
 // lists, the sinks, O, LSE and the split workspace): launch() runs the kernel
-// and, where the keys are split, the combine step (launch_sparse_decode_device,
-// device_sparse_decode.hpp), as often as asked; output() copies O and LSE
-// back. The problem's spans are read here only. Throws tcgen::Error for a bad
+// and, where the keys are split, the combine step (SparseDecodeDeviceLaunch,
+// device_sparse_decode.hpp), as often as asked, with nothing done on the
+// host; output() copies O and LSE back. The problem's spans are read by the
+// constructor only. Throws tcgen::Error for a bad
 // problem, naming "backend" where device 0 is not an sm_100 GPU, or a CUDA error.
 class DeviceSparseDecode {
  public:
