@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #define CUDA_CHECK(call)                                                                          \
   do {                                                                                            \
@@ -36,3 +37,14 @@ inline cudaDeviceProp require_gpu(int major, int minor) {
   std::printf("GPU %s (sm_%d%d), CUDA driver %d\n", prop.name, prop.major, prop.minor, driver);
   return prop;
 }
+
+// The cases of a device test: each reported as one PASS or FAIL line, counted.
+struct Counts {
+  int cases = 0, failures = 0;
+  void report(bool ok, const std::string& line) {
+    ++cases;
+    failures += !ok;
+    std::printf("%s %s\n", ok ? "PASS" : "FAIL", line.c_str());
+    std::fflush(stdout);
+  }
+};

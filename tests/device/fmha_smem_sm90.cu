@@ -437,16 +437,6 @@ ModelProducts model_products(const std::vector<std::uint8_t>& loaded, const std:
   return r;
 }
 
-struct Counts {
-  int cases = 0, failures = 0;
-  void report(bool ok, const std::string& line) {
-    ++cases;
-    failures += !ok;
-    std::printf("%s %s\n", ok ? "PASS" : "FAIL", line.c_str());
-    std::fflush(stdout);
-  }
-};
-
 template <class T>
 std::size_t bytes_of(const std::vector<T>& h) {
   return h.size() * sizeof(T);

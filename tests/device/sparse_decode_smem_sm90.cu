@@ -135,16 +135,6 @@ void put(std::vector<std::uint8_t>& image, layout::Int address, std::uint16_t bi
   image.at(static_cast<std::size_t>(address) + 1) = static_cast<std::uint8_t>(bits >> 8);
 }
 
-struct Counts {
-  int cases = 0, failures = 0;
-  void report(bool ok, const std::string& line) {
-    ++cases;
-    failures += !ok;
-    std::printf("%s %s\n", ok ? "PASS" : "FAIL", line.c_str());
-    std::fflush(stdout);
-  }
-};
-
 std::string first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
   const auto m = std::mismatch(a.begin(), a.end(), b.begin());
   if (m.first == a.end()) return "equal";
