@@ -99,8 +99,8 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   if (!op.has("tensor")) {
     // .global.shared::cta: a bulk store; the bulk loads (.shared::cluster.global) are not run yet.
     const bool store = op.parts.size() > 4 && op.parts[3] == "global" && op.parts[4] == "shared::cta";
-    if (!store || !op.has("bulk_group") || in.ops.size() < 3) {
-      why = "cp.async.bulk without .tensor other than .global.shared::cta.bulk_group [dst], [src], size";
+    if (!store || !op.has("bulk_group") || op.has("cp_mask") || in.ops.size() < 3) {
+      why = "cp.async.bulk without .tensor other than .global.shared::cta.bulk_group [dst], [src], size (no .cp_mask)";
       return false;
     }
     in.run = &bulk_store;

@@ -278,6 +278,16 @@ int sparse_decode(std::span<const std::string> args) {
   if (!files)
     for (const char* only : {"topk-length", "attn-sink", "extra-k-cache", "extra-indices", "extra-topk-length"})
       if (a.has(only)) fail((std::string("--") + only).c_str(), a.text(only), "expected it with --q, --k-cache and --indices");
+  if (files)
+    for (const char* example_only : {"batch", "s-q", "heads", "topk", "num-blocks", "extra-topk", "extra-num-blocks",
+                                     "no-extra", "no-topk-length", "no-sink", "seed"})
+      if (a.has(example_only)) {
+        const std::string value = a.text(example_only);  // "" for a flag
+        fail((std::string("--") + example_only).c_str(), value.empty() ? "(given)" : value,
+             "expected it only for the built-in example: the files give the sizes and the arrays");
+      }
+  if (files && a.has("extra-block-size") && !a.has("extra-k-cache"))
+    fail("--extra-block-size", a.text("extra-block-size"), "expected it with --extra-k-cache");
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, std::int64_t{1} << 62));
 
   attention::SparseDecodeInputs in;
@@ -305,16 +315,6 @@ int sparse_decode(std::span<const std::string> args) {
              ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
              "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
   }
-  if (files)
-    for (const char* example_only : {"batch", "s-q", "heads", "topk", "num-blocks", "extra-topk", "extra-num-blocks",
-                                     "no-extra", "no-topk-length", "no-sink", "seed"})
-      if (a.has(example_only)) {
-        const std::string value = a.text(example_only);  // "" for a flag
-        fail((std::string("--") + example_only).c_str(), value.empty() ? "(given)" : value,
-             "expected it only for the built-in example: the files give the sizes and the arrays");
-      }
-  if (files && a.has("extra-block-size") && !a.has("extra-k-cache"))
-    fail("--extra-block-size", a.text("extra-block-size"), "expected it with --extra-k-cache");
 
   const bool scale_given = a.has("softmax-scale");
   attention::SoftmaxScale scale = attention::SoftmaxScale::explicit_value(0.044194173824159216f);

@@ -33,8 +33,8 @@ __global__ void __launch_bounds__(F::kThreads) sparse_decode_combine_kernel(cons
 }
 
 // One problem's launches, prepared once: the problem validated (its spans
-// read on the host for their sizes and the index check, here only), the
-// kernel's and the combine step's parameters built. launch() may run often.
+// read on the host for their sizes and the index check), the kernel's and the
+// combine step's parameters built. launch() may run often and reads no span.
 struct SparseDecodeDeviceLaunch {
   SparseDecode::Params<exec::DeviceArch> kernel;
   exec::Dim3 grid;
