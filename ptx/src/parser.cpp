@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <unordered_map>
+#include <vector>
 
 #include "decode.hpp"
 #include "tcgen/core/error.hpp"
@@ -803,19 +804,43 @@ class Parser {
   std::vector<SharedFixup> shared_fixups_;
 };
 
+// A NUL byte: PTX is text, so this is a binary file (a cubin, an object, /dev/zero), which the lexer must not see.
+namespace {
+[[noreturn]] void binary_data(const std::string& name, std::size_t offset) {
+  fail("PTX", name + " (a NUL byte at offset " + std::to_string(offset) + ")",
+       "PTX text (nvcc -ptx writes it); this is binary data");
+}
+}  // namespace
+
 Module Module::parse(std::string_view text, std::string name) {
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) binary_data(name, nul);
   Module m;
   m.name_ = std::move(name);
   Parser(text, m).run();
+  // Every PTX module starts with .version (PTX #ptx-module-directives-version); an empty file has none.
+  if (m.version_.empty()) fail("PTX", m.name_, "PTX text starting with a .version directive; this has none");
   return m;
 }
 
 Module Module::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("PTX file", path, "a readable file (nvcc -ptx -lineinfo writes one)");
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
+  // Read in pieces, each checked, up to a bound: /dev/zero or a binary is refused at its first piece.
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
+  std::string text;
+  std::vector<char> piece(std::size_t{1} << 16);
+  while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0) {
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (text.empty() && got >= 4 && std::memcmp(piece.data(), "\x7f" "ELF", 4) == 0)
+      fail("PTX file", path,
+           "PTX text; this is an ELF file (a program, object or cubin): give its PTX, from nvcc -ptx or "
+           "cuobjdump -ptx of the program");
+    if (const void* nul = std::memchr(piece.data(), 0, got))
+      binary_data(path, text.size() + static_cast<std::size_t>(static_cast<const char*>(nul) - piece.data()));
+    if (text.size() + got > kMaxBytes)
+      fail("PTX file", path, "a PTX file of at most 1 GiB (nvcc's largest are tens of MB); this one is larger");
+    text.append(piece.data(), got);
+  }
   return parse(text, path);
 }
 

@@ -31,6 +31,12 @@ const std::uint8_t* unwrap_fatbin(const void* wrapper) {
   const auto* w = static_cast<const std::uint8_t*>(wrapper);
   if (const auto magic = read<std::uint32_t>(w, 0); magic != kWrapperMagic)
     fail("fatbin wrapper magic", hex(magic), hex(kWrapperMagic) + " (nvcc's __fatDeviceText)");
+  // Version 2 wraps nvlink's output for relocatable device code: a cubin alone, the PTX left in the
+  // objects it linked (CUDA's fatbinary_section.h: "linked fatbins").
+  if (read<std::uint32_t>(w, 4) == 2)
+    fail("the program's device code", "relocatable (-rdc=true or -dc, linked by nvlink)",
+         "whole-program device code: tcgen run does not support relocatable device code yet; build without "
+         "-rdc=true / -dc, with -gencode arch=compute_100a,code=[sm_100a,compute_100a]");
   return reinterpret_cast<const std::uint8_t*>(read<std::uint64_t>(w, 8));
 }
 
@@ -44,8 +50,9 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
     const std::uint8_t* e = fatbin + at;
     const auto entry_header = read<std::uint32_t>(e, 4);
     const auto payload = read<std::uint64_t>(e, 8);
-    if (entry_header < 80 || entry_header > 4096)
-      fail("fatbin entry header bytes", std::to_string(entry_header), "80 to 4096 (at offset " + std::to_string(at) + ")");
+    // 64 bytes for the cubins of sm_90 and older, 80 to 112 for PTX and sm_100 ones.
+    if (entry_header < 64 || entry_header > 4096)
+      fail("fatbin entry header bytes", std::to_string(entry_header), "64 to 4096 (at offset " + std::to_string(at) + ")");
     if (entry_header > header + bytes - at || payload > header + bytes - at - entry_header)
       fail("fatbin entry payload bytes", std::to_string(payload),
            "at most the " + std::to_string(header + bytes - at - entry_header) + " bytes left in the fatbinary");

@@ -1,6 +1,8 @@
 #include "args.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "tcgen/core/error.hpp"
 
@@ -18,7 +20,51 @@ std::string quoted(std::string_view text) {
   q += '"';
   return q;
 }
+// One vocabulary across the verbs: where two verbs name one quantity
+// differently (fmha's --scale and --seq-q, sparse-decode's FlashMLA names
+// --softmax-scale and --s-q), each verb takes the other's spelling too.
+constexpr std::pair<std::string_view, std::string_view> kSynonyms[] = {{"scale", "softmax-scale"}, {"seq-q", "s-q"}};
+
+// The option `key` stands for among `allowed`: itself, or its synonym; allowed.end() when neither.
+const Option* find_option(std::span<const Option> allowed, std::string_view key) {
+  const auto named = [&](std::string_view name) {
+    return std::find_if(allowed.begin(), allowed.end(), [&](const Option& o) { return o.name == name; });
+  };
+  if (const auto it = named(key); it != allowed.end()) return &*it;
+  for (const auto& [x, y] : kSynonyms)
+    if (key == x || key == y)
+      if (const auto it = named(key == x ? y : x); it != allowed.end()) return &*it;
+  return nullptr;
+}
+
+// Levenshtein distance: how many letters to insert, delete or change.
+std::size_t edits(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
 }  // namespace
+
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates, std::string_view prefix) {
+  std::string_view best;
+  std::size_t best_edits = 3;  // a near miss: at most two letters wrong, and fewer than a third of the word
+  for (const std::string_view c : candidates)
+    if (const std::size_t e = edits(word, c); e < best_edits && 3 * e < std::max(word.size(), c.size())) {
+      best = c;
+      best_edits = e;
+    }
+  return best.empty() ? std::string() : "; did you mean " + std::string(prefix) + std::string(best) + "?";
+}
 
 bool wants_help(std::span<const std::string> args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
@@ -49,8 +95,15 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
       key.resize(eq);
       inline_value = true;
     }
-    const auto it = std::find_if(allowed.begin(), allowed.end(), [&](const Option& o) { return o.name == key; });
-    if (it == allowed.end()) fail("option", "--" + key, "expected one of " + names(allowed));
+    const Option* it = find_option(allowed, key);
+    if (!it) {
+      std::vector<std::string_view> candidates;
+      for (const Option& o : allowed) candidates.push_back(o.name);
+      fail("option", "--" + key, "expected one of " + names(allowed) + did_you_mean(key, candidates, "--"));
+    }
+    if (key != it->name && values_.count(std::string(it->name)))
+      fail(("--" + key).c_str(), "given with --" + std::string(it->name), "expected one of the two, which name one option");
+    key = it->name;
     if (values_.count(key)) fail(("--" + key).c_str(), "given twice", "expected each option at most once");
     if (it->takes_value) {
       if (!inline_value) {

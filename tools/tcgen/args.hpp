@@ -1,6 +1,8 @@
 #pragma once
 // The command line of one verb: --key value (or --key=value) options and
-// --flag switches, checked against the verb's table. Every mistake throws
+// --flag switches, checked against the verb's table (and the spellings other
+// verbs use for the same option: --scale and --softmax-scale, --seq-q and
+// --s-q). Every mistake throws
 // tcgen::Error naming the option and what is allowed; main() turns that into
 // exit code 2.
 #include <cstdint>
@@ -16,6 +18,10 @@ struct Option {
   std::string_view name;  // without the leading "--"
   bool takes_value;
 };
+
+// "; did you mean PREFIX+CANDIDATE?" for the candidate a mistyped `word` is
+// nearest to (at most two letters off); "" when none is that near.
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates, std::string_view prefix);
 
 // True when --help or -h is among the arguments.
 bool wants_help(std::span<const std::string> args);

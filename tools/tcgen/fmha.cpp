@@ -48,7 +48,7 @@ constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", t
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false}, {"causal-top-left", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
                                {"quiet", false}, {"json", false}, {"layout", true}, {"save-inputs", true},
-                               {"no-reference", false}, {"out-f32", false}, {"threads", true}};
+                               {"no-reference", false}, {"out-f32", false}, {"threads", true}, {"force", false}};
 
 #if defined(TCGEN_FMHA_PTX)
 constexpr const char* kBuiltPtx = TCGEN_FMHA_PTX;
@@ -65,7 +65,7 @@ constexpr const char* kHelp = R"(usage: tcgen fmha [--batch B --heads H --heads-
                   [--q q.npy --k k.npy --v v.npy] [--out o.npy] [--lse lse.npy]
                   [--seed N] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
                   [--p-reuse issue-order|wait-for-pv] [--strict-ptx] [--layout bhsd|bshd]
-                  [--save-inputs DIR] [--no-reference] [--out-f32] [--json] [--quiet]
+                  [--save-inputs DIR [--force]] [--no-reference] [--out-f32] [--json] [--quiet]
                   [--threads N]
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
@@ -102,8 +102,8 @@ options:
                     i + Sk - Sq - L <= j <= i + Sk - Sq + R; L, R >= 0, or -1
                     for unbounded. Not together with --causal
   --scale S         the softmax scale (default 1/sqrt(head_dim)); always printed
-  --q, --k, --v     Q [B, H, Sq, D], K and V [B, Hkv, Sk, D] as float32 or float16
-                    .npy arrays, rounded to --dtype; all three or none (default:
+  --q, --k, --v     Q [B, H, Sq, D], K and V [B, Hkv, Sk, D] as float32, float16
+                    or float64 .npy arrays, rounded to --dtype; all three or none (default:
                     random from --seed, Q and K in [-2, 2), V in [-1, 1)).
                     Sizes not given as options are taken from the files.
   --out FILE        write O [B, H, Sq, D] as .npy in O's type: float16 for
@@ -131,12 +131,14 @@ options:
   --save-inputs DIR write the rounded inputs as DIR/q.npy, DIR/k.npy, DIR/v.npy
                     in --layout (float16 for fp16, float32 for bf16): given back
                     as --q, --k, --v with the same options they run the same
-                    problem again
+                    problem again; files that exist are refused unless
+                    --force, and a file the run reads is never written
+  --force           with --save-inputs: replace its files where they exist
   --no-reference    skip the fp64 reference and the check (large runs): the
                     report says "not checked" and the exit is 0
   --json            the report as one JSON object on stdout, the same facts as fields
-  --quiet           no progress line (shown only when stderr is a terminal:
-                    CTAs done, rate, time left)
+  --quiet           no estimate and no progress on stderr (CTAs done, rate,
+                    time left: in place on a terminal, else a line every 5 s)
   --threads N       host and ptx: the OS threads running CTAs at once, 1 to
                     1024 (default: one per core); O and LSE are the same on any
                     number
@@ -238,6 +240,7 @@ int fmha(std::span<const std::string> args) {
   const Args a(args, kOptions);
   check_outputs(a, {"out", "lse"});
   const SavedInputs saved(a, {"q", "k", "v"});
+  check_run_files(a, {"q", "k", "v", "ptx"}, {"out", "lse"}, saved);
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};
   const ElementType dtype_given = parse_element("--dtype", a.text_or("dtype", "bf16"), kTypes);
   if (a.flag("strict-ptx") && a.text_or("backend", "host") == "sm100")
@@ -339,13 +342,14 @@ int fmha(std::span<const std::string> args) {
         x[i] = r;
       }
     };
+    inputs = "inputs: " + input_name(a.text("q"), fq) + ", " + input_name(a.text("k"), fk) + ", " +
+             input_name(a.text("v"), fv) + ", rounded to " + type;
     in.q = std::move(fq.values);
     in.k = std::move(fk.values);
     in.v = std::move(fv.values);
     round("--q", in.q, in.qb);
     round("--k", in.k, in.kb);
     round("--v", in.v, in.vb);
-    inputs = "inputs: " + a.text("q") + ", " + a.text("k") + ", " + a.text("v") + ", rounded to " + type;
   } else {
     in = attention::random_fmha_inputs(problem, seed);
     inputs = "inputs: Q, K uniform in [-2, 2), V uniform in [-1, 1) from seed " + std::to_string(seed) +
@@ -415,7 +419,7 @@ int fmha(std::span<const std::string> args) {
   if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.strict_mma_pipelining = a.flag("strict-ptx");
-  launch.progress = terminal_progress(a.flag("quiet"));
+  launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
   const std::size_t rows = std::size_t(attention::kFmhaBlockM) * attention::fmha_q_tiles(p.head_dim);  // per CTA
   const std::uint64_t ctas = B * H * ((Sq + rows - 1) / rows);

@@ -16,6 +16,7 @@
 #include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "gemm_configs.hpp"
@@ -35,7 +36,7 @@ constexpr Option kOptions[] = {{"m", true},       {"n", true},       {"k", true}
                                {"dtype", true},   {"a-major", true}, {"b-major", true},   {"d-type", true},
                                {"backend", true}, {"ptx", true},     {"json", false},     {"save-inputs", true},
                                {"no-reference", false}, {"out-f32", false}, {"threads", true},
-                               {"cta-group", true}};
+                               {"cta-group", true},     {"force", false},    {"quiet", false}};
 
 // gemm::Problem's fields (problem.hpp) that options set, and the runners' "backend".
 constexpr FieldOption kProblemFields[] = {{"m", "--m"}, {"n", "--n"}, {"k", "--k"}, {"backend", "--backend"}};
@@ -49,7 +50,7 @@ constexpr const char* kBuiltPtx = "";
 constexpr const char* kHelp = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--c c.npy] [--out d.npy]
                   [--dtype bf16|fp16] [--a-major K|MN] [--b-major K|MN] [--d-type f32|bf16|fp16]
                   [--cta-group 1|2] [--seed S] [--backend host|ptx|sm100] [--ptx FILE] [--threads N]
-                  [--save-inputs DIR] [--no-reference] [--out-f32] [--json]
+                  [--save-inputs DIR [--force]] [--no-reference] [--out-f32] [--json] [--quiet]
 
 D = A·Bᵀ (+ C) with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
 A is M × K, B is N × K, f32 accumulation, D of --d-type. Prints the error
@@ -63,11 +64,11 @@ no B200 for --backend sm100.
 options:
   --m M, --n N, --k K  the sizes, 1 to 65536; with --a and --b, taken from them
                        where not given
-  --a FILE, --b FILE   A and B as float32 or float16 .npy arrays, stored as
+  --a FILE, --b FILE   A and B as float32, float16 or float64 .npy arrays, stored as
                        their majors say: K-major A is M × K, MN-major A is
                        K × M (B likewise with N); rounded to --dtype; both or
                        neither (default: uniform in [-1, 1) from --seed)
-  --c FILE             C (M × N) as a float32 or float16 .npy array, rounded
+  --c FILE             C (M × N) as a float32, float16 or float64 .npy array, rounded
                        to --d-type and added: D = A·Bᵀ + C (default: no C)
   --dtype T            the type of A and B: bf16 or fp16 (default bf16, or
                        fp16 when --a and --b are both float16 files)
@@ -86,10 +87,15 @@ options:
   --save-inputs DIR    write the rounded inputs as DIR/a.npy, DIR/b.npy (and
                        DIR/c.npy), stored as given to the kernel, float16 for
                        fp16 and float32 for bf16: --a DIR/a.npy --b DIR/b.npy
-                       with the same options runs the same problem again
+                       with the same options runs the same problem again;
+                       files that exist are refused unless --force, and a
+                       file the run reads is never written
+  --force              with --save-inputs: replace its files where they exist
   --no-reference       skip the fp64 reference and the check (large runs):
                        the report says "not checked" and the exit is 0
   --json               the report as one JSON object on stdout, the same facts as fields
+  --quiet              no estimate and no progress on stderr (CTAs done, rate,
+                       time left: in place on a terminal, else a line every 5 s)
   --seed S             the random inputs' seed (default 1)
   --backend B          host (default): the host model, every tcgen05 rule
                        checked, any of the options above; ptx: the kernel's
@@ -152,6 +158,7 @@ int gemm(std::span<const std::string> args) {
   const Args a(args, kOptions);
   check_outputs(a, {"out"});
   const SavedInputs saved = a.has("c") ? SavedInputs(a, {"a", "b", "c"}) : SavedInputs(a, {"a", "b"});
+  check_run_files(a, {"a", "b", "c", "ptx"}, {"out"}, saved);
   if (a.has("a") != a.has("b"))
     fail(a.has("a") ? "--b" : "--a", "(not given)", "expected both --a and --b, or neither (random inputs)");
   const layout::Major a_major = parse_major("--a-major", a.text_or("a-major", "K"));
@@ -222,6 +229,7 @@ int gemm(std::span<const std::string> args) {
   gemm::Matrix ma, mb, mc;
   std::string inputs;
   if (a.has("a")) {
+    inputs = input_name(a.text("a"), fa) + " and " + input_name(a.text("b"), fb) + ", rounded to " + dtype;
     ma = gemm::make_matrix(ab, stored_rows(a_major, m), stored_cols(a_major, m),
                            matrix_values("a", a.text("a"), std::move(fa), stored_rows(a_major, m),
                                          stored_cols(a_major, m), operand_words(a_major, "M")));
@@ -230,16 +238,16 @@ int gemm(std::span<const std::string> args) {
                                          stored_cols(b_major, n), operand_words(b_major, "N")));
     check_finite("a", a.text("a"), ma);
     check_finite("b", a.text("b"), mb);
-    inputs = a.text("a") + " and " + a.text("b") + ", rounded to " + dtype;
   } else {
     ma = gemm::random_operand(ab, a_major, m, k, seed);
     mb = gemm::random_operand(ab, b_major, n, k, seed + 1);
     inputs = "uniform in [-1, 1) from seed " + std::to_string(seed) + ", rounded to " + dtype;
   }
   if (a.has("c")) {
+    const std::string c_name = input_name(a.text("c"), fc);
     mc = gemm::make_matrix(d_type, m, n, matrix_values("c", a.text("c"), std::move(fc), m, n, "M x N"));
     check_finite("c", a.text("c"), mc);
-    inputs += "; C " + a.text("c") + ", rounded to " + std::string(name(d_type));
+    inputs += "; C " + c_name + ", rounded to " + std::string(name(d_type));
   }
   gemm::Matrix d = gemm::nan_matrix(d_type, m, n);
   const gemm::Problem p{m, n, k, ma.data(), mb.data(), a.has("c") ? mc.data() : nullptr, d.data(),
@@ -274,6 +282,7 @@ int gemm(std::span<const std::string> args) {
   }
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.threads = parse_threads(a);
+  launch.progress = progress_display(a.flag("quiet"));
   // The tiles of D (256 rows for a pair), the launch's grid, and the clusters the host runs at once.
   const int tiles = gemm::Schedule(m, n, 128 * config.cta_group, config.tile_n).tiles();
   const int grid = gemm::grid_of(m, n, config.tile_n, config.cta_group, 0);

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "output_file.hpp"
+#include "run_files.hpp"
 #include "tcgen/core/error.hpp"
 #if defined(TCGEN_SM100)
 #include "tcgen/exec/sm100_device.hpp"
@@ -25,9 +26,22 @@ void check_outputs(const Args& a, std::initializer_list<const char*> options) {
   if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
 }
 
-SavedInputs::SavedInputs(const Args& a, std::initializer_list<const char*> names) : dir_(a.text_or("save-inputs", "")) {
+SavedInputs::SavedInputs(const Args& a, std::vector<std::string> names)
+    : dir_(a.text_or("save-inputs", "")), names_(std::move(names)) {
+  if (a.flag("force") && !wanted()) fail("--force", "(given)", "expected --save-inputs, whose existing files it replaces");
   if (wanted())
-    for (const char* n : names) check_output_path("--save-inputs", path(n));
+    for (const std::string& n : names_) check_output_path("--save-inputs", path(n));
+}
+
+void check_run_files(const Args& a, std::initializer_list<const char*> inputs, std::initializer_list<const char*> outputs,
+                     const SavedInputs& saved) {
+  RunFiles files;
+  for (const char* o : inputs)
+    if (a.has(o)) files.input(std::string("--") + o, a.text(o));
+  for (const char* o : outputs)
+    if (a.has(o)) files.output(std::string("--") + o, a.text(o));
+  if (saved.wanted())
+    for (const std::string& n : saved.names()) files.output("--save-inputs", saved.path(n), true, a.flag("force"));
 }
 
 Backend parse_backend(const Args& a) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "report.hpp"
@@ -24,17 +25,26 @@ const char* name(Backend b);
 // cannot be written), and that --out-f32 comes with --out.
 void check_outputs(const Args& a, std::initializer_list<const char*> options);
 
-// --save-inputs DIR: DIR/NAME.npy, each checked writable before the work; empty without the option.
+// --save-inputs DIR: DIR/NAME.npy for each of `names`, checked writable
+// before the work; empty without the option.
 class SavedInputs {
  public:
-  SavedInputs(const Args& a, std::initializer_list<const char*> names);
+  SavedInputs(const Args& a, std::vector<std::string> names);
   bool wanted() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }
-  std::string path(const char* name) const { return dir_ + "/" + name + ".npy"; }
+  std::string path(const std::string& name) const { return dir_ + "/" + name + ".npy"; }
+  const std::vector<std::string>& names() const { return names_; }
 
  private:
   std::string dir_;
+  std::vector<std::string> names_;
 };
+
+// The files of a run kept apart (run_files.hpp), before anything is read or
+// written: the options in `inputs` and `outputs` that are given, and the
+// --save-inputs files, which must be new unless --force (exit 2 otherwise).
+void check_run_files(const Args& a, std::initializer_list<const char*> inputs, std::initializer_list<const char*> outputs,
+                     const SavedInputs& saved);
 
 // --backend (default host) and --ptx (only with ptx). sm100 is checked here:
 // exit 3 (the environment) without an sm_100 GPU, exit 2 in a build without CUDA.

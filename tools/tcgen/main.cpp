@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.hpp"
@@ -105,7 +106,9 @@ int run(const std::vector<std::string>& args) {
     }
     tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
   }
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help");
+  constexpr std::string_view kVerbs[] = {"layout", "atom", "desc", "idesc", "gemm", "fmha", "sparse-decode", "ptx", "run", "completion"};
+  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help" +
+                                did_you_mean(verb, kVerbs, ""));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
 // NumPy .npy files (format version 1.0-3.0, https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
-// float32 or float16 arrays in and out, int32 (int64 read too) and uint8
+// float32, float16 or float64 arrays in (float32 or float16 out), int32 (int64 read too) and uint8
 // arrays in and out, C order, little-endian.
 // A file that is not such an array is an error naming the file and what is wrong.
 #include <cstddef>
@@ -16,7 +16,10 @@ struct NpyArray {
   std::vector<std::size_t> shape;
   std::vector<float> values;  // row-major; float16 input converted exactly
   bool float16 = false;       // the file's dtype was float16 ('<f2')
+  bool float64 = false;       // the file's dtype was float64 ('<f8', numpy's default), rounded to float32
 };
+// The file as a report names an input: "q.npy", or "q.npy (float64, rounded)".
+std::string input_name(const std::string& path, const NpyArray& a);
 
 NpyArray read_npy(const std::string& path);
 

@@ -2,10 +2,12 @@
 // module: its kernels with their parameters, directives and size, and each
 // instruction it cannot run, with its PTX line, CUDA source line and what
 // is missing.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.hpp"
@@ -26,8 +28,11 @@ Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 its parameters (offset, size and alignment in the parameter buffer), its
 directives, registers and instructions, and every instruction the
 interpreter cannot run, with its PTX line, its CUDA source line and what is
-missing. Exit 0: every kernel runs; 1: some instruction cannot; 2: a file
-that is not PTX the interpreter reads (one sentence on stderr). With --json
+missing. A target other than sm_100a, sm_100f, sm_101a or sm_103a (the
+tcgen05 targets) is warned about. Exit 0: every kernel runs; 1: some
+instruction cannot (or is invalid PTX); 2: a file that is not PTX the
+interpreter reads: empty, binary (an ELF program or cubin), or over 1 GiB
+(one sentence on stderr). With --json
 the report is one JSON object on stdout with the same facts as fields: the
 module, and a list of kernels with their parameters, directives and the
 instructions the interpreter cannot run.
@@ -68,6 +73,18 @@ int ptx_module(std::span<const std::string> args) {
   report.field("ptx_version", m.version());
   report.field("target", m.target());
   report.field("cuda_source_files", static_cast<std::int64_t>(sources));
+  // tcgen05 exists only on the arch-specific Blackwell targets (PTX #tcgen05-instructions, target ISA
+  // notes); the interpreter runs any module as sm_100a, so another target is said, not refused.
+  constexpr std::string_view kBlackwell[] = {"sm_100a", "sm_100f", "sm_101a", "sm_103a"};
+  std::string target_warning;
+  if (std::find(std::begin(kBlackwell), std::end(kBlackwell), m.target()) == std::end(kBlackwell)) {
+    target_warning = "target " + m.target() +
+                     " is not a tcgen05 target (sm_100a, sm_100f, sm_101a or sm_103a): ptxas refuses its tcgen05 "
+                     "instructions, and a B200 runs none of its code unless it is compiled for one of them; the host "
+                     "model runs it as sm_100a";
+    report.text("warning: %s\n", target_warning.c_str());
+  }
+  report.field("target_warning", target_warning);
   std::size_t kernels = 0, missing = 0;
   std::vector<Report> kernel_list;
   for (const ptx::Function& f : m.functions()) {

@@ -42,7 +42,7 @@ constexpr Option kOptions[] = {
     {"softmax-scale", true}, {"splits", true},     {"out", true},           {"lse", true},
     {"seed", true},        {"backend", true},      {"ptx", true},           {"strict-ptx", false},
     {"save-inputs", true}, {"no-reference", false}, {"json", false},        {"quiet", false},
-    {"threads", true}};
+    {"threads", true},     {"force", false}};
 
 #if defined(TCGEN_SPARSE_DECODE_PTX)
 constexpr const char* kBuiltPtx = TCGEN_SPARSE_DECODE_PTX;
@@ -58,7 +58,7 @@ constexpr const char* kHelp = R"(usage: tcgen sparse-decode [--batch B --s-q S -
                    [--extra-k-cache cache2.npy --extra-block-size N2 --extra-indices idx2.npy
                     [--extra-topk-length len2.npy]]]
                   [--softmax-scale S] [--splits N] [--out o.npy] [--lse lse.npy]
-                  [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx] [--save-inputs DIR]
+                  [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx] [--save-inputs DIR [--force]]
                   [--no-reference] [--json] [--quiet] [--threads N]
 
 DeepSeek-V4 sparse decode attention with FlashMLA's semantics
@@ -97,13 +97,16 @@ options (the built-in example):
   --no-sink          no attention sink (default: sinks uniform in [-2, 2))
   --seed N           the example's seed (default 1)
 options (files, FlashMLA's arrays; all or the built-in example):
-  --q FILE           Q [batch, s_q, heads, 512], float32 or float16, rounded to bf16
+  --q FILE           Q [batch, s_q, heads, 512], float32, float16 or float64, rounded to bf16
   --k-cache FILE     the cache's bytes [num_blocks, block_bytes], uint8, in MODEL1
                      layout; block_bytes = block_size · 584 rounded up to a multiple
                      of 576 (--block-size is required with it)
-  --indices FILE     [batch, s_q, topk], int32 (int64 read): block · block_size + slot, -1 none
+  --indices FILE     [batch, s_q, topk], int32 (int64 read): block · block_size + slot, -1 none;
+                     an index past the cache (>= num_blocks · block_size) is refused,
+                     where FlashMLA's kernel reads it as -1: it is more often a wrong
+                     block table than a choice, so tcgen names it (write -1 instead)
   --topk-length FILE [batch], int32: the first n indices of each row count
-  --attn-sink FILE   [heads], float32: the sinks
+  --attn-sink FILE   [heads], float32 (float64 rounded to it): the sinks
   --extra-k-cache, --extra-indices, --extra-topk-length FILE
                      the extra cache, likewise (--extra-block-size with it)
 options (both):
@@ -111,7 +114,8 @@ options (both):
   --splits N         CTAs over one row's key blocks, 1 to 128 (default: the
                      scheduler's choice, filling 148 SMs; 1: no combine step)
   --out FILE         write O [batch, s_q, heads, 512] as float32 .npy (bf16 values)
-  --lse FILE         write LSE [batch, s_q, heads] as float32 .npy (+inf: no key)
+  --lse FILE         write LSE [batch, heads, s_q] as float32 .npy, the layout of
+                     FlashMLA's softmax_lse (+inf: no key)
   --backend B        host (default): the host model, every tcgen05 rule checked;
                      ptx: the kernel's sm_100a PTX on the host model through
                      tcgen's PTX interpreter; sm100: a B200 (exit 3 where there
@@ -124,10 +128,14 @@ options (both):
   --save-inputs DIR  write the inputs as DIR/q.npy, k_cache.npy, indices.npy,
                      topk_length.npy, attn_sink.npy, extra_k_cache.npy,
                      extra_indices.npy, extra_topk_length.npy (those the problem
-                     has): given back as files they run the same problem again
+                     has): given back as files they run the same problem again;
+                     files that exist are refused unless --force, and a file
+                     the run reads is never written
+  --force            with --save-inputs: replace its files where they exist
   --no-reference     skip the fp64 reference and the check; exit 0
   --json             the report as one JSON object on stdout
-  --quiet            no progress line
+  --quiet            no estimate and no progress on stderr (CTAs done, rate,
+                     time left: in place on a terminal, else a line every 5 s)
   --threads N        host and ptx: the OS threads running CTAs at once, 1 to 1024
 
 examples:
@@ -194,9 +202,11 @@ attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache
   return c;
 }
 
-attention::SparseDecodeInputs read_inputs(const Args& a) {
+// The arrays of the files; `q_name` says how Q was given (its file, and float64 when rounded from it).
+attention::SparseDecodeInputs read_inputs(const Args& a, std::string& q_name) {
   attention::SparseDecodeInputs in;
   const NpyArray q = read_npy(a.text("q"));
+  q_name = input_name(a.text("q"), q);
   if (q.shape.size() != 4 || q.shape[3] != 512 || q.shape[0] == 0 || q.shape[1] == 0 || q.shape[2] == 0)
     fail("--q", a.text("q") + " (shape " + shape_text(q.shape) + ")", "expected [batch, s_q, heads, 512]");
   in.batch = dimension("--q", a.text("q"), q.shape, 0, 4096, "a batch");
@@ -254,6 +264,19 @@ void save_inputs(const SavedInputs& saved, const attention::SparseDecodeInputs& 
   if (!in.sink.empty()) saved_as("attn_sink", {H}, std::span<const float>(in.sink));
 }
 
+// The --save-inputs files this run writes: those of the arrays its problem has.
+std::vector<std::string> saved_names(const Args& a) {
+  const bool files = a.has("q");
+  std::vector<std::string> names = {"q", "k_cache", "indices"};
+  if (files ? a.has("topk-length") : !a.flag("no-topk-length")) names.push_back("topk_length");
+  if (files ? a.has("attn-sink") : !a.flag("no-sink")) names.push_back("attn_sink");
+  if (files ? a.has("extra-k-cache") : !a.flag("no-extra")) {
+    names.insert(names.end(), {"extra_k_cache", "extra_indices"});
+    if (files ? a.has("extra-topk-length") : !a.flag("no-topk-length")) names.push_back("extra_topk_length");
+  }
+  return names;
+}
+
 }  // namespace
 
 const std::span<const Option> sparse_decode_options{kOptions};
@@ -265,8 +288,10 @@ int sparse_decode(std::span<const std::string> args) {
   }
   const Args a(args, kOptions);
   check_outputs(a, {"out", "lse"});
-  const SavedInputs saved(a, {"q", "k_cache", "indices", "topk_length", "attn_sink", "extra_k_cache", "extra_indices",
-                              "extra_topk_length"});
+  const SavedInputs saved(a, saved_names(a));
+  check_run_files(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
+                      "extra-topk-length", "ptx"},
+                  {"out", "lse"}, saved);
   if (a.flag("strict-ptx") && a.text_or("backend", "host") == "sm100")
     fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
   const Backend backend = parse_backend(a);
@@ -293,8 +318,9 @@ int sparse_decode(std::span<const std::string> args) {
   attention::SparseDecodeInputs in;
   std::string inputs;
   if (files) {
-    in = read_inputs(a);
-    inputs = "inputs: " + a.text("q") + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
+    std::string q_name;
+    in = read_inputs(a, q_name);
+    inputs = "inputs: " + q_name + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
   } else {
     attention::SparseDecodeExample e;
     e.batch = static_cast<int>(a.integer_or("batch", 2, 1, 4096));
@@ -350,7 +376,7 @@ int sparse_decode(std::span<const std::string> args) {
               "topk %d%s\n",
               B, S, H, in.keys.topk, in.extra.topk > 0 ? (", extra topk " + std::to_string(in.extra.topk)).c_str() : "");
   report.text("shapes: Q [%zu, %zu, %zu, 512] bf16, cache [%zu, %zu] uint8 (block_size %d), indices [%zu, %zu, %d]%s%s, "
-              "O [%zu, %zu, %zu, 512] bf16, LSE [%zu, %zu, %zu] float\n",
+              "O [%zu, %zu, %zu, 512] bf16, LSE [%zu, %zu, %zu] float [batch, heads, s_q]\n",
               B, S, H, in.keys.bytes.size() / in.keys.layout.block_bytes(), in.keys.layout.block_bytes(),
               in.keys.layout.block_size, B, S, in.keys.topk, in.keys.lengths.empty() ? "" : ", topk_length [batch]",
               in.extra.topk > 0 ? (", extra cache [" + std::to_string(in.extra.bytes.size() / in.extra.layout.block_bytes()) +
@@ -359,7 +385,7 @@ int sparse_decode(std::span<const std::string> args) {
                                    (in.extra.lengths.empty() ? "" : " and extra_topk_length"))
                                       .c_str()
                                 : "",
-              B, S, H, B, S, H);
+              B, S, H, B, H, S);
   report.text("sink: %s\n", in.sink.empty() ? "none" : "per head, O · 1/(1 + exp(sink − LSE)); LSE without it");
   if (scale_given)
     report.text("softmax scale: %.9g (from --softmax-scale)\n", double(scale.value()));
@@ -400,7 +426,7 @@ int sparse_decode(std::span<const std::string> args) {
   exec::LaunchOptions launch;
   launch.letters_as_errors = a.flag("strict-ptx");
   launch.strict_mma_pipelining = a.flag("strict-ptx");
-  launch.progress = terminal_progress(a.flag("quiet"));
+  launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
   try {
     if (backend == Backend::host) {
@@ -462,8 +488,14 @@ int sparse_decode(std::span<const std::string> args) {
     report.field("wrote", a.text("out"));
   }
   if (a.has("lse")) {
-    write_npy("--lse", a.text("lse"), {B, S, H}, std::span<const float>(run.out.lse));
-    report.text("wrote %s (%zux%zux%zu float32, +inf for a row without a key)\n", a.text("lse").c_str(), B, S, H);
+    // The kernel's LSE is [batch, s_q, heads]; FlashMLA returns softmax_lse as [batch, heads, s_q].
+    std::vector<float> lse(run.out.lse.size());
+    for (std::size_t b = 0; b < B; ++b)
+      for (std::size_t s = 0; s < S; ++s)
+        for (std::size_t h = 0; h < H; ++h) lse[(b * H + h) * S + s] = run.out.lse[(b * S + s) * H + h];
+    write_npy("--lse", a.text("lse"), {B, H, S}, std::span<const float>(lse));
+    report.text("wrote %s (%zux%zux%zu float32 [batch, heads, s_q] as FlashMLA's softmax_lse, +inf for a row without a key)\n",
+                a.text("lse").c_str(), B, H, S);
     report.field("wrote_lse", a.text("lse"));
   }
   report.finish();

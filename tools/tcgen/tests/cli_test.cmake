@@ -477,7 +477,7 @@ elseif(CASE STREQUAL "gemm_refused")
   refused("^tcgen: --m, --n, --k = 65536x65536 x 65536 is invalid: expected a problem that fits in memory: it needs about 176 GiB"
           gemm --m 65536 --n 65536 --k 65536)
   file(WRITE "${WORK}/text.npy" "not an array\n")
-  refused("^tcgen: npy file = [^\n]*text.npy is invalid: expected a float32 or float16 .npy array"
+  refused("^tcgen: npy file = [^\n]*text.npy is invalid: expected a float32, float16 or float64 .npy array"
           gemm --m 8 --n 8 --k 8 --a "${WORK}/text.npy" --b "${WORK}/text.npy")
   unreadable("^tcgen: npy file = [^\n]*missing.npy is invalid: expected a readable file"
           gemm --m 8 --n 8 --k 8 --a "${WORK}/missing.npy" --b "${WORK}/a.npy")
@@ -616,6 +616,12 @@ elseif(CASE STREQUAL "sparse_decode_npy")
   has_line("saved ${WORK}/in/indices.npy (1x2x100)")
   has_line("saved ${WORK}/in/extra_topk_length.npy (1)")
   has_line("wrote ${WORK}/o1.npy (1x2x64x512 float32, bf16 values)")
+  # LSE as FlashMLA returns softmax_lse: [batch, heads, s_q].
+  has_line("wrote ${WORK}/lse1.npy (1x64x2 float32 [batch, heads, s_q] as FlashMLA's softmax_lse, +inf for a row without a key)")
+  file(READ "${WORK}/lse1.npy" header OFFSET 10 LIMIT 100)
+  if(NOT header MATCHES "'descr': '<f4', 'fortran_order': False, 'shape': [(]1, 64, 2[)]")
+    die("lse1.npy header: ${header}")
+  endif()
   ok(sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy"
      --topk-length "${WORK}/in/topk_length.npy" --attn-sink "${WORK}/in/attn_sink.npy"
      --extra-k-cache "${WORK}/in/extra_k_cache.npy" --extra-block-size 64 --extra-indices "${WORK}/in/extra_indices.npy"
@@ -641,7 +647,7 @@ elseif(CASE STREQUAL "sparse_decode_npy")
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --indices "${WORK}/in/indices.npy")
   refused("^tcgen: --k-cache = [^\n]*k_cache.npy [(]shape 32x37440[)] is invalid: expected [[]num_blocks, 2304[]] uint8"
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 3 --indices "${WORK}/in/indices.npy")
-  refused("^tcgen: npy file = [^\n]*indices.npy is invalid: expected a float32 or float16 .npy array: dtype '<i4'"
+  refused("^tcgen: npy file = [^\n]*indices.npy is invalid: expected a float32, float16 or float64 .npy array: dtype '<i4'"
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy"
           --attn-sink "${WORK}/in/indices.npy")
   refused("^tcgen: npy file = [^\n]*q.npy is invalid: expected an int32 or int64 .npy array: dtype '<f4'"
@@ -654,7 +660,7 @@ elseif(CASE STREQUAL "sparse_decode_npy")
   refused("^tcgen: --extra-block-size = 64 is invalid: expected it with --extra-k-cache"
           sparse-decode --q "${WORK}/in/q.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy"
           --extra-block-size 64)
-  refused("^tcgen: npy file = [^\n]*k_cache.npy is invalid: expected a float32 or float16 .npy array: dtype '[|]u1' [(]little-endian float32 '<f4' or float16 '<f2' only[)]"
+  refused("^tcgen: npy file = [^\n]*k_cache.npy is invalid: expected a float32, float16 or float64 .npy array: dtype '[|]u1' [(]little-endian float32 '<f4', float16 '<f2' or float64 '<f8' only[)]"
           sparse-decode --q "${WORK}/in/k_cache.npy" --k-cache "${WORK}/in/k_cache.npy" --block-size 64 --indices "${WORK}/in/indices.npy")
 elseif(CASE STREQUAL "sparse_decode_ptx")
   # The kernel's sm_100a PTX through the interpreter, split and not.
@@ -880,6 +886,18 @@ d['kernels'][0]['cannot_run'][0]['opcode'] == 'tcgen05.shift.cta_group::1.down'"
   file(WRITE "${WORK}/bad.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n  add.s32 %r1, %r2, 1;\n}\n")
   refused("^tcgen: PTX = [^\n]*bad.ptx:5: '%r1' in add.s32 is invalid: a register, variable, label or function declared in scope" ptx "${WORK}/bad.ptx")
   refused("^tcgen: FILE = [(]none[)] is invalid: expected one PTX file" ptx)
+  # A target that cannot hold tcgen05 is said; a .kind PTX does not have is invalid, not a missing feature.
+  file(WRITE "${WORK}/sm80.ptx" ".version 8.7\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  tcgen05.mma.cta_group::1.kind::f99 [%r1], %rd1, %rd2, %r2, 1;\n  ret;\n}\n")
+  run(ptx "${WORK}/sm80.ptx")
+  if(NOT rc EQUAL 1 OR NOT err STREQUAL "")
+    die("tcgen ptx of an sm_80 module with kind::f99: expected exit 1, got ${rc}: ${err}")
+  endif()
+  has_line("warning: target sm_80 is not a tcgen05 target (sm_100a, sm_100f, sm_101a or sm_103a): ptxas refuses its tcgen05 instructions, and a B200 runs none of its code unless it is compiled for one of them; the host model runs it as sm_100a")
+  has_line("    line 8: tcgen05.mma.cta_group::1.kind::f99: invalid PTX (ptxas refuses it): .kind::f99 is none of PTX's .kind::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4 (PTX #tcgen05-mma-instructions-mma)")
+  run(ptx "${WORK}/tiny.ptx")
+  if(out MATCHES "warning")
+    die("tcgen ptx of an sm_100a module: expected no target warning: ${out}")
+  endif()
 elseif(CASE STREQUAL "json")
   # --json: one JSON object on stdout (checked by Python's parser) with the report's facts as fields.
   file(MAKE_DIRECTORY "${WORK}")

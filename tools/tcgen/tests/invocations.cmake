@@ -1,6 +1,8 @@
 # Runs every invocation of invocations.txt and checks its exit code and what
-# it printed (the rules are at the top of that file); reports every mismatch,
-# then fails if there was one.
+# it printed (the rules are at the top of that file), and that a refused one
+# (exit 2 or 3) left every file of the fixture directory as it was: none
+# written, changed or removed; reports every mismatch, then fails if there
+# was one.
 #   cmake -DTCGEN=<tcgen> -DTABLE=<invocations.txt> -DFIXTURES=<make_fixtures.py> -DWORK=<dir> -P invocations.cmake
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -15,6 +17,17 @@ file(STRINGS "${TABLE}" rows)
 set(count 0)
 set(skipped 0)
 set(failures "")
+# Every file under the fixtures with its SHA-256 ("path=hash", a list): what a refusal must leave alone.
+function(snapshot out)
+  file(GLOB_RECURSE files LIST_DIRECTORIES false "${WORK}/*")
+  list(SORT files)
+  set(s "")
+  foreach(f IN LISTS files)
+    file(SHA256 "${f}" h)
+    list(APPEND s "${f}=${h}")
+  endforeach()
+  set(${out} "${s}" PARENT_SCOPE)
+endfunction()
 foreach(row IN LISTS rows)
   if(row MATCHES "^#" OR row STREQUAL "")
     continue()
@@ -31,6 +44,7 @@ foreach(row IN LISTS rows)
   endif()
   string(REPLACE "\${W}" "${WORK}" argv "${argv}")
   separate_arguments(argv UNIX_COMMAND "${argv}")
+  snapshot(before)
   execute_process(COMMAND "${TCGEN}" ${argv} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   WORKING_DIRECTORY "${WORK}")
   math(EXPR count "${count} + 1")
@@ -45,6 +59,17 @@ foreach(row IN LISTS rows)
     set(why "expected one line on stderr starting 'tcgen: '")
   elseif(NOT want EQUAL 0 AND NOT err MATCHES "${regex}")
     set(why "stderr does not match '${regex}'")
+  elseif(NOT want EQUAL 0)
+    snapshot(after)
+    set(gone ${before})
+    set(new ${after})
+    list(REMOVE_ITEM gone ${after})
+    list(REMOVE_ITEM new ${before})
+    if(gone OR new)
+      string(REGEX REPLACE "=[0-9a-f]+" "" gone "${gone}")
+      string(REGEX REPLACE "=[0-9a-f]+" "" new "${new}")
+      set(why "refused, yet it wrote, changed or removed fixture files: before [${gone}], after [${new}]")
+    endif()
   endif()
   if(NOT why STREQUAL "")
     string(REPLACE ";" " " shown "${argv}")

@@ -36,3 +36,12 @@ with open(os.path.join(out, "garbage.npy"), "wb") as f:
     f.write(b"hello, not numpy\n")
 with open(os.path.join(out, "not.ptx"), "w") as f:
     f.write("this is not PTX\n")
+# One file under three more spellings, and a user's own q/k/v: the data-loss rows.
+os.symlink("m8x8.npy", os.path.join(out, "link.npy"))
+os.link(os.path.join(out, "m8x8.npy"), os.path.join(out, "hard.npy"))
+for d, names in (("user", ("q", "k", "v")), ("saved_once", ("a", "b"))):
+    os.makedirs(os.path.join(out, d), exist_ok=True)
+    src = "qkv.npy" if d == "user" else "m8x8.npy"
+    for n in names:
+        with open(os.path.join(out, src), "rb") as f, open(os.path.join(out, d, n + ".npy"), "wb") as g:
+            g.write(f.read())

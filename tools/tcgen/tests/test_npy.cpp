@@ -3,6 +3,9 @@
 // literal padded to 64 bytes, then the raw data).
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -77,13 +80,31 @@ TEST_CASE("float16 input is converted exactly; 1-D shapes keep NumPy's trailing 
   std::remove(path.c_str());
 }
 
-TEST_CASE("what is not a float32/float16 C-order array is an error naming the file") {
+TEST_CASE("float64 input (numpy's default) is rounded to float32, to nearest even, and said so") {
+  const std::string path = scratch("double");
+  // 1 + 2^-24 is halfway between the floats 1 and 1 + 2^-23: even, 1. 1 + 3·2^-24 is halfway between
+  // 1 + 2^-23 and 1 + 2^-22: even, 1 + 2^-22. 0.1 is 0x3FB999999999999A; as a float 0x3DCCCCCD.
+  const double in[] = {1.0 + 0x1p-24, 1.0 + 3 * 0x1p-24, 0.1, -1e300};
+  write_raw(path, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }",
+            std::string(reinterpret_cast<const char*>(in), sizeof in));
+  const auto a = read_npy(path);
+  CHECK(a.float64);
+  CHECK_FALSE(a.float16);
+  CHECK(a.values[0] == 1.0f);
+  CHECK(a.values[1] == 1.0f + 0x1p-22f);
+  CHECK(std::bit_cast<std::uint32_t>(a.values[2]) == 0x3DCCCCCDu);
+  CHECK(std::isinf(a.values[3]));  // beyond every 16-bit type's range: the verbs refuse it as not finite
+  CHECK(input_name(path, a) == path + " (float64, rounded)");
+  std::remove(path.c_str());
+}
+
+TEST_CASE("what is not a float32/float16/float64 C-order array is an error naming the file") {
   const std::string path = scratch("bad");
   const auto rejects = [&](const std::string& dict, const std::string& data, const char* why) {
     write_raw(path, dict, data);
     CHECK_THROWS_WITH_AS(read_npy(path), doctest::Contains(why), tcgen::Error);
   };
-  rejects("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'), "'<f8'");
+  rejects("{'descr': '<i2', 'fortran_order': False, 'shape': (1,), }", std::string(2, '\0'), "'<i2'");
   rejects("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'), "Fortran");
   rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", std::string(12, '\0'), "16 data bytes");
   // The shape strictly: no signs, no 20-digit dimensions, a tuple.

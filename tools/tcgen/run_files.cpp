@@ -1,0 +1,53 @@
+#include "run_files.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::cli {
+
+namespace {
+
+std::string dev_ino(const struct stat& st) { return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino); }
+
+// The identity described in run_files.hpp; empty for what is left out (a
+// device, a pipe, a directory, a path whose directory is missing: the
+// readers and writers refuse those themselves).
+std::string identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return S_ISREG(st.st_mode) ? dev_ino(st) : std::string();
+  const std::filesystem::path p(path);
+  const std::string dir = p.parent_path().empty() ? "." : p.parent_path().string();
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return {};
+  return dev_ino(st) + "/" + p.filename().string();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+void RunFiles::input(std::string_view option, const std::string& path) {
+  if (std::string id = identity(path); !id.empty()) inputs_.push_back({std::string(option), path, std::move(id)});
+}
+
+void RunFiles::output(std::string_view option, const std::string& path, bool fresh, bool force) {
+  const std::string field(option), id = identity(path);
+  if (id.empty()) return;
+  for (const Named& in : inputs_)
+    if (in.id == id)
+      fail(field.c_str(), path,
+           "expected a file the run does not read: it is " + in.option + "'s " + in.path + ", which writing would overwrite");
+  for (const Named& out : outputs_)
+    if (out.id == id)
+      fail(field.c_str(), path, "expected a file no other output writes: " + out.option + " writes " + out.path + " already");
+  if (fresh && !force && exists(path))
+    fail(field.c_str(), path, "expected a new file: it exists (--force replaces it)");
+  outputs_.push_back({field, path, id});
+}
+
+}  // namespace tcgen::cli
