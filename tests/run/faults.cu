@@ -10,6 +10,8 @@
 //           letter, counted in the summary; under --strict a fault
 //   hang    a kernel that waits on an mbarrier nobody arrives on: it would
 //           hang on a GPU; here a fault with both waits named
+//   crash   the host code dies of SIGSEGV after a kernel ran: no runtime
+//           summary, which tcgen run says (and --json still reports)
 //   memory  requests refused before they touch memory: 100 KB of dynamic
 //           shared memory without cudaFuncSetAttribute (then with it),
 //           cudaMemcpyDefault past a block's end, a cudaMalloc larger than the
@@ -19,6 +21,7 @@
 // the kernel ran, 3 when it faulted), 1 otherwise.
 #include <cuda_runtime.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -152,6 +155,12 @@ int main(int argc, char** argv) {
                     to_symbol == cudaSuccess && back[3] == 4;
     return ok ? 3 : 1;
   }
-  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory\n");
+  if (std::strcmp(mode, "crash") == 0) {
+    const cudaError_t e = launch_one_warp(read_before_wait);
+    std::printf("launch: %s\n", cudaGetErrorName(e));
+    std::fflush(stdout);
+    std::raise(SIGSEGV);
+  }
+  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory|crash\n");
   return 1;
 }

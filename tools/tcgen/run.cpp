@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -47,31 +48,67 @@ At exit one line sums up: kernels launched, PTX-letter warnings by rule.
                global memory (atomics, flags)
   --quiet      no summary line
   --json       the summary as one JSON object, the last line on stderr (stdout
-               is the program's): verb, program, arguments, exit_code,
+               is the program's): verb, program, arguments, exit_code, signal,
                kernel_launches, warnings {rule: count}, fault (the sticky
-               error's name, or null), driver_only. A program that ends
-               without the runtime's exit (an abort, _exit, the loader) has no
-               summary: a sentence says so instead
+               error's name, or null), driver_only, unemulated_driver_functions,
+               ended_without_summary (null, or why there is no summary: a
+               crash, an abort, _exit, the loader, the static runtime); always
+               printed, after the sentence that says why where there is one
+
+Driver functions the program looks up that tcgen does not emulate are named
+once, after it ends (it was given null pointers for them).
 
 Exit: the program's exit code (128 + N when signal N ended it); 2 for a bad
-command line or a program that cannot be started, or one that never loaded
-tcgen's runtime (it was linked with the static CUDA runtime).
+command line, a program that cannot be started, one that carries NVIDIA's
+static CUDA runtime (nvcc's default: rebuild with -cudart shared), or one
+that never loaded tcgen's runtime, whatever its own exit code.
 )";
 
 // Before "--" (parsed by hand: everything after it is the program's).
 constexpr Option kOptions[] = {{"strict", false}, {"seed", true}, {"threads", true}, {"quiet", false}, {"json", false}};
 
-// The runtime's "json KEY VALUE" lines (device.cpp) as one object with the
-// program's name, arguments and exit code.
-std::string summary_json(const std::string& lines, std::span<const std::string> program, int code) {
+// What tcgen's libraries told tcgen run through its pipe (TCGEN_RUN_FD): tagged
+// lines ("loaded", "static_runtime", "unemulated NAME", "json KEY VALUE [N]",
+// and "exec_failed WHY" from tcgen run's own child)
+// and the summary text for people (every other line).
+struct Heard {
+  bool loaded = false, static_runtime = false;
+  std::string exec_failed;  // why the program could not be started
+  std::vector<std::string> unemulated;
+  std::string json, text;
+};
+
+Heard parse_heard(const std::string& pipe) {
+  Heard h;
+  std::istringstream in(pipe);
+  for (std::string line; std::getline(in, line);) {
+    if (line == "loaded") h.loaded = true;
+    else if (line == "static_runtime") h.static_runtime = true;
+    else if (line.starts_with("unemulated ")) {
+      if (std::find(h.unemulated.begin(), h.unemulated.end(), line.substr(11)) == h.unemulated.end())
+        h.unemulated.push_back(line.substr(11));  // once each: a runtime looks some up under two versions
+    }
+    else if (line.starts_with("exec_failed ")) h.exec_failed = line.substr(12);
+    else if (line.starts_with("json ")) h.json += line + "\n";
+    else h.text += line + "\n";
+  }
+  return h;
+}
+
+// The run as one JSON object: the program, its exit, the runtime's "json KEY VALUE" facts, the driver
+// functions it asked for in vain, and why there is no summary (`ended`, empty when there is one).
+std::string summary_json(const Heard& h, std::span<const std::string> program, int code, int signal,
+                         const std::string& ended) {
   Report r(true), warnings(true);
   r.field("verb", "run");
   r.field("program", program[0]);
   r.field("arguments", std::vector<std::string>(program.begin() + 1, program.end()));
   r.field("exit_code", code);
+  if (signal) r.field("signal", signal);
+  else r.raw("signal", "null");
   std::string fault, driver_only = "false";
   std::int64_t launches = 0;
-  std::istringstream in(lines);
+  std::istringstream in(h.json);
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
     std::string tag, key, value, count;
@@ -86,6 +123,9 @@ std::string summary_json(const std::string& lines, std::span<const std::string> 
   if (fault.empty()) r.raw("fault", "null");
   else r.field("fault", fault);
   r.field("driver_only", driver_only == "true");
+  r.field("unemulated_driver_functions", h.unemulated);
+  if (ended.empty()) r.raw("ended_without_summary", "null");
+  else r.field("ended_without_summary", ended);
   return r.object();
 }
 
@@ -140,8 +180,8 @@ int run_program(std::span<const std::string> args) {
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());
-    std::cerr << "tcgen: PROGRAM = " << args[i] << " is invalid: expected a program that can be started (" << std::strerror(errno)
-              << ")\n";
+    const std::string why = std::string("exec_failed ") + std::strerror(errno) + "\n";
+    if (write(pipe_fds[1], why.data(), why.size()) < 0) _exit(2);
     _exit(2);
   }
   close(pipe_fds[1]);
@@ -152,33 +192,45 @@ int run_program(std::span<const std::string> args) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (WIFSIGNALED(status)) std::cerr << "tcgen run: " << args[i] << " was killed by signal " << WTERMSIG(status) << " ("
-                                     << strsignal(WTERMSIG(status)) << ")\n";
-  // The runtime writes "loaded" when the program loads it, and its summary at exit.
-  const bool loaded = summary.starts_with("loaded\n");
-  if (loaded) summary.erase(0, 7);
-  if (loaded && summary.empty()) {
-    std::cerr << "tcgen run: " << args[i] << " ended (exit code " << code
-              << ") without the CUDA runtime's exit: no summary (an abort, a crash or _exit)\n";
-    return code;
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  const int code = signal ? 128 + signal : WEXITSTATUS(status);
+  const std::string& program = args[i];
+  const Heard heard = parse_heard(summary);
+  // Every end says one sentence (or the runtime's summary) and, under --json, one JSON object last.
+  const auto finish = [&](const std::string& sentence, const std::string& ended, int exit_code) {
+    if (!sentence.empty() && !(json && ended.empty())) std::cerr << "tcgen run: " << sentence << '\n';
+    if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, ended) << '\n';
+    return exit_code;
+  };
+  if (!heard.exec_failed.empty())
+    fail("PROGRAM", program, "expected a program that can be started (" + heard.exec_failed + ")");
+  if (heard.static_runtime)  // the runtime's libcuda ended it at its first look for NVIDIA's private tables
+    return finish(program + " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it asked the driver for "
+                            "cuGetExportTable), so its CUDA calls cannot reach tcgen's: rebuild it with -cudart shared",
+                  "linked with the static CUDA runtime", 2);
+  if (signal) std::cerr << "tcgen run: " << program << " was killed by signal " << signal << " (" << strsignal(signal) << ")\n";
+  if (!heard.unemulated.empty()) {
+    std::string names;
+    for (const std::string& n : heard.unemulated) names += (names.empty() ? "" : ", ") + n;
+    std::cerr << "tcgen run: " << program << " asked the driver for " << heard.unemulated.size() << " function"
+              << (heard.unemulated.size() == 1 ? "" : "s")
+              << " tcgen does not emulate, and was given null pointers for them: " << names << '\n';
   }
-  if (summary.empty() && code == 127) {
-    std::cerr << "tcgen run: the dynamic loader stopped " << args[i]
-              << " (exit 127): it calls a function tcgen's CUDA runtime does not emulate, named above (docs/run.md)\n";
-    return code;
-  }
-  if (summary.empty() && code != 2) {
-    std::cerr << "tcgen run: " << args[i]
-              << " never loaded tcgen's CUDA runtime: build it with -cudart shared (it was linked with the static "
-                 "one, or uses no CUDA)\n";
-    return code == 0 ? 2 : code;
-  }
-  if (json) {
-    std::cerr << summary_json(summary, args.subspan(i), code) << '\n';
-    return code;
-  }
-  if (!quiet) std::cerr << summary;
+  if (heard.loaded && heard.text.empty() && heard.json.empty())
+    return finish(program + " ended (exit code " + std::to_string(code) +
+                      ") without the CUDA runtime's exit: no summary (an abort, a crash or _exit)",
+                  "an abort, a crash or _exit", code);
+  if (!heard.loaded && heard.text.empty() && heard.json.empty() && code == 127)
+    return finish("the dynamic loader stopped " + program +
+                      " (exit 127): it calls a function tcgen's CUDA runtime does not emulate, named above (docs/run.md)",
+                  "the dynamic loader stopped it", code);
+  if (!heard.loaded && heard.text.empty() && heard.json.empty())
+    // Exit 2, tcgen's refusal, whatever the program's own code: a 3 of its own would read as tcgen's "file" exit.
+    return finish(program + " never loaded tcgen's CUDA runtime (it exited " + std::to_string(code) +
+                      "): build it with -cudart shared (it was linked with the static one, or uses no CUDA)",
+                  "it never loaded tcgen's CUDA runtime", 2);
+  if (json) return finish("", "", code);
+  if (!quiet) std::cerr << heard.text;
   return code;
 }
 
