@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "kernel_run.hpp"
 #include "dtype.hpp"
 #include "npy.hpp"
@@ -310,6 +311,31 @@ int fmha(std::span<const std::string> args) {
 
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
                     Sq = std::size_t(p.seq_q), Sk = std::size_t(p.seq_k), D = std::size_t(p.head_dim);
+  {
+    // What the run holds at once, before any of it is taken: Q, K, V as floats and 16-bit patterns (6 bytes
+    // an element); O as 16-bit patterns, and as floats for --out (twice with bshd); the fp64 reference's O
+    // (8); LSE as a float and the reference's double; 64 MiB for the host model's CTAs in flight.
+    const bool check = !a.flag("no-reference");
+    const double q = double(B) * H * Sq * D, kv = 2.0 * B * Hkv * Sk * D, rows = double(B) * H * Sq;
+    const double bytes = 6 * (q + kv) + q * (2 + (a.has("out") ? 8 : 0) + (check ? 8 : 0)) + rows * (4 + (check ? 8 : 0)) +
+                         64.0 * (1 << 20);
+    check_memory("--batch, --heads, --heads-kv, --seq-q, --seq-k, --head-dim",
+                 std::to_string(B) + ", " + std::to_string(H) + ", " + std::to_string(Hkv) + ", " + std::to_string(Sq) +
+                     ", " + std::to_string(Sk) + ", " + std::to_string(D),
+                 bytes);
+  }
+  // Said before the inputs are drawn, which for a long run takes a while itself.
+  const std::size_t rows = std::size_t(attention::kFmhaBlockM) * attention::fmha_q_tiles(p.head_dim);  // per CTA
+  const std::uint64_t ctas = B * H * ((Sq + rows - 1) / rows);
+  const auto at_once = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(parse_threads(a)), ctas));
+  if (backend != Backend::sm100) {
+    // Measured per OS thread on the 2-core CI VM (tcgen fmha --threads 1 --seq-q 1024 --seq-k 2048, and
+    // --seq-q 512 --seq-k 1024 --backend ptx): 2.8 and 1.0 GFLOP/s; the fp64 reference 4.8 GFLOP/s.
+    // Rounded down: they only say when a run is long.
+    const TimeEstimate t{.kernel_flops = p.flops(), .kernel_rate = backend == Backend::host ? 2e9 : 0.7e9, .threads = at_once,
+                         .reference_flops = a.flag("no-reference") ? 0 : p.flops(), .reference_rate = 3e9};
+    announce_long_run(t, a.flag("quiet"));
+  }
   const char* type = name(dtype);
   // Inputs as float values (exactly those of dtype) and as dtype bit patterns.
   attention::FmhaInputs in;
@@ -421,9 +447,6 @@ int fmha(std::span<const std::string> args) {
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
-  const std::size_t rows = std::size_t(attention::kFmhaBlockM) * attention::fmha_q_tiles(p.head_dim);  // per CTA
-  const std::uint64_t ctas = B * H * ((Sq + rows - 1) / rows);
-  const auto at_once = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(launch.threads), ctas));
   try {
     if (backend == Backend::host) {
       report.text("backend: host model, one launch over all %zu (batch, head) pair%s, %u CTA%s at once, every tcgen05 rule checked\n",

@@ -2,11 +2,13 @@
 // flash_mla_with_kvcache with `indices`, MODEL1 FP8 cache) with tcgen's
 // kernel (tcgen::attention, sparse_decode_kernel.hpp) on the host model, its
 // PTX, or a B200, checked against the fp64 reference of the dequantised cache.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "kernel_run.hpp"
 #include "npy.hpp"
 #include "progress.hpp"
@@ -24,6 +27,7 @@
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/launch_options.hpp"
+#include "tcgen/exec/unit_pool.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_SM100)
 #include "tcgen/attention/sparse_decode_sm100.hpp"
@@ -277,6 +281,29 @@ std::vector<std::string> saved_names(const Args& a) {
   return names;
 }
 
+// What a run holds at once (bytes), before any of it is taken: Q as floats and bf16 (6 an element); the
+// caches' bytes and indices (4 each); O as bf16, floats for --out and the fp64 reference's (8); the float
+// partial O of the splits (148 CTAs' rows at most past one split's); the reference's gathered keys per
+// thread; 64 MiB for the host model's CTAs in flight. `latent_tokens`: the example's fp32 latent, held
+// while it is quantised.
+double run_bytes(const Args& a, double batch, double s_q, double heads, double cache_bytes, double indices,
+                 double topk, double latent_tokens) {
+  const double rows = batch * s_q * heads, o = rows * 512;
+  const bool check = !a.flag("no-reference");
+  return 6 * o + cache_bytes + 4 * indices + o * (2 + (a.has("out") ? 4 : 0) + (check ? 8 : 0) + 4) +
+         148.0 * 64 * 512 * 4 + (check ? 2 * topk * 512 * 4 : 0) + latent_tokens * 512 * 4 + 64.0 * (1 << 20);
+}
+
+// The bytes of the files given to `options` (the .npy reader holds a file and its values: at most 3 times).
+double file_bytes(const Args& a, std::initializer_list<const char*> options) {
+  double n = 0;
+  std::error_code ec;
+  for (const char* o : options)
+    if (a.has(o))
+      if (const auto size = std::filesystem::file_size(a.text(o), ec); !ec) n += double(size);
+  return 3 * n;
+}
+
 }  // namespace
 
 const std::span<const Option> sparse_decode_options{kOptions};
@@ -318,8 +345,16 @@ int sparse_decode(std::span<const std::string> args) {
   attention::SparseDecodeInputs in;
   std::string inputs;
   if (files) {
+    check_memory("--q, --k-cache, --indices and the other files", "their sizes",
+                 file_bytes(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
+                                "extra-topk-length"}));
     std::string q_name;
     in = read_inputs(a, q_name);
+    check_memory("--q, --k-cache, --indices", "batch " + std::to_string(in.batch) + ", s_q " + std::to_string(in.s_q) +
+                                                  ", heads " + std::to_string(in.heads) + ", topk " +
+                                                  std::to_string(in.keys.topk + in.extra.topk),
+                 run_bytes(a, in.batch, in.s_q, in.heads, double(in.keys.bytes.size() + in.extra.bytes.size()),
+                           double(in.keys.indices.size() + in.extra.indices.size()), in.keys.topk + in.extra.topk, 0));
     inputs = "inputs: " + q_name + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
   } else {
     attention::SparseDecodeExample e;
@@ -336,6 +371,17 @@ int sparse_decode(std::span<const std::string> args) {
     e.sink = !a.flag("no-sink");
     if (e.heads % attention::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
       fail("--heads", std::to_string(e.heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
+    {
+      const double rows = double(e.batch) * e.s_q, tokens = double(e.block_size) * e.num_blocks,
+                   extra_tokens = double(e.extra_block_size) * e.extra_num_blocks;
+      const double cache = double(attention::Model1Layout{e.block_size}.block_bytes()) * e.num_blocks +
+                           (e.extra_topk ? double(attention::Model1Layout{e.extra_block_size}.block_bytes()) * e.extra_num_blocks : 0);
+      check_memory("--batch, --s-q, --heads, --topk, --block-size, --num-blocks",
+                   std::to_string(e.batch) + ", " + std::to_string(e.s_q) + ", " + std::to_string(e.heads) + ", " +
+                       std::to_string(e.topk) + ", " + std::to_string(e.block_size) + ", " + std::to_string(e.num_blocks),
+                   run_bytes(a, e.batch, e.s_q, e.heads, cache, rows * (e.topk + e.extra_topk), e.topk + e.extra_topk,
+                             std::max(tokens, extra_tokens)));
+    }
     in = attention::random_sparse_decode_inputs(e, seed);
     inputs = "inputs: built-in example from seed " + std::to_string(seed) +
              ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
@@ -428,6 +474,15 @@ int sparse_decode(std::span<const std::string> args) {
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
+  if (backend != Backend::sm100) {
+    // Measured per OS thread on the 2-core CI VM (tcgen sparse-decode --threads 1 --topk 2048 --heads 128
+    // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64
+    // reference 4.6 GFLOP/s. Rounded down: they only say when a run is long.
+    const TimeEstimate t{.kernel_flops = flops, .kernel_rate = backend == Backend::host ? 2e9 : 0.25e9,
+                         .threads = exec::pool_threads(launch.threads),
+                         .reference_flops = a.flag("no-reference") ? 0 : flops, .reference_rate = 3e9};
+    announce_long_run(t, a.flag("quiet"));
+  }
   try {
     if (backend == Backend::host) {
       report.text("backend: host model, every tcgen05 rule checked\n");

@@ -3,6 +3,11 @@
 # Each case runs the program and checks exit code, stdout and stderr.
 
 # run(args...): sets rc, out, err.
+# Each case starts from an empty work directory: files of an earlier run (--save-inputs refuses to
+# replace them without --force) must not decide this one.
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
 macro(run)
   execute_process(COMMAND "${TCGEN}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 endmacro()
@@ -933,7 +938,18 @@ elseif(CASE STREQUAL "fmha_progress")
   if(NOT rc EQUAL 0 OR out MATCHES "CTA [0-9]+ of")
     die("--quiet on a terminal: expected no progress line, got: ${out}")
   endif()
-  ok(fmha --heads 4 --seq-q 512 --seq-k 512)  # into pipes: stderr stays empty
+  ok(fmha --heads 4 --seq-q 512 --seq-k 512)  # into pipes: stderr stays empty (a run under 5 s)
+  # A long run into a pipe: first the estimate, then a plain progress line every 5 s (the run is cut short).
+  execute_process(COMMAND "${TCGEN}" gemm --m 4096 --n 4096 --k 4096 --threads 2 TIMEOUT 9
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT err MATCHES "^tcgen: estimated time about [0-9]+ min: the kernel on the host model about [0-9]+ s [(]2 threads[)], the fp64 reference about [0-9]+ min [(]--no-reference skips it[)]\ntcgen: CTA [0-9]+ of 148 [(][0-9]+%[)], [0-9.e+]+ CTAs/s, about [0-9]+ s left\n")
+    die("a long gemm into a pipe: expected the estimate and a progress line on stderr, got: ${err}")
+  endif()
+  execute_process(COMMAND "${TCGEN}" gemm --m 4096 --n 4096 --k 4096 --threads 2 --quiet TIMEOUT 7
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT err STREQUAL "")
+    die("a long gemm with --quiet: expected nothing on stderr, got: ${err}")
+  endif()
 elseif(CASE STREQUAL "gemm_configs")
   # What the GEMM library runs, from the command line: MN-major operands
   # (files stored K x M and K x N), C added, bf16 and fp16 D; each checked
