@@ -118,6 +118,7 @@ SparseDecodeRun run(const SparseDecodeProblem& problem, std::span<const std::uin
     x.run.stats.ptx_instructions += sc.instructions;
     x.run.stats.ptx_ctas += sc.ctas;
     for (const auto& [rule, n] : sc.warnings) x.run.stats.ptx_warnings[rule] += n;
+    for (const auto& [rule, text] : sc.first_warning) x.run.stats.ptx_first_warning.try_emplace(rule, text);
   }
   x.run.stats.seconds = since(start);
   return std::move(x.run);

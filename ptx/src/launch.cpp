@@ -166,6 +166,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
           stats.printed += state.printed;
           stats.instructions += state.instructions;
           for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
+          for (const auto& [rule, text] : state.first_warning) stats.first_warning.try_emplace(rule, text);
           ++stats.ctas;
         }
         std::fflush(stdout);

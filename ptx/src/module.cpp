@@ -87,6 +87,12 @@ std::string Module::source_text(const Function& f, std::uint32_t loc) const {
   return s;
 }
 
+std::string Module::source_position(const Function& f, std::uint32_t loc) const {
+  if (loc == 0 || loc >= f.locations.size()) return {};
+  const Location& l = f.locations[loc];
+  return (l.file < files_.size() ? files_[l.file] : "file " + std::to_string(l.file)) + ":" + std::to_string(l.line);
+}
+
 std::vector<Module::Storage> Module::storage() const {
   std::vector<Storage> out;
   for (const Variable& v : variables_)

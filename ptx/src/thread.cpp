@@ -40,7 +40,10 @@ void Thread::run() {
       current_ = &in;
       ++count;
       if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
+      // A rule the model counts for the first time in this CTA grows its map: the one check per instruction.
+      const std::size_t letters = rt_.cta().warnings().size();
       in.run(*this, in);
+      if (rt_.cta().warnings().size() != letters) note_letters(in);
     }
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
@@ -51,6 +54,10 @@ void Thread::run() {
 void Thread::report(const Error& e, const Instruction& in) const {
   const exec::Dim3 b = rt_.block();
   std::ostringstream s;
+  // First, one line as a compiler's diagnostic reads, which editors jump to: file:line: error: what.
+  const std::string position = grid_.module.source_position(grid_.function, in.loc);
+  s << (position.empty() ? grid_.module.name() + ":" + std::to_string(in.line) : position) << ": error: " << e.what()
+    << "\n";
   s << "PTX kernel " << grid_.function.demangled << ", block (" << b.x << ", " << b.y << ", " << b.z << "), warp "
     << warp() << ", lane " << lane() << " (thread " << linear_ << "):\n"
     << "  at " << grid_.module.name() << ":" << in.line << ": " << in.text << "\n";
@@ -280,17 +287,32 @@ void Thread::clear_pending() {
 void Thread::check_pending(std::uint32_t slot) const {
   if (!pending_[slot]) return;
   std::fill(pending_, pending_ + r_.size(), std::uint8_t{0});
-  cta_.warn(grid_.config, "ld_register_before_wait", "register",
+  cta_.warn(grid_.config, "ld_register_before_wait", where(*current_), "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),
              "tcgen05.wait::ld between a tcgen05.ld and any use of its destination registers "
              "(PTX #tcgen05-instructions-tcgen05-wait)");
 }
 
-void CtaState::warn(const LaunchConfig& config, const std::string& rule, const std::string& field,
+void CtaState::warn(const LaunchConfig& config, const std::string& rule, const std::string& where, const std::string& field,
                     const std::string& value, const std::string& expected) {
   if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error in strict mode]");
-  ++warnings[rule];
+  if (warnings[rule]++ == 0) first_warning[rule] = where + ": " + Error(field, value, expected).what();
+}
+
+std::string Thread::where(const Instruction& in) const {
+  const exec::Dim3 b = rt_.block();
+  const std::string position = grid_.module.source_position(grid_.function, in.loc);
+  std::ostringstream s;
+  if (!position.empty()) s << position << ", ";
+  s << "PTX line " << in.line << " (" << in.opcode << ") of kernel " << grid_.function.demangled << ", block (" << b.x
+    << ", " << b.y << ", " << b.z << "), warp " << warp() << ", lane " << lane();
+  return s.str();
+}
+
+void Thread::note_letters(const Instruction& in) {
+  for (const auto& [rule, w] : rt_.cta().warnings())
+    cta_.first_warning.try_emplace(model::name(rule), where(in) + ": " + w.first);
 }
 
 }  // namespace tcgen::ptx

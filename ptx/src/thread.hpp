@@ -38,12 +38,13 @@ struct Grid {
 struct CtaState {
   std::uint64_t instructions = 0;                 // executed by the CTA's threads; its %clock
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
+  std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
 
   // A rule that silicon-proven kernels break (docs/model.md, severities):
   // counted, or under LaunchConfig::strict an error.
-  void warn(const LaunchConfig& config, const std::string& rule, const std::string& field, const std::string& value,
-            const std::string& expected);
+  void warn(const LaunchConfig& config, const std::string& rule, const std::string& where, const std::string& field,
+            const std::string& value, const std::string& expected);
 
   struct Arrivals {
     bool taken;
@@ -184,6 +185,11 @@ class Thread {
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
+  // Where `in` runs, on one line: its CUDA file:line (where -lineinfo gave one), its PTX line, the
+  // kernel, block, warp and lane.
+  std::string where(const Instruction& in) const;
+  // The model's PTX-letter rules that `in` broke for the first time in this CTA, with where().
+  void note_letters(const Instruction& in);
 
   Grid& grid_;
   CtaState& cta_;

@@ -46,6 +46,12 @@ cudaError_t fault_code(const ptx::ExecutionError& e) {
   return cudaErrorLaunchFailure;
 }
 
+// A message on one line: the model's may hold line breaks.
+std::string one_line(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
 }  // namespace
 
 Device::Device() {
@@ -78,6 +84,7 @@ void Device::print_summary() const {
   if (json_summary) {  // the same facts, one per line, for tcgen run to put into its JSON object
     std::string lines = "json kernel_launches " + std::to_string(launched_) + "\n";
     for (const auto& [rule, count] : warnings_) lines += "json warning " + rule + " " + std::to_string(count) + "\n";
+    for (const auto& [rule, text] : first_warning_) lines += "json first " + rule + " " + one_line(text) + "\n";
     if (sticky() != cudaSuccess) lines += std::string("json fault ") + cudaGetErrorName(sticky()) + "\n";
     return to_tcgen_run(lines);
   }
@@ -85,7 +92,10 @@ void Device::print_summary() const {
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);
   if (sticky() != cudaSuccess) line += std::string("; the device faulted (") + cudaGetErrorName(sticky()) + ")";
-  to_tcgen_run(line + "\n");
+  line += "\n";
+  // Where each PTX-letter rule was first broken: a count alone leaves the user to search for it.
+  for (const auto& [rule, text] : first_warning_) line += "tcgen run: " + rule + " first broken at " + one_line(text) + "\n";
+  to_tcgen_run(line);
 }
 
 // ---- registration
@@ -254,6 +264,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   try {
     const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
     for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
+    for (const auto& [rule, text] : stats.first_warning) first_warning_.try_emplace(rule, text);
     return cudaSuccess;
   } catch (const ptx::ExecutionError& e) {
     sticky_ = fault_code(e);

@@ -122,6 +122,7 @@ class Device {
   std::atomic<cudaError_t> sticky_{cudaSuccess};
   std::uint64_t launched_ = 0;
   std::map<std::string, std::uint64_t> warnings_;
+  std::map<std::string, std::string> first_warning_;  // rule → where it was first broken, and how
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -471,6 +471,16 @@ TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async
         CHECK(tensor[row * 64 + col] == (in_box ? std::uint32_t(1000 + col - 8) : 0u));
       }
     CHECK(stats.warnings.count("proxy_fence_missing") == (fenced ? 0u : 1u));
+    // Where the model's letter was first broken: the instruction that broke it, its kernel, block and warp.
+    CHECK(stats.first_warning.count("proxy_fence_missing") == (fenced ? 0u : 1u));
+    if (!fenced) {
+      const std::string& first = stats.first_warning.at("proxy_fence_missing");
+      CAPTURE(first);
+      CHECK(first.starts_with("PTX line "));
+      CHECK(first.find("(cp.async.bulk.tensor.") != std::string::npos);
+      CHECK(first.find(" of kernel tstore, block (0, 0, 0), warp 0, lane ") != std::string::npos);
+      CHECK(first.find("fence.proxy.async") != std::string::npos);
+    }
   }
   // Overwriting the box before the bulk group's wait_group.read: the store may not have read it yet.
   for (const std::string& early : {std::string("\t@%p1 st.shared.u32 \t[%r1], %r4;\n"),
@@ -894,6 +904,10 @@ TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX 
     CHECK(o[16 * t + 1] == t + 2);
   }
   CHECK(stats.warnings["ld_register_before_wait"] == 32u);  // once per thread
+  // The interpreter's own letter, where it was first broken: the add before the wait.
+  CAPTURE(stats.first_warning["ld_register_before_wait"]);
+  CHECK(stats.first_warning["ld_register_before_wait"].find("(add.s32) of kernel ") != std::string::npos);
+  CHECK(stats.first_warning["ld_register_before_wait"].find(", warp 0, lane ") != std::string::npos);
   std::string strict_error;
   try {
     run(body, 32, 16, nullptr, true, slot);

@@ -87,9 +87,12 @@ void report_ptx_stats(Report& report, const exec::RunStats& stats) {
   report.field("ptx_instructions", static_cast<std::int64_t>(stats.ptx_instructions));
   report.field("ptx_ctas", static_cast<std::int64_t>(stats.ptx_ctas));
   for (const auto& [rule, count] : stats.ptx_warnings) {
-    report.text("warning: %s broken %llu times (a PTX-letter rule)\n", rule.c_str(),
-                static_cast<unsigned long long>(count));
+    const auto first = stats.ptx_first_warning.find(rule);
+    const std::string where = first == stats.ptx_first_warning.end() ? std::string() : first->second;
+    report.text("warning: %s broken %llu times (a PTX-letter rule)%s%s\n", rule.c_str(),
+                static_cast<unsigned long long>(count), where.empty() ? "" : "; first at ", where.c_str());
     report.field("warning_" + rule, static_cast<std::int64_t>(count));
+    if (!where.empty()) report.field("warning_" + rule + "_first", where);
   }
 }
 

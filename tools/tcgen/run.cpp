@@ -38,7 +38,10 @@ hardware rule checked; cudaMalloc'ed memory is host memory. Build it with
 (the host model runs the compute_100a PTX; -cudart shared lets tcgen's
 libcudart.so.13 stand in for NVIDIA's). A kernel fault prints the model's
 report, and the program's later CUDA calls fail as after a fault on a GPU.
-At exit one line sums up: kernels launched, PTX-letter warnings by rule.
+At exit one line sums up: kernels launched, PTX-letter warnings by rule; a
+line for each rule then says where it was first broken (CUDA file:line with
+-lineinfo, PTX line, kernel, block, warp, lane) and how. A fault's report
+starts with a compiler-style "file:line: error: ..." line.
 
   --strict     PTX-letter rules (docs/model.md) are errors, not counted warnings
   --seed N     schedule threads in a random order drawn from N (races show up)
@@ -49,7 +52,8 @@ At exit one line sums up: kernels launched, PTX-letter warnings by rule.
   --quiet      no summary line
   --json       the summary as one JSON object, the last line on stderr (stdout
                is the program's): verb, program, arguments, exit_code, signal,
-               kernel_launches, warnings {rule: count}, fault (the sticky
+               kernel_launches, warnings {rule: count}, first_broken {rule:
+               where it was first broken and how}, fault (the sticky
                error's name, or null), driver_only, unemulated_driver_functions,
                ended_without_summary (null, or why there is no summary: a
                crash, an abort, _exit, the loader, the static runtime); always
@@ -99,7 +103,7 @@ Heard parse_heard(const std::string& pipe) {
 // functions it asked for in vain, and why there is no summary (`ended`, empty when there is one).
 std::string summary_json(const Heard& h, std::span<const std::string> program, int code, int signal,
                          const std::string& ended) {
-  Report r(true), warnings(true);
+  Report r(true), warnings(true), first(true);
   r.field("verb", "run");
   r.field("program", program[0]);
   r.field("arguments", std::vector<std::string>(program.begin() + 1, program.end()));
@@ -115,11 +119,13 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
     words >> tag >> key >> value >> count;
     if (key == "kernel_launches") launches = std::stoll(value);
     if (key == "warning") warnings.field(value, static_cast<std::int64_t>(std::stoll(count)));
+    if (key == "first") first.field(value, line.substr(std::string("json first ").size() + value.size() + 1));
     if (key == "fault") fault = value;
     if (key == "driver_only") driver_only = value;
   }
   r.field("kernel_launches", launches);
   r.raw("warnings", warnings.object());
+  r.raw("first_broken", first.object());
   if (fault.empty()) r.raw("fault", "null");
   else r.field("fault", fault);
   r.field("driver_only", driver_only == "true");

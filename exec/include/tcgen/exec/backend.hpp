@@ -30,6 +30,7 @@ struct RunStats {
   // The PTX interpreter's counts (zero and empty on the other backends).
   std::uint64_t ptx_instructions = 0;               // executed by all threads
   std::map<std::string, std::uint64_t> ptx_warnings;  // PTX-letter rules broken: rule → times
+  std::map<std::string, std::string> ptx_first_warning;  // rule → where it was first broken, and how
   std::uint64_t ptx_ctas = 0;                          // CTAs that ran (clusterlaunchcontrol cancels the others)
 };
 

@@ -18,7 +18,7 @@ struct Interpreter {
 
 // The launch's counts as a run's statistics, beside the run's seconds.
 inline exec::RunStats run_stats(const LaunchStats& s, double seconds) {
-  return {seconds, s.instructions, s.warnings, s.ctas};
+  return {seconds, s.instructions, s.warnings, s.first_warning, s.ctas};
 }
 
 }  // namespace tcgen::ptx

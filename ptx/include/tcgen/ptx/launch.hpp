@@ -57,6 +57,9 @@ struct LaunchStats {
   std::uint64_t instructions = 0;  // executed by all threads, guards that failed included
   std::uint64_t ctas = 0;
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken: rule → times
+  // rule → where it was first broken (the CTA first in grid order that broke it): the CUDA file:line,
+  // the PTX line, kernel, block, warp and lane, then the rule's message.
+  std::map<std::string, std::string> first_warning;
   std::string printed;                             // what device printf wrote (also to stdout), in order
 };
 

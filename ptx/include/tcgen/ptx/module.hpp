@@ -105,6 +105,9 @@ class Module {
 
   // "kernel.hpp:150 in Gemm::mma, inlined at kernel.hpp:120 in Gemm::run, ..." for f.locations[loc].
   std::string source_text(const Function& f, std::uint32_t loc) const;
+  // "/path/kernel.hpp:150": the CUDA file (as nvcc named it) and line of f.locations[loc] itself, the
+  // innermost of the inlined calls, as a compiler's diagnostic names it; "" without a .loc.
+  std::string source_position(const Function& f, std::uint32_t loc) const;
   // The module's .global/.const storage: [begin, end) of each variable.
   struct Storage {
     std::uint64_t begin, end;
