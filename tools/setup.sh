@@ -3,9 +3,26 @@
 # (the targets given, or everything).
 # Debian packages are installed when run as root; otherwise the apt-get line
 # is printed. nvcc (CUDA >= 12.8), where found, adds the device code.
+# The build is quiet: a line per step on stderr, everything else in
+# $build/setup.log, whose last lines are shown when a step fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TCGEN_BUILD_DIR:-$root/build}"
+mkdir -p "$build"
+log="$build/setup.log"
+: >"$log"
+
+# step "what is being done" command...: one line, the command's output to the log.
+step() {
+  local what="$1"
+  shift
+  echo "tcgen: $what" >&2
+  if ! "$@" >>"$log" 2>&1; then
+    echo "tcgen: that failed; the last lines of $log:" >&2
+    tail -n 25 "$log" >&2
+    exit 1
+  fi
+}
 
 packages=(cmake g++ doctest-dev libspdlog-dev libzstd-dev)
 missing=()
@@ -14,9 +31,8 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   if [ "$(id -u)" = 0 ]; then
-    echo "tcgen: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    step "updating apt-get's package lists" apt-get update -qq
+    step "installing ${missing[*]} (apt-get)" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
   else
     echo "tcgen: missing packages; run as root:" >&2
     echo "  apt-get install -y ${missing[*]}" >&2
@@ -35,18 +51,24 @@ fi
 if { command -v nvcc >/dev/null 2>&1 || [ -n "${CUDACXX:-}" ]; } && ! command -v cuobjdump >/dev/null 2>&1; then
   tools_dir="$build/.cuda-tools"
   if [ ! -x "$tools_dir/nvidia/cu13/bin/cuobjdump" ]; then
-    python3 -m pip install -q --disable-pip-version-check --target "$tools_dir" "nvidia-cuda-cuobjdump>=13.2,<14" "nvidia-cuda-nvdisasm>=13.2,<14" ||
-      echo "tcgen: could not install cuobjdump from PyPI; the SASS checks will report skipped" >&2
+    echo "tcgen: installing cuobjdump and nvdisasm from PyPI (for the SASS checks)" >&2
+    PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --target "$tools_dir" \
+      "nvidia-cuda-cuobjdump>=13.2,<14" "nvidia-cuda-nvdisasm>=13.2,<14" >>"$log" 2>&1 ||
+      echo "tcgen: could not install cuobjdump from PyPI; the SASS checks will report skipped ($log says why)" >&2
   fi
   [ -x "$tools_dir/nvidia/cu13/bin/cuobjdump" ] && export PATH="$tools_dir/nvidia/cu13/bin:$PATH"
 fi
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
+  step "configuring (cmake) in $build" cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
 fi
 # With arguments, only those targets (the main job needs the tcgen program alone); else everything.
+start=$SECONDS
 if (($#)); then
-  cmake --build "$build" -j "$(nproc)" --target "$@"
+  step "building $* (the first time about 3 minutes on 2 cores; the log is $log)" \
+    cmake --build "$build" -j "$(nproc)" --target "$@"
 else
-  cmake --build "$build" -j "$(nproc)"
+  step "building everything (the first time about 5 minutes on 2 cores; the log is $log)" \
+    cmake --build "$build" -j "$(nproc)"
 fi
+echo "tcgen: built in $((SECONDS - start)) s" >&2
