@@ -35,7 +35,9 @@ void check_sparse_keys(const SparseKeys& c, int batch, int s_q, const std::strin
       fail(field("indices").c_str(),
            std::to_string(c.indices[i]) + " (batch " + std::to_string(row / s_q) + ", row " +
                std::to_string(row % s_q) + ", position " + std::to_string(i % c.topk) + ")",
-           "expected -1 or a token of the cache, 0 to " + std::to_string(tokens - 1));
+           "expected -1 or a token of the cache, 0 to " + std::to_string(tokens - 1) +
+               " (FlashMLA's kernel skips an index past the cache as if it were -1; it is more often a wrong block "
+               "table than a choice, so it is named here: write -1 for no key)");
   }
 }
 

@@ -79,9 +79,11 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
     if (op.has(text)) in.aux2 = static_cast<std::int32_t>(kind);
   if (in.aux2 < 0) {  // not a missing feature: PTX has no other kind, and ptxas refuses the instruction
     const std::string_view given = op.starting("kind::");
-    why = "invalid PTX (ptxas refuses it): " + (given.empty() ? std::string("no .kind") : "." + std::string(given)) +
-          " is none of PTX's .kind::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4 "
-          "(PTX #tcgen05-mma-instructions-mma)";
+    why = "invalid PTX (ptxas refuses it): ";
+    // append(), not "." + string: GCC 12 warns falsely (-Wrestrict) on that operator+.
+    why.append(given.empty() ? "no .kind" : ".").append(given);
+    why += " is none of PTX's .kind::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4 "
+           "(PTX #tcgen05-mma-instructions-mma)";
     return false;
   }
   if (op.has("sp") || op.has("ashift")) {

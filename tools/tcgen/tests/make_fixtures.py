@@ -45,3 +45,13 @@ for d, names in (("user", ("q", "k", "v")), ("saved_once", ("a", "b"))):
     for n in names:
         with open(os.path.join(out, src), "rb") as f, open(os.path.join(out, d, n + ".npy"), "wb") as g:
             g.write(f.read())
+# A one-block MODEL1 cache (64 tokens, 37440 bytes, zeros), one query row of 64 heads in float32 and
+# float64 (numpy's default), an index inside the cache and one past it.
+npy("sd_cache.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 37440), }", bytes(37440))
+npy("sd_q.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 64, 512), }", f32(64 * 512))
+npy("sd_q64.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 64, 512), }",
+    struct.pack("<%dd" % (64 * 512), *[((i * 37) % 19 - 9) / 8 for i in range(64 * 512)]))
+npy("sd_index.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1, 1), }", struct.pack("<i", 5))
+npy("sd_past.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1, 1), }", struct.pack("<i", 64))
+npy("m8x8_f64.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (8, 8), }",
+    struct.pack("<64d", *[((i * 37) % 19 - 9) / 8 for i in range(64)]))
