@@ -17,6 +17,7 @@ void Scheduler::run(int fibers, const std::function<void(int)>& task,
   task_ = &task;
   states_.assign(static_cast<std::size_t>(fibers), State::ready);
   started_.assign(static_cast<std::size_t>(fibers), false);
+  tags_.assign(static_cast<std::size_t>(fibers), nullptr);
   fibers_.clear();
   for (int i = 0; i < fibers; ++i) fibers_.push_back(std::make_unique<Fiber>(stack_bytes_, &Scheduler::entry));
 

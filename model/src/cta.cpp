@@ -36,7 +36,11 @@ std::string Cta::warp_name(int warp) const {
 void Cta::letter(const ModelError& e) {
   if (config_.letters_as_errors || severity(e.rule()) == Severity::fault) throw e;
   Warning& w = warnings_[e.rule()];
-  if (w.count++ == 0) w.first = e.what();
+  if (w.count++ != 0) return;
+  w.first = e.what();
+  // The issuer is the one running now; a CTA-pair instruction of the peer lands here with its locator.
+  const Cta& issuer = acting_ ? *acting_ : *this;
+  if (issuer.locator_) w.where = issuer.locator_();
 }
 
 void Cta::check_thread(const Issue& issue, Thread t) const {

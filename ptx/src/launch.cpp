@@ -136,6 +136,12 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         options.letters_as_errors = options.letters_as_errors || config.strict;
         exec::ClusterRuntime c(clusters.at(index), cluster, config.grid, static_cast<int>(threads), smem, options, &pool);
         c.set_active_threads(static_cast<int>(active));
+        // A rule first broken is placed at the instruction of the thread running then (fiber tags).
+        for (int rank = 0; rank < c.size(); ++rank)
+          c.cta(rank).cta().set_locator([&rt = c.cta(rank)] {
+            const auto* t = static_cast<const Thread*>(rt.fiber_tag());
+            return t ? t->where_now() : std::string();
+          });
         std::vector<CtaState>& ctas = states_of(index);
         ctas.resize(static_cast<std::size_t>(c.size()));
         for (CtaState& state : ctas) {
@@ -151,7 +157,10 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         for (int rank = 0; rank < c.size(); ++rank) {
           CtaState& state = ctas[static_cast<std::size_t>(rank)];
           check_register_counts(state);
-          for (const auto& [rule, w] : c.cta(rank).cta().warnings()) state.warnings[model::name(rule)] += w.count;
+          for (const auto& [rule, w] : c.cta(rank).cta().warnings()) {
+            state.warnings[model::name(rule)] += w.count;
+            state.first_warning.try_emplace(model::name(rule), w.where.empty() ? w.first : w.where + ": " + w.first);
+          }
         }
       },
       [&](std::uint64_t index) {

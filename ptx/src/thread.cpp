@@ -16,11 +16,13 @@ void fault(const std::string& field, const std::string& value, const std::string
   fail(field.c_str(), value, expected);
 }
 
-ExecutionError::ExecutionError(const std::string& where, const Error& cause)
+ExecutionError::ExecutionError(const std::string& position, const std::string& where, const Error& cause)
     : Error(cause.field(), cause.value(), cause.expected()),
       cause_(cause.what()),
       field_(cause.field()),
-      message_(where + "\n" + cause_) {}
+      message_(position + ": error: " + cause_ + "\n" + where) {
+  if (message_.ends_with('\n')) message_.pop_back();
+}
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
     : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
@@ -34,16 +36,14 @@ void Thread::print(const std::string& text) { cta_.printed += text; }
 void Thread::run() {
   const Instruction* code = grid_.function.code.data();
   std::uint64_t& count = cta_.instructions;  // the clock too: %clock and %globaltimer read it
+  rt_.set_fiber_tag(this);  // the model's locator finds the running thread by it (launch.cpp)
   try {
     while (!exited_) {
       const Instruction& in = code[pc_++];
       current_ = &in;
       ++count;
       if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
-      // A rule the model counts for the first time in this CTA grows its map: the one check per instruction.
-      const std::size_t letters = rt_.cta().warnings().size();
       in.run(*this, in);
-      if (rt_.cta().warnings().size() != letters) note_letters(in);
     }
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
@@ -54,16 +54,13 @@ void Thread::run() {
 void Thread::report(const Error& e, const Instruction& in) const {
   const exec::Dim3 b = rt_.block();
   std::ostringstream s;
-  // First, one line as a compiler's diagnostic reads, which editors jump to: file:line: error: what.
   const std::string position = grid_.module.source_position(grid_.function, in.loc);
-  s << (position.empty() ? grid_.module.name() + ":" + std::to_string(in.line) : position) << ": error: " << e.what()
-    << "\n";
   s << "PTX kernel " << grid_.function.demangled << ", block (" << b.x << ", " << b.y << ", " << b.z << "), warp "
     << warp() << ", lane " << lane() << " (thread " << linear_ << "):\n"
     << "  at " << grid_.module.name() << ":" << in.line << ": " << in.text << "\n";
   const std::string source = grid_.module.source_text(grid_.function, in.loc);
   if (!source.empty()) s << "  from " << source << "\n";
-  throw ExecutionError(s.str(), e);
+  throw ExecutionError(position.empty() ? grid_.module.name() + ":" + std::to_string(in.line) : position, s.str(), e);
 }
 
 std::uint64_t Thread::special(Special s) const {
@@ -310,9 +307,6 @@ std::string Thread::where(const Instruction& in) const {
   return s.str();
 }
 
-void Thread::note_letters(const Instruction& in) {
-  for (const auto& [rule, w] : rt_.cta().warnings())
-    cta_.first_warning.try_emplace(model::name(rule), where(in) + ": " + w.first);
-}
+std::string Thread::where_now() const { return current_ ? where(*current_) : std::string(); }
 
 }  // namespace tcgen::ptx

@@ -167,6 +167,9 @@ class Thread {
     }
   }
 
+  // Where the instruction this thread is executing runs (where()); "" before its first.
+  std::string where_now() const;
+
  private:
   template <class T>
   T get_other(const Operand& o) const {
@@ -188,8 +191,7 @@ class Thread {
   // Where `in` runs, on one line: its CUDA file:line (where -lineinfo gave one), its PTX line, the
   // kernel, block, warp and lane.
   std::string where(const Instruction& in) const;
-  // The model's PTX-letter rules that `in` broke for the first time in this CTA, with where().
-  void note_letters(const Instruction& in);
+
 
   Grid& grid_;
   CtaState& cta_;

@@ -268,7 +268,12 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     return cudaSuccess;
   } catch (const ptx::ExecutionError& e) {
     sticky_ = fault_code(e);
-    report(std::string("kernel fault, the device is now unusable (") + cudaGetErrorName(sticky()) + "):\n" + e.what());
+    // The report's "file:line: error: ..." first, as a compiler's diagnostic, for editors to jump to.
+    const std::string what = e.what();
+    const std::size_t first = what.find('\n');
+    std::fprintf(stderr, "%s\n", what.substr(0, first).c_str());
+    report(std::string("kernel fault, the device is now unusable (") + cudaGetErrorName(sticky()) + "):" +
+           (first == std::string::npos ? "" : what.substr(first)));
   } catch (const exec::DeadlockError& e) {
     sticky_ = cudaErrorLaunchFailure;
     report("the kernel " + what + " would hang on the device; the device is now unusable (cudaErrorLaunchFailure):\n" +

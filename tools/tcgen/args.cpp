@@ -1,7 +1,6 @@
 #include "args.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "tcgen/core/error.hpp"
@@ -20,21 +19,11 @@ std::string quoted(std::string_view text) {
   q += '"';
   return q;
 }
-// One vocabulary across the verbs: where two verbs name one quantity
-// differently (fmha's --scale and --seq-q, sparse-decode's FlashMLA names
-// --softmax-scale and --s-q), each verb takes the other's spelling too.
-constexpr std::pair<std::string_view, std::string_view> kSynonyms[] = {{"scale", "softmax-scale"}, {"seq-q", "s-q"}};
-
-// The option `key` stands for among `allowed`: itself, or its synonym; allowed.end() when neither.
+// The option `key` names among `allowed`, by its name or its alias; null when none.
 const Option* find_option(std::span<const Option> allowed, std::string_view key) {
-  const auto named = [&](std::string_view name) {
-    return std::find_if(allowed.begin(), allowed.end(), [&](const Option& o) { return o.name == name; });
-  };
-  if (const auto it = named(key); it != allowed.end()) return &*it;
-  for (const auto& [x, y] : kSynonyms)
-    if (key == x || key == y)
-      if (const auto it = named(key == x ? y : x); it != allowed.end()) return &*it;
-  return nullptr;
+  const auto it = std::find_if(allowed.begin(), allowed.end(),
+                               [&](const Option& o) { return o.name == key || (!o.alias.empty() && o.alias == key); });
+  return it == allowed.end() ? nullptr : &*it;
 }
 
 // Levenshtein distance: how many letters to insert, delete or change.
@@ -101,10 +90,13 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
       for (const Option& o : allowed) candidates.push_back(o.name);
       fail("option", "--" + key, "expected one of " + names(allowed) + did_you_mean(key, candidates, "--"));
     }
-    if (key != it->name && values_.count(std::string(it->name)))
-      fail(("--" + key).c_str(), "given with --" + std::string(it->name), "expected one of the two, which name one option");
+    const std::string typed = key;
     key = it->name;
-    if (values_.count(key)) fail(("--" + key).c_str(), "given twice", "expected each option at most once");
+    if (const auto before = typed_.find(key); before != typed_.end())
+      fail(("--" + typed).c_str(), before->second == typed ? "given twice" : "given with --" + before->second,
+           before->second == typed ? "expected each option at most once"
+                                   : "expected one of the two, which name one option");
+    typed_[key] = typed;
     if (it->takes_value) {
       if (!inline_value) {
         if (i + 1 == args.size() || args[i + 1].compare(0, 2, "--") == 0)

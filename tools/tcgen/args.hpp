@@ -1,8 +1,7 @@
 #pragma once
 // The command line of one verb: --key value (or --key=value) options and
-// --flag switches, checked against the verb's table (and the spellings other
-// verbs use for the same option: --scale and --softmax-scale, --seq-q and
-// --s-q). Every mistake throws
+// --flag switches, checked against the verb's table (an option's alias
+// included). Every mistake throws
 // tcgen::Error naming the option and what is allowed; main() turns that into
 // exit code 2.
 #include <cstdint>
@@ -17,6 +16,9 @@ namespace tcgen::cli {
 struct Option {
   std::string_view name;  // without the leading "--"
   bool takes_value;
+  // Another verb's spelling of the same quantity, taken too (one vocabulary across the verbs:
+  // fmha's --scale is sparse-decode's --softmax-scale, FlashMLA's name); "" for none.
+  std::string_view alias = {};
 };
 
 // "; did you mean PREFIX+CANDIDATE?" for the candidate a mistyped `word` is
@@ -44,6 +46,7 @@ class Args {
 
  private:
   std::map<std::string, std::string> values_;  // flags map to ""
+  std::map<std::string, std::string> typed_;   // option → the spelling given (its name or its alias)
 };
 
 }  // namespace tcgen::cli

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "tcgen/core/error.hpp"
@@ -12,14 +13,24 @@ namespace tcgen::cli {
 
 namespace {
 
-// A cgroup's memory limit (v2 memory.max, else v1's), or 0 when there is none to read.
+// The lowest memory limit of this process's cgroup and those above it (v2's memory.max along the path
+// /proc/self/cgroup names, else v1's root limit), or 0 when there is none to read.
 double cgroup_limit() {
-  for (const char* file : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+  double lowest = 0;
+  const auto take = [&](const std::string& file) {
     std::ifstream in(file);
     double limit = 0;
-    if (in >> limit && limit > 0) return limit;  // "max" does not parse: no limit
-  }
-  return 0;
+    if (in >> limit && limit > 0 && (lowest == 0 || limit < lowest)) lowest = limit;  // "max" does not parse
+  };
+  std::ifstream self("/proc/self/cgroup");
+  for (std::string line; std::getline(self, line);)
+    if (line.starts_with("0::")) {  // cgroup v2: "0::/path"
+      for (std::string path = line.substr(3); !path.empty(); path.resize(path.find_last_of('/')))
+        take("/sys/fs/cgroup" + path + "/memory.max");
+    }
+  take("/sys/fs/cgroup/memory.max");
+  take("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+  return lowest;
 }
 
 std::string gib(double bytes) {
@@ -50,6 +61,18 @@ void check_memory(const std::string& options, const std::string& sizes, double b
   if (bytes > limit)
     fail(options.c_str(), sizes,
          "expected a problem that fits in memory: it needs about " + gib(bytes) + ", this machine has " + gib(limit));
+}
+
+void check_input_files_fit(const Args& a, std::initializer_list<const char*> options) {
+  double bytes = 0;
+  std::string names;
+  for (const char* o : options) {
+    std::error_code ec;
+    if (!a.has(o)) continue;
+    if (const auto size = std::filesystem::file_size(a.text(o), ec); !ec) bytes += 3.0 * double(size);
+    names += (names.empty() ? "--" : ", --") + std::string(o);
+  }
+  if (!names.empty()) check_memory(names, "the files' sizes", bytes);
 }
 
 double TimeEstimate::seconds() const {

@@ -35,11 +35,14 @@ takes a value completes file names. Use it with
   tcgen completion bash > ~/.local/share/bash-completion/completions/tcgen
 )";
 
-// "--a --b-type ..." for one command.
+// "--a --b-type ..." for one command, aliases too.
 std::string option_words(const Command& c, bool with_values) {
   std::string w;
   for (const Option& o : c.options)
-    if (o.takes_value == with_values) w.append(w.empty() ? "--" : " --").append(o.name);
+    if (o.takes_value == with_values) {
+      w.append(w.empty() ? "--" : " --").append(o.name);
+      if (!o.alias.empty()) w.append(" --").append(o.alias);
+    }
   return w;
 }
 

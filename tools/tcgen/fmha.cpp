@@ -43,8 +43,8 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", true}, {"seq-q", true},
-                               {"seq-k", true},  {"head-dim", true}, {"scale", true}, {"q", true},
+constexpr Option kOptions[] = {{"batch", true},  {"heads", true}, {"heads-kv", true}, {"seq-q", true, "s-q"},
+                               {"seq-k", true},  {"head-dim", true}, {"scale", true, "softmax-scale"}, {"q", true},
                                {"k", true},      {"v", true},     {"out", true},      {"lse", true},
                                {"seed", true},   {"dtype", true}, {"backend", true},  {"causal", false}, {"causal-top-left", false},
                                {"window", true}, {"p-reuse", true}, {"strict-ptx", false}, {"ptx", true},
@@ -87,7 +87,7 @@ options:
   --batch B         batch size (default 1)
   --heads H         query heads (default 2)
   --heads-kv Hkv    key/value heads, dividing H (default 1)
-  --seq-q Sq        query length, any >= 1 (default 256)
+  --seq-q Sq        query length, any >= 1 (default 256); --s-q too
   --seq-k Sk        key length, any >= 1 (default 333)
   --head-dim D      64, 128 or 256 (default 128)
   --causal          causal mask aligned to the bottom-right corner, so the last
@@ -102,7 +102,8 @@ options:
   --window L,R      sliding window, bottom-right aligned: query i sees key j iff
                     i + Sk - Sq - L <= j <= i + Sk - Sq + R; L, R >= 0, or -1
                     for unbounded. Not together with --causal
-  --scale S         the softmax scale (default 1/sqrt(head_dim)); always printed
+  --scale S         the softmax scale (default 1/sqrt(head_dim)); always printed;
+                    --softmax-scale (FlashMLA's and sparse-decode's name) too
   --q, --k, --v     Q [B, H, Sq, D], K and V [B, Hkv, Sk, D] as float32, float16
                     or float64 .npy arrays, rounded to --dtype; all three or none (default:
                     random from --seed, Q and K in [-2, 2), V in [-1, 1)).
@@ -266,6 +267,7 @@ int fmha(std::span<const std::string> args) {
 
   // Files first: sizes not given as options come from them.
   NpyArray fq, fk, fv;
+  check_input_files_fit(a, {"q", "k", "v"});
   if (given_files == 3) {
     fq = read_4d("q", a.text("q"), layout);
     fk = read_4d("k", a.text("k"), layout);
@@ -424,6 +426,9 @@ int fmha(std::span<const std::string> args) {
   report.field("tflop", flops * 1e-12);
   report.field("backend", name(backend));
 
+  // Loaded before anything is written: a missing file exits 3, a bad one 2, and --save-inputs has written nothing.
+  std::optional<ptx::Module> kernels;
+  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
   if (saved.wanted()) {
     const auto save = [&](const char* name, const std::vector<float>& values, std::size_t heads, std::size_t seq) {
       NpyArray x{{B, heads, seq, D}, values, false};
@@ -441,8 +446,6 @@ int fmha(std::span<const std::string> args) {
   // The problem is valid by now: an error from the run is the kernel's (a broken
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   attention::FmhaRun run;
-  std::optional<ptx::Module> kernels;  // loaded before the work: a missing file exits 3, a bad one 2
-  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = progress_display(a.flag("quiet"));

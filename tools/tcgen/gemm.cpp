@@ -168,6 +168,7 @@ int gemm(std::span<const std::string> args) {
   // Files first: sizes not given as options come from them. A K-major
   // operand's file is rows × K, an MN-major one's K × rows.
   NpyArray fa, fb, fc;
+  check_input_files_fit(a, {"a", "b", "c"});
   if (a.has("a")) {
     fa = read_npy(a.text("a"));
     fb = read_npy(a.text("b"));

@@ -28,8 +28,8 @@ Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 its parameters (offset, size and alignment in the parameter buffer), its
 directives, registers and instructions, and every instruction the
 interpreter cannot run, with its PTX line, its CUDA source line and what is
-missing. A target other than sm_100a, sm_100f, sm_101a or sm_103a (the
-tcgen05 targets) is warned about. Exit 0: every kernel runs; 1: some
+missing. A target that cannot hold tcgen05 (not sm_100a, sm_103a, sm_110a,
+sm_101a or their f families) is warned about. Exit 0: every kernel runs; 1: some
 instruction cannot (or is invalid PTX); 2: a file that is not PTX the
 interpreter reads: empty, binary (an ELF program or cubin), or over 1 GiB
 (one sentence on stderr). With --json
@@ -75,13 +75,18 @@ int ptx_module(std::span<const std::string> args) {
   report.field("cuda_source_files", static_cast<std::int64_t>(sources));
   // tcgen05 exists only on the arch-specific Blackwell targets (PTX #tcgen05-instructions, target ISA
   // notes); the interpreter runs any module as sm_100a, so another target is said, not refused.
-  constexpr std::string_view kBlackwell[] = {"sm_100a", "sm_100f", "sm_101a", "sm_103a"};
+  // sm_101a is CUDA 13's sm_110a; the f targets are the families that hold tcgen05.
+  constexpr std::string_view kBlackwell[] = {"sm_100a", "sm_100f", "sm_101a", "sm_101f", "sm_103a",
+                                             "sm_103f", "sm_110a", "sm_110f"};
   std::string target_warning;
-  if (std::find(std::begin(kBlackwell), std::end(kBlackwell), m.target()) == std::end(kBlackwell)) {
+  if (m.target().empty()) {
+    target_warning = "no .target directive: PTX needs one (PTX #ptx-module-directives-target); the host model runs "
+                     "it as sm_100a";
+  } else if (std::find(std::begin(kBlackwell), std::end(kBlackwell), m.target()) == std::end(kBlackwell)) {
     target_warning = "target " + m.target() +
-                     " is not a tcgen05 target (sm_100a, sm_100f, sm_101a or sm_103a): ptxas refuses its tcgen05 "
-                     "instructions, and a B200 runs none of its code unless it is compiled for one of them; the host "
-                     "model runs it as sm_100a";
+                     " is not a tcgen05 target (sm_100a, sm_103a, sm_110a or their f families): ptxas refuses its "
+                     "tcgen05 instructions, and a B200 runs none of its code unless it is compiled for one of them; "
+                     "the host model runs it as sm_100a";
     report.text("warning: %s\n", target_warning.c_str());
   }
   report.field("target_warning", target_warning);

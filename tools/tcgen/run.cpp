@@ -208,8 +208,12 @@ int run_program(std::span<const std::string> args) {
     if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, ended) << '\n';
     return exit_code;
   };
-  if (!heard.exec_failed.empty())
-    fail("PROGRAM", program, "expected a program that can be started (" + heard.exec_failed + ")");
+  if (!heard.exec_failed.empty()) {
+    std::cerr << "tcgen: " << Error("PROGRAM", program, "expected a program that can be started (" + heard.exec_failed + ")").what()
+              << '\n';
+    if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, "it could not be started") << '\n';
+    return 2;
+  }
   if (heard.static_runtime)  // the runtime's libcuda ended it at its first look for NVIDIA's private tables
     return finish(program + " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it asked the driver for "
                             "cuGetExportTable), so its CUDA calls cannot reach tcgen's: rebuild it with -cudart shared",

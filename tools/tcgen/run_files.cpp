@@ -32,6 +32,7 @@ bool exists(const std::string& path) {
 }  // namespace
 
 void RunFiles::input(std::string_view option, const std::string& path) {
+  if (!exists(path)) return;  // its reader names it (exit 3); no output can overwrite what is not there
   if (std::string id = identity(path); !id.empty()) inputs_.push_back({std::string(option), path, std::move(id)});
 }
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -38,12 +37,12 @@ namespace tcgen::cli {
 namespace {
 
 constexpr Option kOptions[] = {
-    {"batch", true},       {"s-q", true},          {"heads", true},         {"topk", true},
+    {"batch", true},       {"s-q", true, "seq-q"},          {"heads", true},         {"topk", true},
     {"block-size", true},  {"num-blocks", true},   {"extra-topk", true},    {"extra-block-size", true},
     {"extra-num-blocks", true}, {"no-extra", false}, {"no-topk-length", false}, {"no-sink", false},
     {"q", true},           {"k-cache", true},      {"indices", true},       {"topk-length", true},
     {"attn-sink", true},   {"extra-k-cache", true}, {"extra-indices", true}, {"extra-topk-length", true},
-    {"softmax-scale", true}, {"splits", true},     {"out", true},           {"lse", true},
+    {"softmax-scale", true, "scale"}, {"splits", true},     {"out", true},           {"lse", true},
     {"seed", true},        {"backend", true},      {"ptx", true},           {"strict-ptx", false},
     {"save-inputs", true}, {"no-reference", false}, {"json", false},        {"quiet", false},
     {"threads", true},     {"force", false}};
@@ -89,7 +88,7 @@ checked before the work and written whole or not at all), or no B200 for
 
 options (the built-in example):
   --batch B          batch size (default 2)
-  --s-q S            query tokens a batch entry, 1 to 16 (default 2)
+  --s-q S            query tokens a batch entry, 1 to 16 (default 2); --seq-q too
   --heads H          query heads, a multiple of 64 (default 64; V4-Pro: 128)
   --topk K           indices a query row (default 512)
   --block-size N     tokens a cache block (default 64)
@@ -114,7 +113,8 @@ options (files, FlashMLA's arrays; all or the built-in example):
   --extra-k-cache, --extra-indices, --extra-topk-length FILE
                      the extra cache, likewise (--extra-block-size with it)
 options (both):
-  --softmax-scale S  the scale of q·k (default 1/sqrt(512)); always printed
+  --softmax-scale S  the scale of q·k (default 1/sqrt(512)); always printed;
+                     --scale (fmha's name) too
   --splits N         CTAs over one row's key blocks, 1 to 128 (default: the
                      scheduler's choice, filling 148 SMs; 1: no combine step)
   --out FILE         write O [batch, s_q, heads, 512] as float32 .npy (bf16 values)
@@ -294,16 +294,6 @@ double run_bytes(const Args& a, double batch, double s_q, double heads, double c
          148.0 * 64 * 512 * 4 + (check ? 2 * topk * 512 * 4 : 0) + latent_tokens * 512 * 4 + 64.0 * (1 << 20);
 }
 
-// The bytes of the files given to `options` (the .npy reader holds a file and its values: at most 3 times).
-double file_bytes(const Args& a, std::initializer_list<const char*> options) {
-  double n = 0;
-  std::error_code ec;
-  for (const char* o : options)
-    if (a.has(o))
-      if (const auto size = std::filesystem::file_size(a.text(o), ec); !ec) n += double(size);
-  return 3 * n;
-}
-
 }  // namespace
 
 const std::span<const Option> sparse_decode_options{kOptions};
@@ -345,9 +335,8 @@ int sparse_decode(std::span<const std::string> args) {
   attention::SparseDecodeInputs in;
   std::string inputs;
   if (files) {
-    check_memory("--q, --k-cache, --indices and the other files", "their sizes",
-                 file_bytes(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
-                                "extra-topk-length"}));
+    check_input_files_fit(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
+                              "extra-topk-length"});
     std::string q_name;
     in = read_inputs(a, q_name);
     check_memory("--q, --k-cache, --indices", "batch " + std::to_string(in.batch) + ", s_q " + std::to_string(in.s_q) +
@@ -461,14 +450,15 @@ int sparse_decode(std::span<const std::string> args) {
   report.field("gflop", flops * 1e-9);
   report.field("kv_megabytes", kv_bytes * 1e-6);
   report.field("backend", name(backend));
+  // Loaded before anything is written: a missing file exits 3, a bad one 2, and --save-inputs has written nothing.
+  std::optional<ptx::Module> kernels;
+  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "sparse decode");
   if (saved.wanted()) {
     save_inputs(saved, in, report);
     report.field("saved_inputs", saved.dir());
   }
 
   attention::SparseDecodeRun run;
-  std::optional<ptx::Module> kernels;
-  if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "sparse decode");
   exec::LaunchOptions launch;
   launch.letters_as_errors = a.flag("strict-ptx");
   launch.strict_mma_pipelining = a.flag("strict-ptx");
@@ -479,7 +469,9 @@ int sparse_decode(std::span<const std::string> args) {
     // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64
     // reference 4.6 GFLOP/s. Rounded down: they only say when a run is long.
     const TimeEstimate t{.kernel_flops = flops, .kernel_rate = backend == Backend::host ? 2e9 : 0.25e9,
-                         .threads = exec::pool_threads(launch.threads),
+                         .threads = static_cast<unsigned>(std::min<std::uint64_t>(
+                             exec::pool_threads(launch.threads),
+                             std::uint64_t(B) * S * (H / attention::kSparseHeadsPerCta) * problem.split_count())),
                          .reference_flops = a.flag("no-reference") ? 0 : flops, .reference_rate = 3e9};
     announce_long_run(t, a.flag("quiet"));
   }

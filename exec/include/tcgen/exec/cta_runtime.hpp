@@ -106,6 +106,9 @@ class CtaRuntime {
   void wait_mbarrier(int thread, std::uint32_t mbar, std::uint32_t parity);
   // The thread stays runnable but lets the others run first.
   void yield() { scheduler_.yield(); }
+  // The running fiber's own pointer (Scheduler::set_tag): the cluster's fibers share one scheduler.
+  void set_fiber_tag(const void* tag) { scheduler_.set_tag(tag); }
+  const void* fiber_tag() const { return scheduler_.tag(); }
 
   // A warp collective (warp_collectives.hpp): `frame` holds this lane's
   // operands and results; run(frames) executes the instruction once for the

@@ -40,6 +40,10 @@ class Scheduler {
   void yield();
   void block();
   void wake(int fiber);
+  // A pointer the running fiber keeps for itself (who it is to the layer above: an interpreter's
+  // thread), so that code it calls deep down can name it; null until set, and off a fiber.
+  void set_tag(const void* tag) { tags_[static_cast<std::size_t>(current_)] = tag; }
+  const void* tag() const { return current_ < 0 ? nullptr : tags_[static_cast<std::size_t>(current_)]; }
 
  private:
   enum class State { ready, blocked, done };
@@ -56,6 +60,7 @@ class Scheduler {
   std::vector<std::unique_ptr<Fiber>> fibers_;
   std::vector<State> states_;
   std::vector<bool> started_;
+  std::vector<const void*> tags_;
   std::vector<int> ready_;  // scratch for pick()
   int current_ = -1, last_ = -1;
   bool cancelling_ = false;

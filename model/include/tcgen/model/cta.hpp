@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -55,10 +56,11 @@ struct CtaConfig {
   bool letters_as_errors = false;
 };
 
-// A PTX-letter rule broken: how often, and the first time's message.
+// A PTX-letter rule broken: how often, the first time's message, and where
+// the code running the model placed that first time (Cta::set_locator).
 struct Warning {
   std::uint64_t count = 0;
-  std::string first;
+  std::string first, where;
 };
 
 struct Thread {
@@ -158,6 +160,9 @@ class Cta {
   void finish() const;
   // The PTX-letter rules broken so far (empty under letters_as_errors).
   const std::map<Rule, Warning>& warnings() const { return warnings_; }
+  // Where the instruction running now is, as its issuer knows it (a PTX interpreter: the source
+  // line, kernel, block, warp, lane), asked when a rule is first broken; the model knows only warps.
+  void set_locator(std::function<std::string()> locator) { locator_ = std::move(locator); }
 
   // ---- the host's view, no rules checked
   std::span<const std::uint8_t> smem_image() const { return smem_.image(); }
@@ -324,6 +329,7 @@ class Cta {
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;
   std::map<Rule, Warning> warnings_;
+  std::function<std::string()> locator_;
 };
 
 }  // namespace tcgen::model

@@ -4,6 +4,9 @@
 // DeadlockError, a fault of the interpreter) together with where it
 // happened: the kernel, the CTA, warp and lane, the PTX instruction and line,
 // and the CUDA source line with the chain of inlined calls it came through.
+// Its message starts as a compiler's diagnostic does, which editors jump to:
+//   /path/kernel.cu:31: error: <the cause>
+// then the lines that say where.
 #include <string>
 
 #include "tcgen/core/error.hpp"
@@ -12,8 +15,8 @@ namespace tcgen::ptx {
 
 class ExecutionError : public Error {
  public:
-  // where: the report's first lines; cause: the error's own message.
-  ExecutionError(const std::string& where, const Error& cause);
+  // position: "file:line" (CUDA's, else the PTX's); where: the lines after the first; cause: the error.
+  ExecutionError(const std::string& position, const std::string& where, const Error& cause);
   const std::string& cause() const { return cause_; }        // cause.what()
   const std::string& cause_field() const { return field_; }  // cause.field()
   const char* what() const noexcept override { return message_.c_str(); }
