@@ -40,6 +40,10 @@ struct Event {
 
 extern "C" {
 
+// The mark by which tcgen's libcuda knows that this runtime, not NVIDIA's, is in the process.
+[[gnu::visibility("default")]] extern const int tcgen_cudart;
+const int tcgen_cudart = 1;
+
 // ---- registration (nvcc's crt/host_runtime.h)
 void** __cudaRegisterFatBinary(void* fat_cubin) {
   const auto guard = lock();

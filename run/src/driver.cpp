@@ -158,6 +158,16 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
 // cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form: a
 // symbol not emulated gives a null pointer and status SYMBOL_NOT_FOUND, not an error.
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int, cuuint64_t, CUdriverProcAddressQueryResult* status) {
+  // Only NVIDIA's own runtime asks for its private export tables. Where tcgen's runtime is not loaded
+  // (it marks itself with tcgen_cudart), the program carries NVIDIA's, linked statically (nvcc's
+  // default), and none of its CUDA calls would reach tcgen's: it is stopped here, with why.
+  if (symbol && std::strcmp(symbol, "cuGetExportTable") == 0 && !dlsym(RTLD_DEFAULT, "tcgen_cudart")) {
+    tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_FD")
+                                 ? "static_runtime\n"
+                                 : "tcgen run: the program carries NVIDIA's CUDA runtime (linked statically, nvcc's "
+                                   "default), which tcgen cannot stand in for: rebuild it with -cudart shared\n");
+    _exit(2);
+  }
   *pfn = tcgen::run::driver_function(symbol);
   if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_SUCCESS;
@@ -179,15 +189,6 @@ void to_tcgen_run(const std::string& line) {
 
 void* driver_function(const char* symbol) {
   const std::string s = symbol ? symbol : "";
-  // Only NVIDIA's own runtime asks for its private export tables: the program carries it, linked
-  // statically (nvcc's default), and none of its CUDA calls would reach tcgen's runtime.
-  if (s == "cuGetExportTable") {
-    to_tcgen_run(std::getenv("TCGEN_RUN_FD") ? "static_runtime\n"
-                                             : "tcgen run: the program carries NVIDIA's CUDA runtime (linked statically, "
-                                               "nvcc's default), which tcgen cannot stand in for: rebuild it with -cudart "
-                                               "shared\n");
-    _exit(2);
-  }
   if (s == "cuTensorMapEncodeTiled") return reinterpret_cast<void*>(&cuTensorMapEncodeTiled);
   if (s == "cuInit") return reinterpret_cast<void*>(&cuInit);
   if (s == "cuDriverGetVersion") return reinterpret_cast<void*>(&cuDriverGetVersion);

@@ -6,8 +6,8 @@
 namespace tcgen::run {
 
 // The emulated driver function `symbol`, or null (reported) when there is none.
-// cuGetExportTable, which only NVIDIA's runtime asks for, ends the program
-// (exit 2) with the sentence that says to link tcgen's: -cudart shared.
+// (cuGetProcAddress of cuGetExportTable, which only NVIDIA's runtime asks
+// for, ends a program that did not load tcgen's runtime: driver.cpp.)
 void* driver_function(const char* symbol);
 
 // A line for tcgen run: through its pipe (TCGEN_RUN_FD) under it, else to stderr.

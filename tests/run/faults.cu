@@ -12,6 +12,10 @@
 //           hang on a GPU; here a fault with both waits named
 //   crash   the host code dies of SIGSEGV after a kernel ran: no runtime
 //           summary, which tcgen run says (and --json still reports)
+//   export  looks up cuGetExportTable through tcgen's runtime, as a library
+//           that carries NVIDIA's static runtime would: a null pointer, and
+//           the program goes on (only a program without tcgen's runtime is
+//           stopped for asking)
 //   memory  requests refused before they touch memory: 100 KB of dynamic
 //           shared memory without cudaFuncSetAttribute (then with it),
 //           cudaMemcpyDefault past a block's end, a cudaMalloc larger than the
@@ -161,6 +165,15 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::raise(SIGSEGV);
   }
-  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory|crash\n");
+  if (std::strcmp(mode, "export") == 0) {
+    void* table = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    const cudaError_t e =
+        cudaGetDriverEntryPointByVersion("cuGetExportTable", &table, CUDART_VERSION, cudaEnableDefault, &found);
+    std::printf("cuGetExportTable through the runtime: %s, %s\n", cudaGetErrorName(e),
+                table ? "a function" : "a null pointer");
+    return table ? 1 : 0;
+  }
+  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory|crash|export\n");
   return 1;
 }
