@@ -59,6 +59,8 @@ std::string abbreviated(const std::string& name) {
 
 }  // namespace
 
+std::string brief_name(const std::string& demangled) { return abbreviated(short_name(demangled)); }
+
 const Function& Module::entry(std::string_view name) const {
   for (const Function& f : functions_)
     if (f.entry && (f.name == name || short_name(f.demangled) == name)) return f;

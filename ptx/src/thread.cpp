@@ -302,7 +302,7 @@ std::string Thread::where(const Instruction& in) const {
   const std::string position = grid_.module.source_position(grid_.function, in.loc);
   std::ostringstream s;
   if (!position.empty()) s << position << ", ";
-  s << "PTX line " << in.line << " (" << in.opcode << ") of kernel " << grid_.function.demangled << ", block (" << b.x
+  s << "PTX line " << in.line << " (" << in.opcode << ") of kernel " << brief_name(grid_.function.demangled) << ", block (" << b.x
     << ", " << b.y << ", " << b.z << "), warp " << warp() << ", lane " << lane();
   return s.str();
 }

@@ -83,6 +83,10 @@ struct Variable {
   int owner = -1;             // a function's own .shared: its index in Module::functions()
 };
 
+// A kernel's or function's demangled name made readable in a line: without its return type and
+// parameters, template argument lists longer than 40 characters as <…> ("gemm_device<…>").
+std::string brief_name(const std::string& demangled);
+
 class Module {
  public:
   // Throws tcgen::Error naming the file and line.
