@@ -100,6 +100,7 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
              ": every thread of one barrier instance names the same count");
   b.count = count;
   b.arrived.push_back(thread);
+  b.waits.push_back(wait);
   // bar counts whole warps (PTX: "as if all the threads in the warp have
   // participated"): the padding of a partial last warp arrives with it.
   const int last_warp = (threads_ - 1) / 32;
@@ -111,11 +112,20 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
     return;
   }
   std::vector<int> arrived;
+  std::vector<bool> waits;
   arrived.swap(b.arrived);
-  if (count == static_cast<unsigned>(threads_))
+  waits.swap(b.waits);
+  if (count == static_cast<unsigned>(threads_)) {
     cta_.bar_sync();
-  else
+  } else {
     exchange_ordering(arrived, id);
+    std::uint64_t arrived_warps = 0, waited_warps = 0;
+    for (std::size_t i = 0; i < arrived.size(); ++i) {
+      arrived_warps |= std::uint64_t{1} << (arrived[i] / 32);
+      if (waits[i]) waited_warps |= std::uint64_t{1} << (arrived[i] / 32);
+    }
+    cta_.named_barrier(arrived_warps, waited_warps);
+  }
   for (int t : arrived)
     if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) wake(t);
 }

@@ -61,11 +61,11 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
   }
   last_alloc_columns_ = static_cast<int>(ncols);
   // The address (lane 0, the first column) goes to dst with a weak store:
-  // other warps may read it only after a barrier.
+  // other warps may read it only once a barrier orders them after it.
   const std::uint32_t taddr = static_cast<std::uint32_t>(column);
   auto out = smem_.bytes(dst, 4);
   for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(taddr >> (8 * i));
-  alloc_stores_.push_back({dst, warp, barrier_epoch_});
+  alloc_stores_.push_back({dst, warp, std::uint64_t{1} << warp});
 }
 
 void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup group) {

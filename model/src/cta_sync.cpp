@@ -30,10 +30,12 @@ void Cta::ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out) {
   check_smem(issue, "address", addr, out.size());
   for (const AllocStore& s : alloc_stores_) {
     if (s.addr + 4 <= addr || s.addr >= addr + out.size()) continue;
-    if (s.warp != warp && s.barrier_epoch == barrier_epoch_)
+    if (!(s.known_by >> warp & 1))
       throw ModelError(issue, Rule::alloc_address_before_barrier, "address", hex(addr),
                        "tcgen05.alloc by warp " + std::to_string(s.warp) +
-                           " wrote the Tensor Memory address there, and no bar.sync has run since.");
+                           " wrote the Tensor Memory address there, and no barrier has ordered this warp after it "
+                           "since: neither a bar.sync of the whole CTA nor a named barrier (bar.sync id, count) "
+                           "that warp " + std::to_string(s.warp) + " arrived at and this warp waited on.");
   }
   const auto src = smem_.bytes(addr, static_cast<std::uint32_t>(out.size()));
   std::copy(src.begin(), src.end(), out.begin());
@@ -119,9 +121,16 @@ void Cta::cluster_barrier(std::span<Cta* const> ctas) {
       all.merge(w.pending);
     }
   for (Cta* c : ctas) {
-    ++c->barrier_epoch_;
+    for (AllocStore& s : c->alloc_stores_) s.known_by = ~std::uint64_t{0};
     for (WarpState& w : c->warps_) w.pending.merge(all);
   }
+}
+
+void Cta::named_barrier(std::uint64_t arrived, std::uint64_t waited) {
+  // CUTLASS's kernels hand the TMEM address on so: the allocating MMA warp bar.arrive's, the epilogue
+  // warps bar.sync, on one named barrier (70_blackwell_gemm, 74, 92 on B200s).
+  for (AllocStore& s : alloc_stores_)
+    if (s.known_by & arrived) s.known_by |= waited;
 }
 
 // ---- mbarrier

@@ -1,6 +1,6 @@
 // The CUDA driver API subset that tcgen05 programs call (libcuda.so.1, and
 // through cudaGetDriverEntryPoint): initialisation, the one device and its
-// attributes, error strings, cuGetProcAddress, and cuTensorMapEncodeTiled,
+// attributes, error strings, cuGetProcAddress, the cuMemsetD* fills, and cuTensorMapEncodeTiled,
 // which validates the map as the driver does (tma::TensorMapSpec::validate:
 // DRV's rules, the field named) and encodes it in tcgen's own CUtensorMap
 // layout (ptx/tensor_map.hpp), which the interpreter's TMA reads back.
@@ -55,6 +55,15 @@ std::uint32_t element_bytes(CUtensorMapDataType t) {
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
     default: return 0;
   }
+}
+
+// n values of T from dst: device memory is host memory on the host model.
+template <class T>
+CUresult fill(CUdeviceptr dst, T value, std::size_t n) {
+  if (!dst && n) return CUDA_ERROR_INVALID_VALUE;
+  T* p = reinterpret_cast<T*>(static_cast<std::uintptr_t>(dst));
+  for (std::size_t i = 0; i < n; ++i) p[i] = value;
+  return CUDA_SUCCESS;
 }
 
 }  // namespace
@@ -155,6 +164,16 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
   return CUDA_SUCCESS;
 }
 
+// cuMemsetD8/16/32 and their Async forms: device memory is host memory on the host model, and the
+// runtime finishes each launch before it returns, so a fill is done at once, in order with them.
+// (CUTLASS fills its workspaces so: cutlass/workspace.h.)
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, std::size_t n) { return fill(dst, v, n); }
+CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, std::size_t n) { return fill(dst, v, n); }
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, std::size_t n) { return fill(dst, v, n); }
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, std::size_t n, CUstream) { return fill(dst, v, n); }
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, std::size_t n, CUstream) { return fill(dst, v, n); }
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, std::size_t n, CUstream) { return fill(dst, v, n); }
+
 // cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form: a
 // symbol not emulated gives a null pointer and status SYMBOL_NOT_FOUND, not an error.
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int, cuuint64_t, CUdriverProcAddressQueryResult* status) {
@@ -198,6 +217,12 @@ void* driver_function(const char* symbol) {
   if (s == "cuGetErrorName") return reinterpret_cast<void*>(&cuGetErrorName);
   if (s == "cuGetErrorString") return reinterpret_cast<void*>(&cuGetErrorString);
   if (s == "cuGetProcAddress") return reinterpret_cast<void*>(&cuGetProcAddress_v2);
+  if (s == "cuMemsetD8") return reinterpret_cast<void*>(&cuMemsetD8_v2);
+  if (s == "cuMemsetD16") return reinterpret_cast<void*>(&cuMemsetD16_v2);
+  if (s == "cuMemsetD32") return reinterpret_cast<void*>(&cuMemsetD32_v2);
+  if (s == "cuMemsetD8Async") return reinterpret_cast<void*>(&cuMemsetD8Async);
+  if (s == "cuMemsetD16Async") return reinterpret_cast<void*>(&cuMemsetD16Async);
+  if (s == "cuMemsetD32Async") return reinterpret_cast<void*>(&cuMemsetD32Async);
   // Programs look up many functions they never call: under tcgen run the names are gathered and said
   // once, after the program ends (a crash through a null pointer included).
   if (std::getenv("TCGEN_RUN_FD"))

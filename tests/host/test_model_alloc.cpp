@@ -12,11 +12,34 @@ TEST_CASE("alloc writes the address to shared memory; a barrier makes it readabl
   // Warp 2 wrote it and may read it back at once; other warps need a barrier.
   CHECK(cta.ld_shared_u32(2, 0x40) == 0u);
   expect_rule([&] { cta.ld_shared_u32(0, 0x44); }, Rule::alloc_address_before_barrier,
-              {"ld.shared (warp 0)", "warp 2", "bar.sync"});
+              {"ld.shared (warp 0)", "warp 2", "bar.sync of the whole CTA", "named barrier"});
   cta.bar_sync();
   CHECK(cta.ld_shared_u32(0, 0x44) == 128u);  // lane 0, column 128: the columns go to the first free aligned range
   cta.dealloc(2, 0, 128);
   cta.dealloc(2, 128, 64);
+  cta.finish();
+}
+
+TEST_CASE("a named barrier orders the warps that wait on it after the allocating warp's arrival") {
+  // CUTLASS's hand-off (70_blackwell_gemm on B200s): the MMA warp allocates and bar.arrive's, the
+  // epilogue warps bar.sync on the same named barrier, then read the address.
+  Cta cta{CtaConfig{.warps = 8}};
+  const auto bit = [](int w) { return std::uint64_t{1} << w; };
+  cta.alloc(1, 0x40, 128);
+  // The true fault stays one: a barrier the allocating warp did not arrive at orders nothing after it.
+  cta.named_barrier(bit(4) | bit(5), bit(4) | bit(5));
+  expect_rule([&] { cta.ld_shared_u32(4, 0x40); }, Rule::alloc_address_before_barrier, {"warp 1", "named barrier"});
+  cta.named_barrier(bit(1) | bit(4) | bit(5), bit(4) | bit(5));  // warp 1 arrives only
+  CHECK(cta.ld_shared_u32(4, 0x40) == 0u);
+  CHECK(cta.ld_shared_u32(5, 0x40) == 0u);
+  // Neither the warps outside it nor an arrive-only warp are ordered by it.
+  expect_rule([&] { cta.ld_shared_u32(6, 0x40); }, Rule::alloc_address_before_barrier, {"ld.shared (warp 6)"});
+  cta.named_barrier(bit(6) | bit(7), bit(6));
+  expect_rule([&] { cta.ld_shared_u32(7, 0x40); }, Rule::alloc_address_before_barrier, {"ld.shared (warp 7)"});
+  // Transitively: warp 4 knows it and arrives; warp 7 waits.
+  cta.named_barrier(bit(4) | bit(7), bit(7));
+  CHECK(cta.ld_shared_u32(7, 0x40) == 0u);
+  cta.dealloc(1, 0, 128);
   cta.finish();
 }
 

@@ -879,6 +879,43 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
+// Warp 0 allocates and arrives at named barrier `writer_barrier` (bar.arrive); the other warps wait on
+// barrier 1 (bar.sync 1, count) and read the address: CUTLASS's hand-off to its epilogue warps
+// (70_blackwell_gemm) when warp 0 arrives at barrier 1 too.
+std::string named_barrier_handoff(int writer_barrier, int count) {
+  return R"(
+	mov.u32 	%r1, slot;
+	shr.u32 	%r3, %r0, 5;                       // the warp
+	setp.eq.u32 	%p1, %r3, 0;
+	@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 	[%r1], 32;
+	@%p1 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	@%p1 bar.arrive 	)" + std::to_string(writer_barrier) + ", " + std::to_string(writer_barrier == 1 ? count : 32) + R"(;
+	@!%p1 bar.sync 	1, )" + std::to_string(count) + R"(;
+	@!%p1 ld.shared.u32 	%r2, [%r1];
+	@!%p1 st.global.u32 	[%rd1], %r2;
+	bar.sync 	0;
+	@%p1 ld.shared.u32 	%r2, [%r1];
+	@%p1 tcgen05.dealloc.cta_group::1.sync.aligned.b32 	%r2, 32;
+)";
+}
+
+TEST_CASE("the TMEM address handed on by a named barrier: the allocating warp arrives, the readers wait") {
+  const std::string slot = ".shared .align 4 .b8 slot[4];\n";
+  // Warp 0 arrives at barrier 1 of 64 threads, warp 1 waits there: warp 1 reads the address (column 0).
+  const std::vector<std::uint32_t> o = run(named_barrier_handoff(1, 64), 64, 16, nullptr, true, slot);
+  for (int t = 32; t < 64; ++t) CHECK(o[16 * t] == 0u);
+  // The true fault: warps 1 and 2 meet at barrier 1 while warp 0 arrives at barrier 2.
+  std::string e;
+  try {
+    run(named_barrier_handoff(2, 64), 96, 16, nullptr, true, slot);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  CAPTURE(e);
+  CHECK(e.find("wrote the Tensor Memory address there, and no barrier has ordered this warp after it") !=
+        std::string::npos);
+}
+
 TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX letter, an error when strict") {
   const std::string body = R"(
 	mov.u32 	%r1, slot;

@@ -1,8 +1,9 @@
 // A host program (g++, no nvcc) linked with -lcuda, run under `tcgen run`:
 // it loads no CUDA runtime, and the dynamic loader
 // finds tcgen's libcuda.so.1 by its soname. Initialisation, the device and
-// two attributes, cuGetProcAddress, error strings. Exit 0 and PASSED when
-// the driver describes a B200 and hands out cuTensorMapEncodeTiled.
+// two attributes, cuGetProcAddress, error strings, the cuMemsetD* fills (as
+// CUTLASS fills its workspaces). Exit 0 and PASSED when the driver describes a
+// B200, hands out cuTensorMapEncodeTiled and fills what it is given.
 #include <cuda.h>
 
 #include <cstdio>
@@ -22,7 +23,15 @@ int main() {
                   encode && cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text) == CUDA_SUCCESS;
   std::printf("sm_%d0, %d SMs, cuTensorMapEncodeTiled %s, CUDA_ERROR_INVALID_VALUE: %s\n", major, sms,
               encode ? "found" : "missing", text ? text : "?");
-  const bool b200 = ok && major == 10 && sms == 148 && std::strcmp(text, "invalid argument") == 0;
+  // Host memory stands for device memory on the host model.
+  unsigned int words[6] = {};
+  const CUdeviceptr at = reinterpret_cast<CUdeviceptr>(words);
+  const bool filled = cuMemsetD32Async(at + 4, 0xA5A5A5A5u, 4, nullptr) == CUDA_SUCCESS &&
+                      cuMemsetD16_v2(at + 8, 0x1234, 2) == CUDA_SUCCESS && cuMemsetD8Async(at + 12, 7, 1, nullptr) == CUDA_SUCCESS &&
+                      words[0] == 0 && words[1] == 0xA5A5A5A5u && words[2] == 0x12341234u && words[3] == 0xA5A5A507u &&
+                      words[4] == 0xA5A5A5A5u && words[5] == 0;
+  std::printf("cuMemsetD32Async, D16, D8Async: %s\n", filled ? "filled as asked" : "wrong");
+  const bool b200 = ok && filled && major == 10 && sms == 148 && std::strcmp(text, "invalid argument") == 0;
   std::printf("%s\n", b200 ? "PASSED" : "FAILED");
   return b200 ? 0 : 1;
 }

@@ -130,6 +130,7 @@ class CtaRuntime {
   struct Barrier {
     unsigned count = 0;
     std::vector<int> arrived;
+    std::vector<bool> waits;  // per arrival: bar.sync (true) or bar.arrive
   };
   struct MbarrierNotes {
     std::uint64_t version = 0;

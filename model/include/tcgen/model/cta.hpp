@@ -93,6 +93,11 @@ class Cta {
 
   // ---- execution barrier: bar.sync 0 by every warp of the CTA
   void bar_sync();
+  // A named barrier instance of fewer threads (bar.sync/bar.arrive id, count) completing: the
+  // warps that arrived (bit w: warp w) publish what they wrote, the warps that waited acquire it
+  // (PTX #parallel-synchronization-and-communication-instructions-bar: bar.arrive does not wait).
+  // The tcgen05 ordering travels separately (exec's exchange_ordering); this is shared memory's.
+  void named_barrier(std::uint64_t arrived, std::uint64_t waited);
   // barrier.cluster (arrive.release, wait.acquire) by every warp of these
   // CTAs, one cluster: bar_sync's ordering across all of them.
   static void cluster_barrier(std::span<Cta* const> ctas);
@@ -208,7 +213,7 @@ class Cta {
   struct AllocStore {  // the address tcgen05.alloc wrote, with a weak store
     std::uint32_t addr;
     int warp;
-    std::uint64_t barrier_epoch;
+    std::uint64_t known_by;  // the warps ordered after it (bit w: warp w), the writer first
   };
   // How an instruction touches a TMEM cell, for the ordering checks.
   enum class Touch { ld, st, mma_read, mma_write, cp };
@@ -316,7 +321,7 @@ class Cta {
   std::vector<AsyncOp> ops_;                        // ops_[id - 1]
   std::map<int, std::vector<Commit>> commits_;      // by issuing thread
   std::vector<AllocStore> alloc_stores_;
-  std::uint64_t barrier_epoch_ = 0;                 // bar.sync executed
+
   std::optional<CtaGroup> cta_group_;               // the kernel's, from its first instruction that names one
   std::string cta_group_first_;                     // that instruction
   std::optional<int> relinquished_by_;              // warp that ran relinquish_alloc_permit

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The silicon-proven corpus under `tcgen run` (tools/corpus/programs.txt).
+
+Installs NVIDIA's CUTLASS sources from PyPI (nvidia-cutlass ships them whole)
+into the build tree, builds each program unmodified for compute_100a with the
+shared CUDA runtime, runs it under `tcgen run` at a small problem with its own
+verification on, and asks for its own pass verdict, exit 0 and no fault.
+Prints one line per program; --report writes docs/corpus.md.
+
+  tools/corpus.py [--build DIR] [--ci] [--report] [--jobs N] [NAME ...]
+
+Exit 0 when every program chosen passes, 1 otherwise, 77 when the corpus
+cannot be installed here (no network, no nvcc): nothing was checked.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CUTLASS = "nvidia-cutlass==4.2.0.0"
+# What CUTLASS's own example CMake gives every example: C++17, relaxed constexpr, the library, its
+# utilities and the examples' common headers; -lineinfo so that reports name CUDA lines.
+NVCC_FLAGS = ["-std=c++17", "-O2", "--expt-relaxed-constexpr", "-lineinfo", "-DCUTLASS_ENABLE_TENSOR_CORE_MMA=1",
+              "-gencode", "arch=compute_100a,code=[sm_100a,compute_100a]", "-cudart", "shared", "-lcuda"]
+
+
+class Program:
+    def __init__(self, line):
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) != 5:
+            raise SystemExit(f"tools/corpus/programs.txt: expected NAME | SOURCE | ARGUMENTS | PASS | ci: {line}")
+        self.name, self.source, arguments, self.passed, ci = cells
+        self.arguments = shlex.split(arguments)
+        self.ci = ci == "ci"
+
+
+def programs():
+    with open(os.path.join(ROOT, "tools", "corpus", "programs.txt")) as f:
+        return [Program(l) for l in f if l.strip() and not l.startswith("#")]
+
+
+def install(corpus):
+    """CUTLASS's source tree, installed once into the build tree; None when it cannot be."""
+    source = os.path.join(corpus, "cutlass", "cutlass_library", "source")
+    if os.path.isdir(os.path.join(source, "include", "cute")):
+        return source
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--target", os.path.join(corpus, "cutlass"), CUTLASS],
+                       capture_output=True, text=True, env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
+    if r.returncode != 0:
+        print(f"corpus: could not install {CUTLASS} from PyPI: {r.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return None
+    return source
+
+
+def build(p, source, corpus):
+    """The program's executable, built unless the same command built it before; (path, error)."""
+    binary = os.path.join(corpus, "bin", p.name)
+    src = os.path.join(source, p.source)
+    command = ["nvcc", *NVCC_FLAGS, "-I" + os.path.join(source, "include"),
+               "-I" + os.path.join(source, "tools", "util", "include"), "-I" + os.path.join(source, "examples", "common"),
+               "-I" + os.path.dirname(src), src, "-o", binary]
+    stamp = binary + ".command"
+    if os.path.exists(binary) and os.path.exists(stamp) and open(stamp).read() == " ".join(command):
+        return binary, None
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    r = subprocess.run(command, capture_output=True, text=True)
+    with open(os.path.join(corpus, "bin", p.name + ".build.log"), "w") as log:
+        log.write(" ".join(command) + "\n" + r.stdout + r.stderr)
+    if r.returncode != 0:
+        errors = [l for l in (r.stdout + r.stderr).splitlines() if " error" in l]
+        return None, "build failed: " + (errors[0] if errors else f"nvcc exit {r.returncode}")
+    with open(stamp, "w") as f:
+        f.write(" ".join(command))
+    return binary, None
+
+
+def run(p, binary, tcgen, timeout):
+    """(verdict, seconds, letters {rule: count}, reason) of one run under tcgen run --json."""
+    start = time.monotonic()
+    try:
+        r = subprocess.run([tcgen, "run", "--json", "--", binary, *p.arguments], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "fail", time.monotonic() - start, {}, f"did not finish in {timeout} s"
+    seconds = time.monotonic() - start
+    lines = r.stderr.strip().splitlines()
+    try:
+        summary = json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        summary = {}
+    letters = summary.get("warnings", {})
+    said = [l for l in lines[:-1] if l.strip()]
+    if summary.get("fault") or summary.get("ended_without_summary") or r.returncode != 0:
+        # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode).
+        reason = said[0] if said else f"exit {r.returncode}"
+        return "fail", seconds, letters, f"exit {r.returncode}: {reason}"
+    if not re.search(p.passed, r.stdout):
+        return "fail", seconds, letters, f"exit 0 without its own verdict '{p.passed}'"
+    return "pass", seconds, letters, ""
+
+
+def report(results, path):
+    rows = ["# The silicon-proven corpus under `tcgen run`", "",
+            "Public programs that run on B200s, built unmodified from `" + CUTLASS + "` (PyPI) for",
+            "`compute_100a` with `-cudart shared`, run under `tcgen run` at a small problem with their own",
+            "verification on. A program passes with its own pass verdict, exit 0 and no fault. Written by",
+            "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`.", "",
+            "| program | arguments | verdict | time on the host model | PTX letters broken (rule: times) | why not |",
+            "|---|---|---|---|---|---|"]
+    for p, (verdict, seconds, letters, reason) in results:
+        broken = ", ".join(f"`{k}`: {v}" for k, v in sorted(letters.items())) or "none"
+        time_text = f"{seconds:.1f} s" if seconds else "-"
+        rows.append(f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | {broken} | "
+                    f"{reason.replace('|', '/')} |")
+    passed = sum(1 for _, r in results if r[0] == "pass")
+    rows += ["", f"{passed} of {len(results)} pass."]
+    with open(path, "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("names", nargs="*")
+    ap.add_argument("--build", default=os.environ.get("TCGEN_BUILD_DIR", os.path.join(ROOT, "build")))
+    ap.add_argument("--ci", action="store_true", help="only the programs marked ci")
+    ap.add_argument("--report", action="store_true", help="write docs/corpus.md")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="nvcc builds at once")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds a run may take")
+    a = ap.parse_args()
+    chosen = [p for p in programs() if (not a.names or p.name in a.names) and (not a.ci or p.ci)]
+    unknown = set(a.names) - {p.name for p in programs()}
+    if unknown:
+        raise SystemExit(f"corpus: no program {', '.join(sorted(unknown))} in tools/corpus/programs.txt")
+    tcgen = os.path.join(a.build, "tools", "tcgen", "tcgen")
+    if not shutil.which("nvcc") or not os.path.exists(tcgen):
+        print("corpus: skipped: needs nvcc and a built tcgen (tools/setup.sh)", file=sys.stderr)
+        return 77
+    corpus = os.path.join(a.build, "corpus")
+    source = install(corpus)
+    if source is None:
+        return 77
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        built = list(pool.map(lambda p: build(p, source, corpus), chosen))
+    results = []
+    for p, (binary, error) in zip(chosen, built):
+        r = ("fail", 0.0, {}, error) if error else run(p, binary, tcgen, a.timeout)
+        results.append((p, r))
+        letters = ", ".join(f"{k} {v}" for k, v in sorted(r[2].items()))
+        print(f"{p.name}: {r[0]} ({r[1]:.1f} s){'; letters: ' + letters if letters else ''}"
+              f"{'; ' + r[3] if r[3] else ''}", flush=True)
+    if a.report:
+        report(results, os.path.join(ROOT, "docs", "corpus.md"))
+    return 0 if all(r[0] == "pass" for _, r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
