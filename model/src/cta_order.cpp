@@ -1,6 +1,7 @@
 // The checks that order Tensor Memory and shared-memory accesses against the
 // asynchronous operations before them (PTX #tcgen05-memory-consistency-model,
 // tcgen05-facts.md §7), and the check that a read finds written cells.
+#include <algorithm>
 #include <string>
 
 #include "tcgen/model/cta.hpp"
@@ -62,6 +63,25 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     if (waited()) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
     throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
   };
+  // A tcgen05.st or ld of another warp, which must be complete: known through the issuer's fence, or,
+  // a PTX letter, through its wait::st / wait::ld and a barrier or mbarrier with no fence on either side.
+  auto require_complete = [&](const AsyncOp& op, std::uint32_t id, const char* touched, auto why) {
+    const int unfenced = Issuers::unfenced(op.issuer);
+    if (w.effective.knows_complete(op.issuer, id)) return;
+    if (w.pending.knows_complete(op.issuer, id)) return unfenced_wait(issue, warp, lane, column, op, touched);
+    if (!w.effective.knows_complete(unfenced, id) && !w.pending.knows_complete(unfenced, id))
+      throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column), why());
+    const std::string after = w.effective.knows_complete(unfenced, id)
+                                  ? std::string(".")
+                                  : ", nor has " + warp_name(warp) + " run tcgen05.fence::after_thread_sync since its wait.";
+    letter(ModelError(issue, Rule::missing_before_thread_sync, "cell", cell_name(lane, column),
+                      "the " + op.instruction + " of " + by(op.warp, -1) + " that " + touched +
+                          " it was waited for and then published by a barrier or mbarrier, but that warp ran no "
+                          "tcgen05.fence::before_thread_sync between the wait and the publishing" + after));
+    // Unless an error, the warp goes on as if both fences had run: the rest of these cells pass.
+    WarpState& ws = state(warp);
+    ws.effective.complete.raise(op.issuer, std::max(ws.effective.complete.at(unfenced), ws.pending.complete.at(unfenced)));
+  };
 
   if (c.writer != 0) {
     const AsyncOp& op = ops_[c.writer - 1];
@@ -72,9 +92,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
         throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
                          writer() + ", which has not executed tcgen05.wait::st since.");
       if (!same_warp(op))
-        require(w.effective.knows_complete(op.issuer, c.writer),
-                [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
-                Rule::unordered_tmem_access, [&] { return writer() + ", and nothing orders this access after it."; });
+        require_complete(op, c.writer, "wrote", [&] { return writer() + ", and nothing orders this access after it."; });
     } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {
       // Strict mode: not a pipelined pair, so the earlier mma must be complete.
       require(w.effective.knows_complete(op.issuer, c.writer),
@@ -117,10 +135,8 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       throw ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
                        reader() + ", which has not executed tcgen05.wait::ld since.");
     if (!same_warp(op))
-      require(w.effective.knows_complete(op.issuer, c.reader),
-              [&] { return w.pending.knows_complete(op.issuer, c.reader); }, op,
-              Rule::unordered_tmem_access,
-              [&] { return reader() + ", and nothing orders this write after that read."; });
+      require_complete(op, c.reader, "read",
+                       [&] { return reader() + ", and nothing orders this write after that read."; });
   }
 }
 

@@ -273,14 +273,20 @@ void Cta::fence_after_thread_sync(int warp) {
   warps_[warp].effective.merge(warps_[warp].pending);
 }
 
+// A wait completes the warp's own loads or stores; its next barrier or arrival publishes that even
+// without tcgen05.fence::before_thread_sync, under the keys whose use is a PTX letter.
 void Cta::wait_ld(int warp) {
   check_thread({"tcgen05.wait::ld.sync.aligned", warp}, {warp, 0});
-  warps_[warp].ld_done = ops_.size() + 1;
+  WarpState& w = warps_[warp];
+  w.ld_done = ops_.size() + 1;
+  w.released.complete.raise(keys_.ld_unfenced(warp), w.ld_done);
 }
 
 void Cta::wait_st(int warp) {
   check_thread({"tcgen05.wait::st.sync.aligned", warp}, {warp, 0});
-  warps_[warp].st_done = ops_.size() + 1;
+  WarpState& w = warps_[warp];
+  w.st_done = ops_.size() + 1;
+  w.released.complete.raise(keys_.st_unfenced(warp), w.st_done);
 }
 
 }  // namespace tcgen::model

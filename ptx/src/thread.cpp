@@ -120,11 +120,15 @@ std::uint64_t Thread::special(Special s) const {
 // ---- memory
 
 std::uint32_t Thread::shared_address(std::uint64_t addr, const Instruction& in) const {
-  if (in.space == Space::generic) {
-    if (!in_shared_window(addr))
-      fault("generic address", hex(addr) + " (" + in.opcode + ")",
-            "an address in the shared window [" + hex(kSharedWindow) + ", +4 GiB) for shared memory (cvta.shared)");
-    return static_cast<std::uint32_t>(addr - kSharedWindow);
+  if (in.space == Space::generic && !in_shared_window(addr)) {
+    const std::string expected =
+        "an address in the shared window [" + hex(kSharedWindow) + ", +4 GiB) for shared memory (cvta.shared)";
+    if (addr >> 32) fault("generic address", hex(addr) + " (" + in.opcode + ")", expected);
+    // A 32-bit shared::cta address passed as generic to an instruction that only takes shared memory:
+    // the hardware's generic-to-shared conversion keeps the low 32 bits, the window being 4 GiB-aligned.
+    // A public B200 GEMM tutorial (published results) commits to __cvta_generic_to_shared's value so.
+    cta_.warn(grid_.config, "shared_offset_as_generic", where(in), "generic address", hex(addr) + " (" + in.opcode + ")",
+              expected + "; a shared::cta address needs the instruction's .shared::cta or .shared::cluster form");
   }
   return static_cast<std::uint32_t>(addr);
 }

@@ -127,6 +127,48 @@ TEST_CASE("tcgen05.st -> tcgen05.mma needs tcgen05.wait::st (TS A operand)") {
   mma_ts();
 }
 
+TEST_CASE("a waited tcgen05.st handed to the MMA warp by an mbarrier without fences: a PTX letter") {
+  // CUTLASS's FMHA (77_blackwell_fmha, B200s): the softmax warps store P, wait::st and arrive; the MMA
+  // warp waits and reads P in a TS-MMA; no tcgen05.fence on either side.
+  for (const bool letters_as_errors : {false, true}) {
+    CAPTURE(letters_as_errors);
+    MmaIssued k(letters_as_errors);
+    constexpr std::uint32_t kP = 0x10;  // softmax warps 1-3 -> the MMA warp 0
+    k.cta.mbarrier_init({0, 0}, kP, 3);
+    const LdStAccess x8{LdStShape::s32x32b, 8};
+    for (int w = 0; w < 4; ++w) k.cta.st(w, x8, k.tmem + taddr(32 * w, 256), regs_of(x8, 0x3F803F80u));
+    auto mma_ts = [&] {
+      k.cta.mma_ts({0, 0}, MmaKind::f16, k.tmem + 64, k.tmem + 256, k.B.desc(0), idesc(k.id), false);
+    };
+    k.cta.wait_st(0);
+    // The true fault stays one: warp 1 arrives before its wait::st, so nothing it published covers P.
+    k.cta.mbarrier_arrive({1, 0}, kP);
+    k.cta.wait_st(1);
+    for (int w = 2; w < 4; ++w) {
+      k.cta.wait_st(w);
+      k.cta.mbarrier_arrive({w, 0}, kP);
+    }
+    REQUIRE(k.cta.mbarrier_try_wait(0, kP, 0));
+    expect_rule(mma_ts, Rule::unordered_tmem_access, {"warp 1", "nothing orders this access after it"});
+    // Warp 1 arrives again after its wait (the next phase): P is published, fences missing on both sides.
+    k.cta.mbarrier_arrive({1, 0}, kP);
+    k.cta.mbarrier_arrive({2, 0}, kP);
+    k.cta.mbarrier_arrive({3, 0}, kP);
+    REQUIRE(k.cta.mbarrier_try_wait(0, kP, 1));
+    if (letters_as_errors) {
+      expect_rule(mma_ts, Rule::missing_before_thread_sync, {"tcgen05.fence::before_thread_sync", "warp 1"});
+    } else {
+      mma_ts();  // counted once for each of the three storing warps, then as if fenced
+      REQUIRE(k.cta.warnings().count(Rule::missing_before_thread_sync) == 1);
+      const Warning& w = k.cta.warnings().at(Rule::missing_before_thread_sync);
+      CHECK(w.count == 3);
+      for (const char* word : {"tcgen05.st.sync.aligned.32x32b.x8.b32 of warp 1", "waited for and then published",
+                               "no tcgen05.fence::before_thread_sync", "nor has warp 0 run tcgen05.fence::after_thread_sync"})
+        CHECK(w.first.find(word) != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("tcgen05.ld -> tcgen05.mma into the same cells needs tcgen05.wait::ld") {
   MmaIssued k;
   k.cta.commit({0, 0}, Kernel::kMbar);

@@ -879,6 +879,43 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
+TEST_CASE("a shared::cta address given as a generic one to a shared-only instruction: a PTX letter") {
+  // As __cvta_generic_to_shared's value widened to 64 bits: the hardware keeps the low 32 bits.
+  const std::string body = R"(
+	mov.u32 	%r1, bar;
+	cvt.u64.u32 	%rd3, %r1;
+	setp.eq.u32 	%p1, %r0, 0;
+	@%p1 mbarrier.init.b64 	[%rd3], 32;
+	bar.sync 	0;
+	mbarrier.arrive.b64 	%rd4, [%rd3];
+	bar.sync 	0;
+	mbarrier.test_wait.parity.shared::cta.b64 	%p2, [bar], 0;
+	selp.u32 	%r2, 1, 0, %p2;
+	st.global.u32 	[%rd1], %r2;
+)";
+  const std::string bar = ".shared .align 8 .b8 bar[8];\n";
+  ptx::LaunchStats stats;
+  const std::vector<std::uint32_t> o = run(body, 32, 16, &stats, false, bar);
+  for (int t = 0; t < 32; ++t) CHECK(o[16 * t] == 1u);  // the phase completed: the offset named the barrier
+  CHECK(stats.warnings["shared_offset_as_generic"] == 33u);
+  std::string strict;
+  try {
+    run(body, 32, 16, nullptr, true, bar);
+  } catch (const ptx::ExecutionError& e) {
+    strict = e.what();
+  }
+  CHECK(strict.find("shared_offset_as_generic, a PTX-letter rule") != std::string::npos);
+  // The true fault: a global pointer is no shared address.
+  std::string global;
+  try {
+    run("\tmbarrier.init.b64 \t[%rd1], 32;\n", 32, 16, nullptr, false, bar);
+  } catch (const ptx::ExecutionError& e) {
+    global = e.what();
+  }
+  CHECK(global.find("generic address = 0x") != std::string::npos);
+  CHECK(global.find("is invalid: an address in the shared window") != std::string::npos);
+}
+
 // Warp 0 allocates and arrives at named barrier `writer_barrier` (bar.arrive); the other warps wait on
 // barrier 1 (bar.sync 1, count) and read the address: CUTLASS's hand-off to its epilogue warps
 // (70_blackwell_gemm) when warp 0 arrives at barrier 1 too.

@@ -34,6 +34,12 @@ struct Issuers {
   constexpr int thread(int warp, int lane) const { return base + 32 * warp + lane; }
   constexpr int st(int warp) const { return base + 1024 + warp; }
   constexpr int ld(int warp) const { return base + 2048 + warp; }
+  // The same completions as the warp's wait::st / wait::ld knows them, published by its next barrier or
+  // arrival without tcgen05.fence::before_thread_sync: to rely on them is a PTX letter
+  // (Rule::missing_before_thread_sync). unfenced(st(w)) == st_unfenced(w), likewise for ld.
+  constexpr int st_unfenced(int warp) const { return base + 1024 + 64 + warp; }
+  constexpr int ld_unfenced(int warp) const { return base + 2048 + 64 + warp; }
+  static constexpr int unfenced(int st_or_ld_issuer) { return st_or_ld_issuer + 64; }
   // The peer CTA's thread (warp, lane), issuing the half of a cta_group::2 operation that lands here.
   constexpr int pair(int warp, int lane) const { return base + 3072 + 32 * warp + lane; }
 };

@@ -36,6 +36,10 @@ namespace tcgen::model {
     "a tcgen05 access to cells another thread's tcgen05 operation touched must be ordered after it: "                \
     "tcgen05.fence::before_thread_sync (or tcgen05.commit), a barrier or mbarrier, then "                            \
     "tcgen05.fence::after_thread_sync")                                                                              \
+  X(missing_before_thread_sync, "tcgen05-memory-consistency-model",                                                  \
+    "a tcgen05.st or tcgen05.ld, complete after its wait::st or wait::ld, is ordered before another thread's "      \
+    "tcgen05 access by tcgen05.fence::before_thread_sync, then a barrier or mbarrier, then "                        \
+    "tcgen05.fence::after_thread_sync in that thread")                                                              \
   X(mma_not_pipelined, "tcgen05-memory-consistency-model-pipelined-instructions",                                     \
     "two tcgen05.mma are pipelined (ordered without a wait) only with the same .cta_group, accumulator and shape "   \
     "(newer PTX: and kind); otherwise the later may touch cells the earlier wrote or read only once the earlier is " \
@@ -116,6 +120,10 @@ constexpr Severity severity(Rule r) {
     // 01_mma_sm100.cu) writes its operands with st.shared, then
     // __syncthreads, then UMMA: no fence.proxy.async.
     case Rule::proxy_fence_missing:
+    // CUTLASS's FMHA (77_blackwell_fmha, B200s): softmax warps tcgen05.st P, wait::st and arrive on an
+    // mbarrier; the MMA warp waits and reads P in a TS-MMA; no fence on either side. Triton 3.9's
+    // tl.dot zeroes its accumulator so, through bar.sync. The store, complete, is taken as published.
+    case Rule::missing_before_thread_sync:
     // "should not increase": PTX's own words are a recommendation.
     case Rule::alloc_increase:
     // gau-nernst's 2-SM GEMMs (learn-cuda 02e_matmul_sm100 v5-v7, checked
