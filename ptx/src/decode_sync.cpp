@@ -2,6 +2,11 @@
 // (PTX #parallel-synchronization-and-communication-instructions): each one
 // goes to exec's CTA runtime through HostArch, which gathers a warp's lanes,
 // blocks waiting threads and hands ordering to the model.
+#include <array>
+#include <bit>
+#include <cmath>
+#include <vector>
+
 #include "decode.hpp"
 #include "thread.hpp"
 #include "tcgen/exec/cluster_runtime.hpp"
@@ -77,6 +82,65 @@ void elect(Thread& t, const Instruction& in) {
   const bool elected = t.arch().elect_one(t.get<std::uint32_t>(in.ops[2]), &leader);
   t.set<std::uint32_t>(in.ops[0], leader);
   t.set<bool>(in.ops[1], elected);
+}
+
+// redux.sync.op.type d, a, membermask (PTX #parallel-synchronization-and-communication-instructions-redux-sync):
+// the member lanes reduce a, each gets the result. .u32/.s32: add, min, max; .b32: and, or, xor; .f32
+// (sm_100a): min, max, with .abs (of |a|) and .NaN (a NaN wins; without it NaNs are passed over, and all
+// NaN gives NaN), -0 below +0, NaN as the canonical 0x7FFFFFFF. aux: the op; flags 1 .abs, 2 .NaN.
+enum class ReduxOp { add, min, max, and_, or_, xor_ };
+
+std::uint32_t redux_f32(ReduxOp op, std::uint32_t flags, const std::vector<std::uint32_t>& v) {
+  constexpr std::uint32_t kNaN = 0x7FFFFFFFu;
+  bool any = false;
+  float r = 0;
+  for (std::uint32_t bits : v) {
+    if (flags & 1) bits &= 0x7FFFFFFFu;
+    const float x = std::bit_cast<float>(bits);
+    if (std::isnan(x)) {
+      if (flags & 2) return kNaN;
+      continue;
+    }
+    // x before y: smaller, or -0 against +0.
+    const auto before = [](float x, float y) { return x < y || (x == y && std::signbit(x) && !std::signbit(y)); };
+    if (!any || (op == ReduxOp::min ? before(x, r) : before(r, x))) r = x;
+    any = true;
+  }
+  return any ? std::bit_cast<std::uint32_t>(r) : kNaN;
+}
+
+void redux(Thread& t, const Instruction& in) {
+  struct Frame {
+    std::uint32_t in, out;
+  } frame{t.get<std::uint32_t>(in.ops[1]), 0};
+  const auto op = static_cast<ReduxOp>(in.aux);
+  t.runtime().collective(t.linear(), {in.opcode, false, t.site(in)}, t.get<std::uint32_t>(in.ops[2]), frame,
+                         [&](const std::array<Frame*, 32>& f) {
+                           std::vector<std::uint32_t> v;
+                           for (const Frame* x : f)
+                             if (x) v.push_back(x->in);
+                           std::uint32_t r = v[0];
+                           if (in.type == Type::f32) {
+                             r = redux_f32(op, in.flags, v);
+                           } else {
+                             for (std::size_t i = 1; i < v.size(); ++i) {
+                               const std::uint32_t b = v[i];
+                               const bool s = in.type == Type::s32;
+                               const bool less = s ? static_cast<std::int32_t>(b) < static_cast<std::int32_t>(r) : b < r;
+                               switch (op) {
+                                 case ReduxOp::add: r += b; break;
+                                 case ReduxOp::min: r = less ? b : r; break;
+                                 case ReduxOp::max: r = less ? r : b; break;
+                                 case ReduxOp::and_: r &= b; break;
+                                 case ReduxOp::or_: r |= b; break;
+                                 case ReduxOp::xor_: r ^= b; break;
+                               }
+                             }
+                           }
+                           for (Frame* x : f)
+                             if (x) x->out = r;
+                         });
+  t.set<std::uint32_t>(in.ops[0], frame.out);
 }
 
 // activemask.b32 d: the lanes that have not exited, and those that exited after
@@ -238,6 +302,18 @@ bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
     in.aux = op.which({"all", "any", "uni", "ballot"});
     if (in.aux < 0 || !op.has("sync")) return false;
     in.run = &vote;
+    return true;
+  }
+  if (b == "redux") {
+    in.aux = op.which({"add", "min", "max", "and", "or", "xor"});
+    const bool f32 = in.type == Type::f32, b32 = in.type == Type::b32, integer = in.type == Type::u32 || in.type == Type::s32;
+    const bool fits = f32 ? (in.aux == 1 || in.aux == 2) : b32 ? in.aux >= 3 : integer && in.aux >= 0 && in.aux <= 2;
+    if (!op.has("sync") || in.ops.size() != 3 || in.aux < 0 || !fits || (!f32 && (op.has("abs") || op.has("NaN")))) {
+      why = "redux.sync.op.type d, a, membermask: add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN} .f32";
+      return false;
+    }
+    in.flags = (op.has("abs") ? 1u : 0u) | (op.has("NaN") ? 2u : 0u);
+    in.run = &redux;
     return true;
   }
   if (b == "elect") {

@@ -391,6 +391,7 @@ class Parser {
 
   void function(bool entry, bool external) {
     Function f;
+    predicate_slots_.clear();
     f.entry = entry;
     f.line = peek().line;
     if (!entry && is("(")) {  // return parameters
@@ -489,7 +490,9 @@ class Parser {
 
   // .reg .type name, name<N>, ...: one 64-bit slot per register, two for .b128.
   void registers(Function& f) {
-    const std::uint32_t slots = word() == ".b128" ? 2 : 1;
+    const std::string_view type = word();
+    const std::uint32_t slots = type == ".b128" ? 2 : 1;
+    const std::uint32_t first = f.registers;
     while (peek().kind == Token::Kind::word && peek().text[0] == '.') next();  // .v2 etc.
     do {
       const std::string name(word());
@@ -504,6 +507,8 @@ class Parser {
       }
     } while (accept(","));
     expect(";");
+    predicate_slots_.resize(f.registers, false);
+    if (type == ".pred") std::fill(predicate_slots_.begin() + first, predicate_slots_.end(), true);
   }
 
   // .loc file line column [, function_name $L__info_stringN, inlined_at file line column]
@@ -631,6 +636,7 @@ class Parser {
     if (auto r = find_reg(w)) {
       o.kind = Operand::Kind::reg;
       o.slot = *r;
+      o.predicate = *r < predicate_slots_.size() && predicate_slots_[*r];
       return o;
     }
     if (const auto [v, index] = find_symbol(w); v) {
@@ -802,6 +808,7 @@ class Parser {
   std::map<LocKey, std::uint32_t> loc_index_;
   std::uint32_t current_loc_ = 0;
   std::vector<SharedFixup> shared_fixups_;
+  std::vector<bool> predicate_slots_;  // of the function being read: the slots declared .pred
 };
 
 // A NUL byte: PTX is text, so this is a binary file (a cubin, an object, /dev/zero), which the lexer must not see.

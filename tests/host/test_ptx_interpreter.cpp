@@ -879,6 +879,99 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
+TEST_CASE("cp.async: global to shared, src-size zero-fills, ignore-src, groups, and mbarrier arrivals") {
+  // PTX #data-movement-and-conversion-instructions-cp-async: cp-size bytes land; past src-size, zeros;
+  // ignore-src true, all zeros. cp.async.mbarrier.arrive.noinc counts as an arrival, without .noinc not.
+  const std::string body = R"(
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 4;
+	add.u32 	%r3, %r1, %r2;
+	add.u32 	%r4, %r0, 100;
+	st.global.v4.u32 	[%rd1], {%r4, %r4, %r4, %r4};
+	cp.async.ca.shared.global 	[%r3], [%rd1], 16, 8;
+	cp.async.commit_group;
+	cp.async.wait_group 	0;
+	ld.shared.v4.u32 	{%r5, %r6, %r7, %r8}, [%r3];
+	st.global.v4.u32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	cp.async.ca.shared.global 	[%r3], [%rd1], 4;
+	st.shared.u32 	[%r3+512], %r4;
+	setp.eq.u32 	%p1, %r0, %r0;
+	cp.async.cg.shared.global 	[%r3+512], [%rd1], 16, %p1;
+	cp.async.wait_all;
+	ld.shared.u32 	%r5, [%r3];
+	ld.shared.u32 	%r6, [%r3+512];
+	st.global.v2.u32 	[%rd1+32], {%r5, %r6};
+	setp.eq.u32 	%p2, %r0, 0;
+	@%p2 mbarrier.init.shared.b64 	[mb], 32;
+	@%p2 mbarrier.init.shared.b64 	[mb+8], 32;
+	bar.sync 	0;
+	cp.async.mbarrier.arrive.noinc.shared.b64 	[mb];
+	cp.async.mbarrier.arrive.shared::cta.b64 	[mb+8];
+	bar.sync 	0;
+	mbarrier.test_wait.parity.shared::cta.b64 	%p3, [mb], 0;
+	mbarrier.test_wait.parity.shared::cta.b64 	%p4, [mb+8], 0;
+	selp.u32 	%r9, 1, 0, %p3;
+	selp.u32 	%r10, 1, 0, %p4;
+	st.global.v2.u32 	[%rd1+40], {%r9, %r10};
+)";
+  const std::vector<std::uint32_t> o =
+      run(body, 32, 16, nullptr, true, ".shared .align 16 .b8 buf[1024];\n.shared .align 8 .b8 mb[16];\n");
+  for (std::uint32_t t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    const std::uint32_t v = t + 100;
+    CHECK(o[16 * t + 4] == v);  // src-size 8 of 16: two words copied, two zeros
+    CHECK(o[16 * t + 5] == v);
+    CHECK(o[16 * t + 6] == 0u);
+    CHECK(o[16 * t + 7] == 0u);
+    CHECK(o[16 * t + 8] == v);   // 4 bytes copied
+    CHECK(o[16 * t + 9] == 0u);  // ignore-src: zeros over what was there
+    CHECK(o[16 * t + 10] == 1u);  // 32 .noinc arrivals complete the phase
+    CHECK(o[16 * t + 11] == 0u);  // without .noinc they do not count
+  }
+  // .cg copies 16 bytes only: another size is invalid PTX, listed as such.
+  const ptx::Module m = ptx::Module::parse(kernel("\tcp.async.cg.shared.global \t[%r1], [%rd1], 8;\n"), "cg.ptx");
+  REQUIRE(m.entry("k").unsupported.size() == 1);
+  CHECK(m.entry("k").unsupported[0].missing.find("invalid PTX (ptxas refuses it): cp-size 8 with .cg") == 0);
+}
+
+TEST_CASE("redux.sync: integer and bitwise reductions, and f32 min/max with .abs and .NaN") {
+  // PTX #parallel-synchronization-and-communication-instructions-redux-sync. Lane l holds l - 5 (as s32),
+  // 1 << (l % 8); f32 lane l: l - 20.5, lane 7 NaN, lane 3 -0.
+  const std::string body = R"(
+	sub.s32 	%r1, %r0, 5;
+	redux.sync.add.s32 	%r2, %r1, 0xffffffff;
+	redux.sync.min.s32 	%r3, %r1, 0xffffffff;
+	redux.sync.max.u32 	%r4, %r1, 0xffffffff;
+	and.b32 	%r5, %r0, 7;
+	shl.b32 	%r5, 1, %r5;
+	cvt.rn.f32.s32 	%f1, %r0;
+	sub.f32 	%f1, %f1, 0f41A40000;
+	setp.eq.u32 	%p1, %r0, 7;
+	@%p1 mov.b32 	%f1, 0x7fc00000;
+	setp.eq.u32 	%p2, %r0, 3;
+	@%p2 mov.b32 	%f1, 0x80000000;
+	redux.sync.min.f32 	%f2, %f1, 0xffffffff;
+	redux.sync.max.abs.f32 	%f3, %f1, 0xffffffff;
+	redux.sync.min.NaN.f32 	%f4, %f1, 0xffffffff;
+	mov.u32 	%r6, 0;
+	setp.lt.u32 	%p3, %r0, 16;
+	@%p3 redux.sync.or.b32 	%r6, %r5, 0x0000ffff;
+	st.global.v4.u32 	[%rd1], {%r2, %r3, %r4, %r6};
+	st.global.v4.b32 	[%rd1+16], {%f2, %f3, %f4, %f4};
+)";
+  const std::vector<std::uint32_t> o = run(body);
+  for (int t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    CHECK(o[16 * t] == static_cast<std::uint32_t>(32 * 31 / 2 - 5 * 32));  // 336
+    CHECK(o[16 * t + 1] == static_cast<std::uint32_t>(-5));
+    CHECK(o[16 * t + 2] == static_cast<std::uint32_t>(-1));  // unsigned: -1 is the largest
+    CHECK(o[16 * t + 3] == (t < 16 ? 0xFFu : 0u));            // lanes 0-15 only: bits 0-7
+    CHECK(f(o[16 * t + 4]) == -20.5f);                       // the NaN passed over
+    CHECK(f(o[16 * t + 5]) == 20.5f);                        // |l - 20.5| at lane 0 (lane 41 does not exist)
+    CHECK(o[16 * t + 6] == 0x7FFFFFFFu);                       // .NaN: the canonical NaN wins
+  }
+}
+
 TEST_CASE("a shared::cta address given as a generic one to a shared-only instruction: a PTX letter") {
   // As __cvta_generic_to_shared's value widened to 64 bits: the hardware keeps the low 32 bits.
   const std::string body = R"(

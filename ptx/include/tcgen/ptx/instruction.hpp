@@ -40,7 +40,8 @@ struct Operand {
   static constexpr std::uint32_t kNoReg = 0xFFFFFFFFu;
 
   Kind kind = Kind::none;
-  bool negate = false;  // !p
+  bool negate = false;     // !p
+  bool predicate = false;  // a register declared .pred
   Special special{};
   std::uint32_t slot = kNoReg;
   std::uint32_t first = 0, count = 0;

@@ -1,0 +1,88 @@
+// Non-bulk cp.async (PTX #data-movement-and-conversion-instructions-cp-async):
+// 4, 8 or 16 bytes from global to shared memory per thread, the rest of the
+// cp-size zero-filled past src-size (or all of it with ignore-src), and its
+// completion mechanisms: commit_group / wait_group / wait_all, and
+// cp.async.mbarrier.arrive(.noinc). On the host model a copy is done when it
+// is issued, in the thread's own program order, so the waits find every group
+// complete; the bytes reach shared memory as the thread's ordinary stores
+// (cp.async writes through the generic proxy), with their proxy-fence rule.
+#include <cstring>
+
+#include "decode.hpp"
+#include "tcgen/core/hex.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
+#include "thread.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// cp.async.ca|cg.shared{::cta}.global{.level::...} [dst], [src], cp-size{, src-size | ignore-src}{, policy}
+// aux = cp-size; flags 1: ops[3] is src-size, 2: ops[3] is the ignore-src predicate.
+void cp_async(Thread& t, const Instruction& in) {
+  const std::uint32_t size = static_cast<std::uint32_t>(in.aux);
+  std::uint32_t from_src = size;
+  if (in.flags == 1) from_src = t.get<std::uint32_t>(in.ops[3]);
+  if (in.flags == 2 && t.get<bool>(in.ops[3]) != in.ops[3].negate) from_src = 0;
+  if (from_src > size)
+    fault("src-size", std::to_string(from_src) + " (" + in.opcode + ")",
+          "at most cp-size, " + std::to_string(size) + " (PTX #data-movement-and-conversion-instructions-cp-async)");
+  std::uint8_t buf[16] = {};
+  if (from_src) t.load(Space::global, t.address(in.ops[1]), buf, from_src, in);
+  t.store(Space::shared, t.address(in.ops[0]), buf, size, in);
+}
+
+// cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]: an arrive-on once the thread's prior
+// cp.async are complete (here, at once). Without .noinc the pending count is raised by one first,
+// so the arrival does not count against the phase's expected arrivals: only the mbarrier's
+// validity is checked. With .noinc it is one of them.
+void cp_async_mbarrier_arrive(Thread& t, const Instruction& in) {
+  const std::uint32_t mbar = t.shared_address(t.address(in.ops[0]), in);
+  if (in.aux) {
+    t.arch().mbarrier_arrive(mbar, 1);
+  } else if (!t.runtime().cta().mbarrier(mbar & exec::ClusterRuntime::kOffsetMask).valid()) {
+    fault("mbar", hex(mbar) + " (" + in.opcode + ")",
+          "an mbarrier initialized by mbarrier.init (PTX #parallel-synchronization-and-communication-instructions-mbarrier-init)");
+  }
+}
+
+}  // namespace
+
+bool decode_cp_async(const Opcode& op, Instruction& in, std::string& why) {
+  if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] == "bulk") return false;
+  const std::string_view kind = op.parts[2];
+  if (kind == "commit_group" || kind == "wait_group" || kind == "wait_all") {
+    in.run = &run_nothing;  // every copy is complete when issued
+    return true;
+  }
+  if (kind == "mbarrier") {
+    if (in.ops.size() != 1 || in.ops[0].kind != Operand::Kind::address) {
+      why = "cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]";
+      return false;
+    }
+    in.aux = op.has("noinc") ? 1 : 0;
+    in.run = &cp_async_mbarrier_arrive;
+    return true;
+  }
+  if (kind != "ca" && kind != "cg") return false;
+  if (in.ops.size() < 3 || in.ops[0].kind != Operand::Kind::address || in.ops[1].kind != Operand::Kind::address ||
+      in.ops[2].kind != Operand::Kind::imm) {
+    why = "cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}";
+    return false;
+  }
+  in.aux = static_cast<std::int32_t>(in.ops[2].ival);
+  // PTX: .ca copies 4, 8 or 16 bytes; .cg only 16.
+  if ((kind == "cg" && in.aux != 16) || (in.aux != 4 && in.aux != 8 && in.aux != 16)) {
+    why = "invalid PTX (ptxas refuses it): cp-size " + std::to_string(in.aux) + " with ." + std::string(kind) +
+          " (.ca: 4, 8 or 16; .cg: 16)";
+    return false;
+  }
+  // After cp-size: src-size or the ignore-src predicate (a .pred register), then, with
+  // .L2::cache_hint, the cache policy.
+  const std::size_t before_policy = in.ops.size() - (op.has("L2::cache_hint") ? 1 : 0);
+  if (before_policy == 4) in.flags = in.ops[3].predicate ? 2 : 1;
+  in.run = &cp_async;
+  return true;
+}
+
+}  // namespace tcgen::ptx
