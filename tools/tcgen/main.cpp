@@ -37,8 +37,9 @@ verbs:
                   tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
   sparse-decode DeepSeek-V4 sparse decode attention over an FP8 MODEL1 cache (FlashMLA's semantics), against fp64:
                   tcgen sparse-decode [--heads 64 --topk 512] [--q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy]
-  ptx           what the host model's PTX interpreter makes of a PTX file: kernels, parameters, what it cannot run:
-                  tcgen ptx [--json] kernel.ptx
+  ptx           what the host model's PTX interpreter makes of a PTX file or of a program's embedded PTX:
+                kernels, parameters, what it cannot run:
+                  tcgen ptx [--json] kernel.ptx|./app
   run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
                 on the host model, every kernel's PTX with every rule checked:
                   tcgen run [--strict] [--json] -- ./app args

@@ -4,6 +4,8 @@
 // is missing.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -15,13 +17,16 @@
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/module.hpp"
+#if defined(TCGEN_RUN)
+#include "embedded_ptx.hpp"
+#endif
 #include "verbs.hpp"
 
 namespace tcgen::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(usage: tcgen ptx [--json] FILE.ptx
+constexpr const char* kHelp = R"(usage: tcgen ptx [--json] FILE.ptx|PROGRAM
 
 Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 -lineinfo for sm_100a, PTX ISA 8.7 to 9.x) and lists each kernel (.entry):
@@ -37,60 +42,45 @@ the report is one JSON object on stdout with the same facts as fields: the
 module, and a list of kernels with their parameters, directives and the
 instructions the interpreter cannot run.
 
+A program, shared library or object (an ELF file) is read for the
+compute_100a PTX nvcc embedded in it (-gencode arch=compute_100a,
+code=[sm_100a,compute_100a]), each module reported the same way: what tcgen
+run could not execute, known in seconds before anything runs.
+
 examples:
   nvcc -ptx -lineinfo -gencode arch=compute_100a,code=sm_100a kernel.cu -o kernel.ptx
   tcgen ptx kernel.ptx
+  tcgen ptx ./app
 )";
 
 constexpr Option kOptions[] = {{"json", false}};
 
-}  // namespace
-
-const std::span<const Option> ptx_options{kOptions};
-
-int ptx_module(std::span<const std::string> args) {
-  if (wants_help(args)) {
-    std::cout << kHelp;
-    return 0;
-  }
-  std::vector<std::string> files;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx");
-    else files.push_back(a);
-  }
-  if (files.size() != 1)
-    fail("FILE", files.empty() ? "(none)" : files[1], "expected one PTX file: tcgen ptx [--json] FILE.ptx");
-  check_input_file("FILE", files[0]);
-  const ptx::Module m = ptx::Module::load(files[0]);
-  Report report(json);
-  const std::size_t sources = m.files().empty() ? 0 : m.files().size() - 1;
+// One module's facts: its text to `report`, its fields to `fields` (the report itself for a .ptx file,
+// an item of its list for a program); its kernels and the instructions that cannot run are counted.
+void describe(const ptx::Module& m, const Report& report, Report& fields, std::size_t& kernels, std::size_t& missing) {
+  const std::size_t sources = m.files().empty() ? 0 : m.files().size() - 1, missing_before = missing;
   report.text("%s: PTX %s, target %s, %zu CUDA source file%s\n", m.name().c_str(), m.version().c_str(),
               m.target().c_str(), sources, sources == 1 ? "" : "s");
-  report.field("verb", "ptx");
-  report.field("module", m.name());
-  report.field("ptx_version", m.version());
-  report.field("target", m.target());
-  report.field("cuda_source_files", static_cast<std::int64_t>(sources));
+  fields.field("module", m.name());
+  fields.field("ptx_version", m.version());
+  fields.field("target", m.target());
+  fields.field("cuda_source_files", static_cast<std::int64_t>(sources));
   // tcgen05 exists only on the arch-specific Blackwell targets (PTX #tcgen05-instructions, target ISA
   // notes); the interpreter runs any module as sm_100a, so another target is said, not refused.
   // sm_101a is CUDA 13's sm_110a; the f targets are the families that hold tcgen05.
   constexpr std::string_view kBlackwell[] = {"sm_100a", "sm_100f", "sm_101a", "sm_101f", "sm_103a",
                                              "sm_103f", "sm_110a", "sm_110f"};
   std::string target_warning;
-  if (m.target().empty()) {
+  if (m.target().empty())
     target_warning = "no .target directive: PTX needs one (PTX #ptx-module-directives-target); the host model runs "
                      "it as sm_100a";
-  } else if (std::find(std::begin(kBlackwell), std::end(kBlackwell), m.target()) == std::end(kBlackwell)) {
+  else if (std::find(std::begin(kBlackwell), std::end(kBlackwell), m.target()) == std::end(kBlackwell))
     target_warning = "target " + m.target() +
                      " is not a tcgen05 target (sm_100a, sm_103a, sm_110a or their f families): ptxas refuses its "
                      "tcgen05 instructions, and a B200 runs none of its code unless it is compiled for one of them; "
                      "the host model runs it as sm_100a";
-    report.text("warning: %s\n", target_warning.c_str());
-  }
-  report.field("target_warning", target_warning);
-  std::size_t kernels = 0, missing = 0;
+  if (!target_warning.empty()) report.text("warning: %s\n", target_warning.c_str());
+  fields.field("target_warning", target_warning);
   std::vector<Report> kernel_list;
   for (const ptx::Function& f : m.functions()) {
     if (!f.entry) continue;
@@ -141,10 +131,59 @@ int ptx_module(std::span<const std::string> args) {
     k.field("runs", f.unsupported.empty());
     k.field("cannot_run", cannot);
   }
+  fields.field("kernels", kernel_list);
+  fields.field("instructions_it_cannot_run", static_cast<std::int64_t>(missing - missing_before));
+}
+
+}  // namespace
+
+const std::span<const Option> ptx_options{kOptions};
+
+int ptx_module(std::span<const std::string> args) {
+  if (wants_help(args)) {
+    std::cout << kHelp;
+    return 0;
+  }
+  std::vector<std::string> files;
+  bool json = false;
+  for (const std::string& a : args) {
+    if (a == "--json") json = true;
+    else if (a.rfind("--", 0) == 0) fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx");
+    else files.push_back(a);
+  }
+  if (files.size() != 1)
+    fail("FILE", files.empty() ? "(none)" : files[1], "expected one PTX file: tcgen ptx [--json] FILE.ptx");
+  check_input_file("FILE", files[0]);
+  std::vector<ptx::Module> modules;
+  char magic[4] = {};
+  std::ifstream(files[0], std::ios::binary).read(magic, 4);
+  if (std::memcmp(magic, "\x7f" "ELF", 4) == 0) {
+#if defined(TCGEN_RUN)
+    modules = embedded_ptx(files[0]);
+#else
+    fail("FILE", files[0], "PTX text: this build has no fatbinary reader (libzstd and the CUDA toolkit) for a program");
+#endif
+  } else {
+    modules.push_back(ptx::Module::load(files[0]));
+  }
+  Report report(json);
+  report.field("verb", "ptx");
+  std::size_t kernels = 0, missing = 0;
+  if (modules.size() == 1) {
+    describe(modules[0], report, report, kernels, missing);
+  } else {
+    report.text("%s: %zu compute_100a PTX modules\n\n", files[0].c_str(), modules.size());
+    report.field("file", files[0]);
+    std::vector<Report> list;
+    for (const ptx::Module& m : modules) {
+      describe(m, report, list.emplace_back(true), kernels, missing);
+      report.text("\n");
+    }
+    report.field("modules", list);
+  }
   report.text("\n%zu kernel%s, %zu instruction%s the interpreter cannot run\n", kernels, kernels == 1 ? "" : "s",
               missing, missing == 1 ? "" : "s");
-  report.field("kernels", kernel_list);
-  report.field("instructions_it_cannot_run", static_cast<std::int64_t>(missing));
+  if (modules.size() != 1) report.field("instructions_it_cannot_run", static_cast<std::int64_t>(missing));
   report.finish();
   return missing == 0 ? 0 : 1;
 }
