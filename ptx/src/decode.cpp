@@ -88,7 +88,8 @@ bool decode(Instruction& in, std::string& why) {
           std::to_string(fewest_operands(op.base()));
     return false;
   }
-  for (auto family : {decode_alu, decode_memory, decode_control, decode_sync, decode_tma, decode_cp_async, decode_tcgen05})
+  for (auto family : {decode_alu, decode_memory, decode_control, decode_sync, decode_tma, decode_cp_async, decode_tensormap,
+                      decode_tcgen05})
     if (family(op, in, why)) return true;
   if (why.empty()) why = "no handler for this opcode";
   return false;

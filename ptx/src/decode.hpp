@@ -42,6 +42,7 @@ bool decode_control(const Opcode& op, Instruction& in, std::string& why);
 bool decode_sync(const Opcode& op, Instruction& in, std::string& why);
 bool decode_tma(const Opcode& op, Instruction& in, std::string& why);
 bool decode_cp_async(const Opcode& op, Instruction& in, std::string& why);
+bool decode_tensormap(const Opcode& op, Instruction& in, std::string& why);
 bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why);
 
 // bra.uni guarded by the result of an mbarrier try_wait/test_wait becomes a

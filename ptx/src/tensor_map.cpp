@@ -27,13 +27,17 @@ static_assert(sizeof(Packed) <= sizeof(TensorMap::bytes));
 
 TensorMap encode_tensor_map(const tma::TensorMapSpec& spec, const void* global) {
   spec.validate(reinterpret_cast<std::uintptr_t>(global));
+  return encode_unchecked(spec, reinterpret_cast<std::uintptr_t>(global));
+}
+
+TensorMap encode_unchecked(const tma::TensorMapSpec& spec, std::uint64_t global) {
   Packed p{};
   p.magic = kMagic;
   p.element_bytes = static_cast<std::uint8_t>(spec.element_bytes);
   p.rank = static_cast<std::uint8_t>(spec.rank);
   p.swizzle = static_cast<std::uint8_t>(spec.swizzle);
   p.oob_fill = static_cast<std::uint8_t>(spec.oob_fill);
-  p.global = reinterpret_cast<std::uint64_t>(global);
+  p.global = global;
   for (int i = 0; i < 5; ++i) {
     p.dims[i] = spec.global_dims[i];
     p.box[i] = spec.box_dims[i];

@@ -124,8 +124,10 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     report("cuTensorMapEncodeTiled: " + why + " (CUDA_ERROR_INVALID_VALUE)");
     return CUDA_ERROR_INVALID_VALUE;
   };
-  if (!map || !global || !dims || !box || !element_strides || (rank > 1 && !strides))
-    return refuse("a null pointer among tensorMap, globalAddress, globalDim, globalStrides, boxDim, elementStrides");
+  // A null globalAddress is accepted, as the driver does: CUTLASS's grouped GEMMs encode placeholder maps
+  // that their kernels point at each group's tensors with tensormap.replace.
+  if (!map || !dims || !box || !element_strides || (rank > 1 && !strides))
+    return refuse("a null pointer among tensorMap, globalDim, globalStrides, boxDim, elementStrides");
   if (reinterpret_cast<std::uintptr_t>(map) % 64 != 0)
     return refuse("tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)");
   tcgen::tma::TensorMapSpec s;

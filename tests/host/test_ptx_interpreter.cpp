@@ -459,6 +459,91 @@ ptx::LaunchStats launch_tma_store(const std::string& text, std::vector<std::uint
   return ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
 }
 
+TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global: the TMA follows the new map") {
+  // CUTLASS's grouped GEMMs (75_blackwell_grouped_gemm): a map copied to shared memory, its global address,
+  // dims and strides replaced for the group's tensor, copied to global memory; the TMA reads those bytes.
+  const std::string text = R"(.version 8.7
+.target sm_100a
+.address_size 64
+.shared .align 1024 .b8 buf[128];
+.shared .align 128 .b8 smap[128];
+
+.visible .entry k(
+	.param .align 128 .b8 k_param_0[128],
+	.param .u64 k_param_1,
+	.param .u64 k_param_2
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<12>;
+	.reg .b64 	%rd<12>;
+	mov.u32 	%r0, %tid.x;
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.s32 	%r3, %r1, %r2;
+	add.s32 	%r4, %r0, 1000;
+	st.shared.u32 	[%r3], %r4;
+	fence.proxy.async.shared::cta;
+	setp.eq.u32 	%p1, %r0, 0;
+	ld.param.u64 	%rd3, [k_param_1];
+	ld.param.u64 	%rd4, [k_param_2];
+	setp.lt.u32 	%p0, %r0, 8;
+	shl.b32 	%r7, %r0, 4;
+	mov.u32 	%r8, smap;
+	add.s32 	%r9, %r8, %r7;
+	mov.b64 	%rd1, k_param_0;
+	cvta.param.u64 	%rd2, %rd1;
+	cvt.u64.u32 	%rd5, %r7;
+	add.s64 	%rd6, %rd2, %rd5;
+	@%p0 ld.v4.u32 	{%r5, %r6, %r10, %r11}, [%rd6];
+	@%p0 st.shared.v4.u32 	[%r9], {%r5, %r6, %r10, %r11};
+	bar.sync 	0;
+	cvt.u64.u32 	%rd7, %r8;
+	@%p1 tensormap.replace.tile.global_address.shared::cta.b1024.b64 	[%rd7], %rd4;
+	mov.u32 	%r5, 128;
+	@%p1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 	[%rd7], 0, %r5;
+	mov.u64 	%rd8, 512;
+	@%p1 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 	[%rd7], 0, %rd8;
+	@%p1 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned 	[%rd3], [%r8], 128;
+	@%p1 fence.proxy.tensormap::generic.acquire.gpu 	[%rd3], 128;
+	mov.u32 	%r5, 8;
+	mov.u32 	%r6, 1;
+	@%p1 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 	[%rd3, {%r5, %r6}], [%r1];
+	@%p1 cp.async.bulk.commit_group;
+	@%p1 cp.async.bulk.wait_group 	0;
+	ret;
+}
+)";
+  const ptx::Module m = ptx::Module::parse(text, "replace.ptx");
+  std::vector<std::uint32_t> old_tensor(64 * 4, 0), new_tensor(128 * 4, 0);
+  alignas(128) std::uint8_t global_map[128] = {};
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 4;
+  spec.rank = 2;
+  spec.global_dims = {64, 4, 1, 1, 1};
+  spec.global_strides = {256, 0, 0, 0};
+  spec.box_dims = {32, 1, 1, 1, 1};
+  const ptx::TensorMap map = ptx::encode_tensor_map(spec, old_tensor.data());
+  const std::uint64_t gmap = reinterpret_cast<std::uint64_t>(global_map),
+                      tensor = reinterpret_cast<std::uint64_t>(new_tensor.data());
+  const ptx::Argument args[] = {ptx::argument(map), ptx::argument(gmap), ptx::argument(tensor)};
+  const ptx::Allocation memory[] = {{old_tensor.data(), old_tensor.size() * 4, "old tensor", true},
+                                    {new_tensor.data(), new_tensor.size() * 4, "new tensor", true},
+                                    {global_map, sizeof global_map, "global map", true}};
+  ptx::launch(m, m.entry("k"), {.block = {32, 1, 1}, .strict = true}, args, memory);
+  for (std::size_t i = 0; i < old_tensor.size(); ++i) CHECK(old_tensor[i] == 0u);
+  for (int row = 0; row < 4; ++row)
+    for (int col = 0; col < 128; ++col) {
+      const bool in_box = row == 1 && col >= 8 && col < 40;
+      CHECK(new_tensor[static_cast<std::size_t>(row * 128 + col)] == (in_box ? std::uint32_t(1000 + col - 8) : 0u));
+    }
+  // A field whose encoding the model does not know is listed, not guessed.
+  const ptx::Module other = ptx::Module::parse(
+      kernel("\ttensormap.replace.tile.box_dim.global.b1024.b32 \t[%rd1], 0, %r0;\n"), "box.ptx");
+  REQUIRE(other.entry("k").unsupported.size() == 1);
+  CHECK(other.entry("k").unsupported[0].missing.find("not modelled yet") != std::string::npos);
+}
+
 TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async, a counted PTX letter") {
   std::vector<std::uint32_t> tensor;
   for (const bool fenced : {true, false}) {

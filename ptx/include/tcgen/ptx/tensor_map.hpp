@@ -24,6 +24,9 @@ struct DecodedTensorMap {
 // Validates spec for the tensor at `global` as the driver would
 // (TensorMapSpec::validate; throws tcgen::Error naming the field).
 TensorMap encode_tensor_map(const tma::TensorMapSpec& spec, const void* global);
+// The same bytes without the driver's checks: a map as tensormap.replace
+// leaves it, which only its use by a TMA checks.
+TensorMap encode_unchecked(const tma::TensorMapSpec& spec, std::uint64_t global);
 // nullopt: the bytes are no tensor map of this encoding.
 std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes);
 
