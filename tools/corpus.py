@@ -31,12 +31,18 @@ NVCC_FLAGS = ["-std=c++17", "-O2", "--expt-relaxed-constexpr", "-lineinfo", "-DC
               "-gencode", "arch=compute_100a,code=[sm_100a,compute_100a]", "-cudart", "shared", "-lcuda"]
 
 
+# What the programs print when their own check fails, whatever their pass verdict looks like.
+FAILED = r"Disposition: Failed|: Failed\b|\[FAIL\]|Execution failed|FAILED"
+
+
 class Program:
     def __init__(self, line):
         cells = [c.strip() for c in line.split("|")]
         if len(cells) != 5:
             raise SystemExit(f"tools/corpus/programs.txt: expected NAME | SOURCE | ARGUMENTS | PASS | ci: {line}")
-        self.name, self.source, arguments, self.passed, ci = cells
+        self.name, source, arguments, self.passed, ci = cells
+        # The source, then any flags its CMake gives it (77_blackwell_mla: -DFP16).
+        self.source, *self.flags = source.split()
         self.arguments = shlex.split(arguments)
         self.ci = ci == "ci"
 
@@ -60,15 +66,16 @@ def install(corpus):
     return source
 
 
-def build(p, source, corpus):
+def build(p, source, corpus, nvcc):
     """The program's executable, built unless the same command built it before; (path, error)."""
     binary = os.path.join(corpus, "bin", p.name)
     src = os.path.join(source, p.source)
-    command = ["nvcc", *NVCC_FLAGS, "-I" + os.path.join(source, "include"),
+    command = [nvcc, *NVCC_FLAGS, "-I" + os.path.join(source, "include"),
                "-I" + os.path.join(source, "tools", "util", "include"), "-I" + os.path.join(source, "examples", "common"),
-               "-I" + os.path.dirname(src), src, "-o", binary]
-    stamp = binary + ".command"
-    if os.path.exists(binary) and os.path.exists(stamp) and open(stamp).read() == " ".join(command):
+               "-I" + os.path.dirname(src), *p.flags, src, "-o", binary]
+    # The flags and files, not nvcc's path, say whether a build is this one.
+    stamp, key = binary + ".command", "nvcc " + " ".join(command[1:])
+    if os.path.exists(binary) and os.path.exists(stamp) and open(stamp).read() == key:
         return binary, None
     os.makedirs(os.path.dirname(binary), exist_ok=True)
     r = subprocess.run(command, capture_output=True, text=True)
@@ -78,7 +85,7 @@ def build(p, source, corpus):
         errors = [l for l in (r.stdout + r.stderr).splitlines() if " error" in l]
         return None, "build failed: " + (errors[0] if errors else f"nvcc exit {r.returncode}")
     with open(stamp, "w") as f:
-        f.write(" ".join(command))
+        f.write(key)
     return binary, None
 
 
@@ -102,6 +109,8 @@ def run(p, binary, tcgen, timeout):
         # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode).
         reason = said[0] if said else f"exit {r.returncode}"
         return "fail", seconds, letters, f"exit {r.returncode}: {reason}"
+    if re.search(FAILED, r.stdout):
+        return "fail", seconds, letters, "its own check failed: " + re.search(FAILED + ".*", r.stdout).group(0)[:200]
     if not re.search(p.passed, r.stdout):
         return "fail", seconds, letters, f"exit 0 without its own verdict '{p.passed}'"
     return "pass", seconds, letters, ""
@@ -134,13 +143,14 @@ def main():
     ap.add_argument("--report", action="store_true", help="write docs/corpus.md")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="nvcc builds at once")
     ap.add_argument("--timeout", type=int, default=900, help="seconds a run may take")
+    ap.add_argument("--nvcc", default=os.environ.get("CUDACXX") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     a = ap.parse_args()
     chosen = [p for p in programs() if (not a.names or p.name in a.names) and (not a.ci or p.ci)]
     unknown = set(a.names) - {p.name for p in programs()}
     if unknown:
         raise SystemExit(f"corpus: no program {', '.join(sorted(unknown))} in tools/corpus/programs.txt")
     tcgen = os.path.join(a.build, "tools", "tcgen", "tcgen")
-    if not shutil.which("nvcc") or not os.path.exists(tcgen):
+    if not os.path.exists(a.nvcc) or not os.path.exists(tcgen):
         print("corpus: skipped: needs nvcc and a built tcgen (tools/setup.sh)", file=sys.stderr)
         return 77
     corpus = os.path.join(a.build, "corpus")
@@ -148,7 +158,7 @@ def main():
     if source is None:
         return 77
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        built = list(pool.map(lambda p: build(p, source, corpus), chosen))
+        built = list(pool.map(lambda p: build(p, source, corpus, a.nvcc), chosen))
     results = []
     for p, (binary, error) in zip(chosen, built):
         r = ("fail", 0.0, {}, error) if error else run(p, binary, tcgen, a.timeout)

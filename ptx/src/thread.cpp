@@ -285,9 +285,13 @@ void Thread::clear_pending() {
 // A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,
 // issue no tcgen05.wait::ld (ptxas orders the registers' uses itself).
 // Counted once per thread and unwaited batch of loads: the first use stands for the rest.
+// The use waits for the loads as the hardware's register scoreboard does: from then on they are
+// complete for the model too, as after tcgen05.wait::ld (CUTLASS's FMHA then lets its MMA warp
+// overwrite the S its softmax warps loaded, with no wait::ld anywhere).
 void Thread::check_pending(std::uint32_t slot) const {
   if (!pending_[slot]) return;
   std::fill(pending_, pending_ + r_.size(), std::uint8_t{0});
+  rt_.cta().wait_ld(warp());
   cta_.warn(grid_.config, "ld_register_before_wait", where(*current_), "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),

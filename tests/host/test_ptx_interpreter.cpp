@@ -964,6 +964,50 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
+// One warp: tcgen05.ld of lane t, column 0, `use` after it, then tcgen05.cp overwrites that column.
+std::string ld_then_cp(const std::string& use) {
+  return R"(
+	mov.u32 	%r1, slot;
+	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 	[%r1], 32;
+	tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	setp.eq.u32 	%p1, %r0, 0;
+	@%p1 mbarrier.init.shared::cta.b64 	[mb], 1;
+	fence.proxy.async.shared::cta;
+	bar.sync 	0;
+	ld.shared.u32 	%r2, [%r1];
+	tcgen05.st.sync.aligned.32x32b.x1.b32 	[%r2], {%r0};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.ld.sync.aligned.32x32b.x1.b32 	{%r5}, [%r2];
+	)" + use + R"(
+	mov.u64 	%rd3, 0x0000400800800040;          // K-major, no swizzle, at 0x400: LBO 2048, SBO 128
+	@%p1 tcgen05.cp.cta_group::1.128x256b 	[%r2], %rd3;
+	@%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 	[mb];
+	mbarrier.try_wait.parity.shared::cta.b64 	%p2, [mb], 0;
+	tcgen05.fence::after_thread_sync;
+	st.global.u32 	[%rd1], %r6;
+	tcgen05.dealloc.cta_group::1.sync.aligned.b32 	%r2, 32;
+)";
+}
+
+TEST_CASE("a tcgen05.ld whose registers were used is complete: an async overwrite after it is ordered") {
+  // CUTLASS's FMHA (77_blackwell_fmha) never runs tcgen05.wait::ld: its softmax warps use the S they
+  // loaded (ptxas's register scoreboard waits for the load), then its MMA warp overwrites S.
+  const std::string prelude = ".shared .align 4 .b8 slot[4];\n.shared .align 8 .b8 mb[8];\n.shared .align 1024 .b8 tile[8192];\n";
+  ptx::LaunchStats stats;
+  const std::vector<std::uint32_t> o = run(ld_then_cp("add.u32 \t%r6, %r5, 1;"), 32, 16, &stats, false, prelude);
+  for (std::uint32_t t = 0; t < 32; ++t) CHECK(o[16 * t] == t + 1);
+  CHECK(stats.warnings["ld_register_before_wait"] == 32u);
+  // The fault stays one where nothing waited: no use of the registers, no tcgen05.wait::ld.
+  std::string e;
+  try {
+    run(ld_then_cp("mov.u32 \t%r6, 0;"), 32, 16, nullptr, false, prelude);
+  } catch (const ptx::ExecutionError& x) {
+    e = x.what();
+  }
+  CAPTURE(e);
+  CHECK(e.find("which has not executed tcgen05.wait::ld since") != std::string::npos);
+}
+
 TEST_CASE("cp.async: global to shared, src-size zero-fills, ignore-src, groups, and mbarrier arrivals") {
   // PTX #data-movement-and-conversion-instructions-cp-async: cp-size bytes land; past src-size, zeros;
   // ignore-src true, all zeros. cp.async.mbarrier.arrive.noinc counts as an arrival, without .noinc not.
