@@ -65,7 +65,10 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
   const std::uint32_t taddr = static_cast<std::uint32_t>(column);
   auto out = smem_.bytes(dst, 4);
   for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(taddr >> (8 * i));
-  alloc_stores_.push_back({dst, warp, std::uint64_t{1} << warp});
+  const std::uint64_t id = ++alloc_store_count_;
+  alloc_stores_.push_back({dst, warp, std::uint64_t{1} << warp, id});
+  // An mbarrier arrival after it publishes it too (CUTLASS's FMHA hands it to its epilogue warp so).
+  warps_[warp].released.complete.raise(keys_.alloc_store(warp), id + 1);
 }
 
 void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup group) {

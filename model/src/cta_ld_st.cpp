@@ -113,6 +113,7 @@ void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>&
     check_order(issue, Touch::st, warp, keys_.st(warp), lane, col);
   });
   const std::uint32_t id = issue_op(OpKind::st, keys_.st(warp), warp, -1, issue.instruction, lanes(a.shape));
+  warps_[warp].released.complete.raise(keys_.st_issued(warp), id + 1);  // what its next arrival publishes
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
     // .unpack::16b: each half into the low 16 bits of its column; the model
     // writes the high 16 bits as zero (PTX leaves them unstated).

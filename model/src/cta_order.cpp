@@ -88,9 +88,21 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
     const bool by_mma = touch == Touch::mma_read || touch == Touch::mma_write;
     if (op.kind == OpKind::st && touch != Touch::st) {
-      if (c.writer >= warps_[op.warp].st_done)
+      const int issued = Issuers::issued(op.issuer);
+      const bool published = !same_warp(op) && (w.effective.knows_complete(issued, c.writer) ||
+                                                 w.pending.knows_complete(issued, c.writer));
+      // Not waited for, and not yet let through by this warp (the letter below, once).
+      const bool unwaited = c.writer >= warps_[op.warp].st_done && !w.effective.knows_complete(op.issuer, c.writer);
+      if (unwaited && !published)
         throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
                          writer() + ", which has not executed tcgen05.wait::st since.");
+      if (unwaited) {
+        letter(ModelError(issue, Rule::st_published_unwaited, "cell", cell_name(lane, column),
+                          writer() + ", which then reached " + warp_name(warp) +
+                              " through a barrier or mbarrier arrival without tcgen05.wait::st before it."));
+        WarpState& ws = state(warp);  // unless an error, as if waited, fenced and published
+        ws.effective.complete.raise(op.issuer, c.writer + 1);
+      }
       if (!same_warp(op))
         require_complete(op, c.writer, "wrote", [&] { return writer() + ", and nothing orders this access after it."; });
     } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {

@@ -30,12 +30,16 @@ void Cta::ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out) {
   check_smem(issue, "address", addr, out.size());
   for (const AllocStore& s : alloc_stores_) {
     if (s.addr + 4 <= addr || s.addr >= addr + out.size()) continue;
-    if (!(s.known_by >> warp & 1))
+    const WarpState& w = warps_[warp];
+    const bool carried = w.pending.knows_complete(keys_.alloc_store(s.warp), s.id) ||
+                         w.effective.knows_complete(keys_.alloc_store(s.warp), s.id);
+    if (!(s.known_by >> warp & 1) && !carried)
       throw ModelError(issue, Rule::alloc_address_before_barrier, "address", hex(addr),
                        "tcgen05.alloc by warp " + std::to_string(s.warp) +
                            " wrote the Tensor Memory address there, and no barrier has ordered this warp after it "
-                           "since: neither a bar.sync of the whole CTA nor a named barrier (bar.sync id, count) "
-                           "that warp " + std::to_string(s.warp) + " arrived at and this warp waited on.");
+                           "since: neither a bar.sync of the whole CTA, nor a named barrier (bar.sync id, count) "
+                           "that warp " + std::to_string(s.warp) + " arrived at and this warp waited on, nor an "
+                           "mbarrier phase it arrived on that this warp has seen complete.");
   }
   const auto src = smem_.bytes(addr, static_cast<std::uint32_t>(out.size()));
   std::copy(src.begin(), src.end(), out.begin());
@@ -242,11 +246,15 @@ void Cta::commit(Thread t, std::uint32_t mbar, CtaGroup group, Cta* target) {
   check_cta_group(issue, group);
   Cta& dest = target ? *target : *this;
   const std::uint64_t phase = dest.slot(issue, mbar, true).state.phase();
-  // The arrival carries the completion of the thread's operations, nothing
-  // else: with cta_group::2, of their halves in the peer too.
+  // The arrival carries the completion of the thread's operations: with
+  // cta_group::2, of their halves in the peer too. Of the warp's plain memory
+  // accesses before it, it carries the TMEM address tcgen05.alloc stored, as
+  // an arrival after a store releases it (CUTLASS's FMHA: the MMA warp's
+  // commits lead on to the epilogue warp, which reads that address to free).
   Knowledge k;
   const int issuer = keys_.thread(t.warp, t.lane);
   k.complete.raise(issuer, ops_.size() + 1);
+  k.complete.raise(keys_.alloc_store(t.warp), warps_[t.warp].released.complete.at(keys_.alloc_store(t.warp)));
   commits_[issuer].push_back({ops_.size() + 1, mbar, phase});
   if (group == CtaGroup::two) {
     const int half = peer_->keys_.pair(t.warp, t.lane);

@@ -43,6 +43,26 @@ TEST_CASE("a named barrier orders the warps that wait on it after the allocating
   cta.finish();
 }
 
+TEST_CASE("an mbarrier phase the allocating warp arrived on orders the address for the warps that see it complete") {
+  // CUTLASS's FMHA: the MMA warp allocates, its pipelines' mbarriers lead on to the epilogue warp,
+  // which reads the address at the end to free the columns.
+  Cta cta;
+  constexpr std::uint32_t kBar = 0x80;
+  cta.mbarrier_init({0, 0}, kBar, 1);
+  cta.bar_sync();
+  cta.alloc(1, 0x40, 64);
+  // Before the arrival: nothing carries the address to warp 3.
+  cta.mbarrier_arrive({2, 0}, kBar);
+  REQUIRE(cta.mbarrier_try_wait(3, kBar, 0));
+  expect_rule([&] { cta.ld_shared_u32(3, 0x40); }, Rule::alloc_address_before_barrier, {"ld.shared (warp 3)", "mbarrier phase"});
+  cta.mbarrier_arrive({1, 0}, kBar);  // the allocating warp arrives: phase 1
+  REQUIRE(cta.mbarrier_try_wait(3, kBar, 1));
+  CHECK(cta.ld_shared_u32(3, 0x40) == 0u);
+  expect_rule([&] { cta.ld_shared_u32(2, 0x40); }, Rule::alloc_address_before_barrier, {"ld.shared (warp 2)"});
+  cta.dealloc(1, 0, 64);
+  cta.finish();
+}
+
 TEST_CASE("nCols must be a power of two in [32, 512]") {
   Cta cta;
   for (std::uint32_t bad : {0u, 16u, 48u, 100u, 1024u})

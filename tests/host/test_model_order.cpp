@@ -169,6 +169,33 @@ TEST_CASE("a waited tcgen05.st handed to the MMA warp by an mbarrier without fen
   }
 }
 
+TEST_CASE("a tcgen05.st published by an mbarrier arrival before its wait::st: a PTX letter") {
+  // CUTLASS's FMHA stores its softmax row statistics and signals its correction warps at once.
+  MmaIssued k;
+  constexpr std::uint32_t kStats = 0x10;
+  k.cta.mbarrier_init({0, 0}, kStats, 1);
+  const LdStAccess x8{LdStShape::s32x32b, 8};
+  for (int w = 0; w < 4; ++w) k.cta.st(w, x8, k.tmem + taddr(32 * w, 256), regs_of(x8, 0x3F803F80u));
+  k.cta.wait_st(0);
+  for (int w = 2; w < 4; ++w) k.cta.wait_st(w);
+  for (int w = 2; w < 4; ++w) k.cta.fence_before_thread_sync(w);
+  k.cta.bar_sync();  // warps 2 and 3 publish theirs waited and fenced; warp 1 has not waited
+  auto mma_ts = [&] {
+    k.cta.mma_ts({0, 0}, MmaKind::f16, k.tmem + 64, k.tmem + 256, k.B.desc(0), idesc(k.id), false);
+  };
+  k.cta.fence_after_thread_sync(0);
+  // Published by that bar.sync without a wait::st before it: the letter, counted once, then as if waited.
+  mma_ts();
+  REQUIRE(k.cta.warnings().count(Rule::st_published_unwaited) == 1);
+  const Warning& w = k.cta.warnings().at(Rule::st_published_unwaited);
+  CHECK(w.count == 1);
+  CHECK(w.first.find("tcgen05.st.sync.aligned.32x32b.x8.b32 of warp 1") != std::string::npos);
+  CHECK(w.first.find("without tcgen05.wait::st before it") != std::string::npos);
+  // A store no barrier or arrival has carried stays the fault (st_without_wait, above).
+  k.cta.st(1, x8, k.tmem + taddr(32, 256), regs_of(x8, 0x3F803F80u));
+  expect_rule(mma_ts, Rule::st_without_wait, {"of warp 1", "has not executed tcgen05.wait::st"});
+}
+
 TEST_CASE("tcgen05.ld -> tcgen05.mma into the same cells needs tcgen05.wait::ld") {
   MmaIssued k;
   k.cta.commit({0, 0}, Kernel::kMbar);

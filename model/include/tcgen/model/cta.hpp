@@ -213,7 +213,8 @@ class Cta {
   struct AllocStore {  // the address tcgen05.alloc wrote, with a weak store
     std::uint32_t addr;
     int warp;
-    std::uint64_t known_by;  // the warps ordered after it (bit w: warp w), the writer first
+    std::uint64_t known_by;  // the warps ordered after it by bar.sync (bit w: warp w), the writer first
+    std::uint64_t id;        // its number, for the knowledge mbarriers carry (Issuers::alloc_store)
   };
   // How an instruction touches a TMEM cell, for the ordering checks.
   enum class Touch { ld, st, mma_read, mma_write, cp };
@@ -321,6 +322,7 @@ class Cta {
   std::vector<AsyncOp> ops_;                        // ops_[id - 1]
   std::map<int, std::vector<Commit>> commits_;      // by issuing thread
   std::vector<AllocStore> alloc_stores_;
+  std::uint64_t alloc_store_count_ = 0;  // AllocStore::id: numbered across the kernel, never reused
 
   std::optional<CtaGroup> cta_group_;               // the kernel's, from its first instruction that names one
   std::string cta_group_first_;                     // that instruction

@@ -30,6 +30,9 @@ namespace tcgen::model {
     "before the tcgen05 access that depends on it")                                                                  \
   X(st_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
     "cells written by tcgen05.st may be read by tcgen05.ld or tcgen05.mma only after tcgen05.wait::st")              \
+  X(st_published_unwaited, "tcgen05-instructions-tcgen05-wait",                                                     \
+    "cells written by tcgen05.st may be read by another warp only after the writing warp's tcgen05.wait::st, "      \
+    "not merely after its next barrier or mbarrier arrival")                                                        \
   X(ld_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
     "cells that tcgen05.ld reads may be overwritten by tcgen05.mma or tcgen05.cp only after tcgen05.wait::ld")       \
   X(unordered_tmem_access, "tcgen05-memory-consistency-model",                                                       \
@@ -124,6 +127,9 @@ constexpr Severity severity(Rule r) {
     // mbarrier; the MMA warp waits and reads P in a TS-MMA; no fence on either side. Triton 3.9's
     // tl.dot zeroes its accumulator so, through bar.sync. The store, complete, is taken as published.
     case Rule::missing_before_thread_sync:
+    // CUTLASS's FMHA (77_blackwell_fmha) stores the softmax row statistics with tcgen05.st and signals
+    // its correction warps through an mbarrier at once, with no tcgen05.wait::st between.
+    case Rule::st_published_unwaited:
     // "should not increase": PTX's own words are a recommendation.
     case Rule::alloc_increase:
     // gau-nernst's 2-SM GEMMs (learn-cuda 02e_matmul_sm100 v5-v7, checked
