@@ -448,6 +448,12 @@ enum Tol { T_EXACT, T_ULP2, T_LG2, T_SINCOS, T_TANH, T_F16, T_BF16, T_F64, T_CHA
   X(vote_sync_any_pred, G_VOTE, T_EXACT, "v3 u3")                      \
   X(vote_sync_all_pred, G_VOTE, T_EXACT, "v3 u3")                      \
   X(vote_sync_uni_pred, G_VOTE, T_EXACT, "v3 u3")                      \
+  X(redux_sync_add_u32, G_VOTE, T_EXACT, "v0")                         \
+  X(redux_sync_min_s32, G_VOTE, T_EXACT, "v0")                         \
+  X(redux_sync_max_u32, G_VOTE, T_EXACT, "v0")                         \
+  X(redux_sync_and_b32, G_VOTE, T_EXACT, "v0")                         \
+  X(redux_sync_or_b32, G_VOTE, T_EXACT, "v0")                          \
+  X(redux_sync_xor_b32, G_VOTE, T_EXACT, "v0")                         \
   X(vote_sync_any_pred_not_p, G_VOTE, T_EXACT, "v3 u3")                \
   X(vote_sync_ballot_b32_halves, G_VOTE, T_EXACT, "v3 u3")             \
   X(vote_sync_all_pred_halves, G_VOTE, T_EXACT, "v3 u3")               \
@@ -536,6 +542,7 @@ enum Tol { T_EXACT, T_ULP2, T_LG2, T_SINCOS, T_TANH, T_F16, T_BF16, T_F64, T_CHA
   X(atom_shared_add_f64_mem, G_SHARED, T_EXACT, "d1 d0")               \
   X(atom_add_u32_generic_shared, G_SHARED, T_EXACT, "i0 i6")           \
   X(atom_add_u32_generic_shared_mem, G_SHARED, T_EXACT, "i0 i6")       \
+  X(cp_async_ca_4_src_size_2, G_SHARED, T_EXACT, "i0")                 \
   X(isspacep_shared_of_shared, G_SHARED, T_EXACT, "")                  \
   X(isspacep_global_of_shared, G_SHARED, T_EXACT, "")                  \
   X(isspacep_global_of_global, G_SHARED, T_EXACT, "")                  \
@@ -1177,6 +1184,19 @@ extern "C" __global__ void __launch_bounds__(kThreadsPerBlock)
     }
   }
 #undef VOTE_PRED
+#define REDUX(id, text)                                                                \
+  ON(id) {                                                                             \
+    u32 d;                                                                             \
+    asm volatile("redux.sync." text " %0, %1, 0xffffffff;" : "=r"(d) : "r"(v0));      \
+    PUT(id, d);                                                                        \
+  }
+  REDUX(redux_sync_add_u32, "add.u32");
+  REDUX(redux_sync_min_s32, "min.s32");
+  REDUX(redux_sync_max_u32, "max.u32");
+  REDUX(redux_sync_and_b32, "and.b32");
+  REDUX(redux_sync_or_b32, "or.b32");
+  REDUX(redux_sync_xor_b32, "xor.b32");
+#undef REDUX
   ON(activemask_b32) {
     u32 d;
     asm volatile("activemask.b32 %0;" : "=r"(d));
@@ -1400,6 +1420,13 @@ extern "C" __global__ void __launch_bounds__(kThreadsPerBlock)
     asm volatile("ld.shared.u64 %0, [%1];" : "=l"(m) : "r"(sa + 48) : "memory");
     PUT(atom_shared_add_f64, bits(d));
     PUT(atom_shared_add_f64_mem, m);
+  }
+  ON(cp_async_ca_4_src_size_2) {  // 4 bytes of which 2 from global, 2 zero-filled
+    my[15] = 0xFFFFFFFFu;
+    const u32 s = static_cast<u32>(__cvta_generic_to_shared(my + 15));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, 2;\n\tcp.async.commit_group;\n\tcp.async.wait_group 0;"
+                 :: "r"(s), "l"(w + kI) : "memory");
+    PUT(cp_async_ca_4_src_size_2, my[15]);
   }
   ON(atom_add_u32_generic_shared) {  // a generic address in the shared window
     u32 d;
