@@ -106,8 +106,12 @@ def run(p, binary, tcgen, timeout):
     letters = summary.get("warnings", {})
     said = [l for l in lines[:-1] if l.strip()]
     if summary.get("fault") or summary.get("ended_without_summary") or r.returncode != 0:
-        # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode).
+        # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode);
+        # a driver function tcgen does not emulate, when the program asked for one, comes first.
         reason = said[0] if said else f"exit {r.returncode}"
+        if summary.get("unemulated_driver_functions"):
+            reason = ("asked for driver functions tcgen does not emulate: " +
+                      ", ".join(summary["unemulated_driver_functions"]) + "; then: " + reason)
         return "fail", seconds, letters, f"exit {r.returncode}: {reason}"
     if re.search(FAILED, r.stdout):
         return "fail", seconds, letters, "its own check failed: " + re.search(FAILED + ".*", r.stdout).group(0)[:200]
@@ -116,7 +120,19 @@ def run(p, binary, tcgen, timeout):
     return "pass", seconds, letters, ""
 
 
-def report(results, path):
+def report(results, path, everything):
+    """docs/corpus.md: a row per program of programs.txt, in its order; the programs not run this time
+    keep the rows the file has for them (so a partial rerun leaves the table whole)."""
+    kept = {}
+    if os.path.exists(path):
+        for line in open(path):
+            if line.startswith("| ") and not line.startswith("| program") and " | " in line:
+                kept[line.split(" | ")[0][2:]] = line.rstrip("\n")
+    for p, (verdict, seconds, letters, reason) in results:
+        broken = ", ".join(f"`{k}`: {v}" for k, v in sorted(letters.items())) or "none"
+        time_text = f"{seconds:.1f} s" if seconds else "-"
+        kept[p.name] = (f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | {broken} | "
+                        f"{reason.replace('|', '/')} |")
     rows = ["# The silicon-proven corpus under `tcgen run`", "",
             "Public programs that run on B200s, built unmodified from `" + CUTLASS + "` (PyPI) for",
             "`compute_100a` with `-cudart shared`, run under `tcgen run` at a small problem with their own",
@@ -124,13 +140,9 @@ def report(results, path):
             "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`.", "",
             "| program | arguments | verdict | time on the host model | PTX letters broken (rule: times) | why not |",
             "|---|---|---|---|---|---|"]
-    for p, (verdict, seconds, letters, reason) in results:
-        broken = ", ".join(f"`{k}`: {v}" for k, v in sorted(letters.items())) or "none"
-        time_text = f"{seconds:.1f} s" if seconds else "-"
-        rows.append(f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | {broken} | "
-                    f"{reason.replace('|', '/')} |")
-    passed = sum(1 for _, r in results if r[0] == "pass")
-    rows += ["", f"{passed} of {len(results)} pass."]
+    listed = [kept[p.name] for p in everything if p.name in kept]
+    passed = sum(1 for r in listed if " | pass | " in r)
+    rows += listed + ["", f"{passed} of {len(listed)} pass."]
     with open(path, "w") as f:
         f.write("\n".join(rows) + "\n")
 
@@ -167,7 +179,7 @@ def main():
         print(f"{p.name}: {r[0]} ({r[1]:.1f} s){'; letters: ' + letters if letters else ''}"
               f"{'; ' + r[3] if r[3] else ''}", flush=True)
     if a.report:
-        report(results, os.path.join(ROOT, "docs", "corpus.md"))
+        report(results, os.path.join(ROOT, "docs", "corpus.md"), programs())
     return 0 if all(r[0] == "pass" for _, r in results) else 1
 
 
