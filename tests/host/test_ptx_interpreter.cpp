@@ -404,6 +404,27 @@ DONE:
   for (int lane = 0; lane < 32; ++lane) CHECK(o[16 * lane] == 7u);
 }
 
+// Each thread t of a TMA store kernel puts 1000 + t at buf[t] (the box a store writes out).
+const std::string kStoreBox = R"(
+	mov.u32 	%r0, %tid.x;
+	mov.u32 	%r1, buf;
+	shl.b32 	%r2, %r0, 2;
+	add.s32 	%r3, %r1, %r2;
+	add.s32 	%r4, %r0, 1000;
+	st.shared.u32 	[%r3], %r4;
+)";
+
+// A map of a `cols` × 4 u32 tensor, rows `stride` bytes apart, with a 32-element box.
+tma::TensorMapSpec u32_rows(std::uint64_t cols, std::uint64_t stride) {
+  tma::TensorMapSpec spec;
+  spec.element_bytes = 4;
+  spec.rank = 2;
+  spec.global_dims = {cols, 4, 1, 1, 1};
+  spec.global_strides = {stride, 0, 0, 0};
+  spec.box_dims = {32, 1, 1, 1, 1};
+  return spec;
+}
+
 // A 32 × 1 box of u32 written by st.shared (thread t: 1000 + t), then stored by TMA at (8, 1)
 // of a 64 × 4 tensor; `fence` the fence.proxy.async line or nothing; `after` what thread 0 does
 // after the store (by default: commit its bulk group and wait until the store has read the box).
@@ -423,13 +444,7 @@ std::string tma_store_kernel(const std::string& fence,
 	.reg .pred 	%p<2>;
 	.reg .b32 	%r<10>;
 	.reg .b64 	%rd<4>;
-	mov.u32 	%r0, %tid.x;
-	mov.u32 	%r1, buf;
-	shl.b32 	%r2, %r0, 2;
-	add.s32 	%r3, %r1, %r2;
-	add.s32 	%r4, %r0, 1000;
-	st.shared.u32 	[%r3], %r4;
-)" + fence + R"(
+)" + kStoreBox + fence + R"(
 	bar.sync 	0;
 	setp.eq.u32 	%p1, %r0, 0;
 	mov.b64 	%rd1, tstore_param_0;
@@ -447,13 +462,7 @@ std::string tma_store_kernel(const std::string& fence,
 ptx::LaunchStats launch_tma_store(const std::string& text, std::vector<std::uint32_t>& tensor) {
   const ptx::Module m = ptx::Module::parse(text, "t.ptx");
   tensor.assign(64 * 4, 0);
-  tma::TensorMapSpec spec;
-  spec.element_bytes = 4;
-  spec.rank = 2;
-  spec.global_dims = {64, 4, 1, 1, 1};
-  spec.global_strides = {256, 0, 0, 0};
-  spec.box_dims = {32, 1, 1, 1, 1};
-  const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+  const ptx::TensorMap map = ptx::encode_tensor_map(u32_rows(64, 256), tensor.data());
   const ptx::Argument args[] = {ptx::argument(map)};
   const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
   return ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
@@ -477,12 +486,7 @@ TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global
 	.reg .pred 	%p<2>;
 	.reg .b32 	%r<12>;
 	.reg .b64 	%rd<12>;
-	mov.u32 	%r0, %tid.x;
-	mov.u32 	%r1, buf;
-	shl.b32 	%r2, %r0, 2;
-	add.s32 	%r3, %r1, %r2;
-	add.s32 	%r4, %r0, 1000;
-	st.shared.u32 	[%r3], %r4;
+)" + kStoreBox + R"(
 	fence.proxy.async.shared::cta;
 	setp.eq.u32 	%p1, %r0, 0;
 	ld.param.u64 	%rd3, [k_param_1];
@@ -517,13 +521,7 @@ TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global
   const ptx::Module m = ptx::Module::parse(text, "replace.ptx");
   std::vector<std::uint32_t> old_tensor(64 * 4, 0), new_tensor(128 * 4, 0);
   alignas(128) std::uint8_t global_map[128] = {};
-  tma::TensorMapSpec spec;
-  spec.element_bytes = 4;
-  spec.rank = 2;
-  spec.global_dims = {64, 4, 1, 1, 1};
-  spec.global_strides = {256, 0, 0, 0};
-  spec.box_dims = {32, 1, 1, 1, 1};
-  const ptx::TensorMap map = ptx::encode_tensor_map(spec, old_tensor.data());
+  const ptx::TensorMap map = ptx::encode_tensor_map(u32_rows(64, 256), old_tensor.data());
   const std::uint64_t gmap = reinterpret_cast<std::uint64_t>(global_map),
                       tensor = reinterpret_cast<std::uint64_t>(new_tensor.data());
   const ptx::Argument args[] = {ptx::argument(map), ptx::argument(gmap), ptx::argument(tensor)};
