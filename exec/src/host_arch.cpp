@@ -467,10 +467,11 @@ void HostArch::land(const std::string& instruction, std::uint32_t dst, std::uint
 }
 
 void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
-                             std::array<std::int32_t, 5> coords, int count) {
+                             std::array<std::int32_t, 5> coords, int count, model::TmaReduce reduce) {
   if (!rt_.enter()) return;
   const tma::TensorMapSpec& spec = map.spec;
-  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.global.shared::cta.tile";
+  const std::string instruction = std::string(reduce == model::TmaReduce::none ? "cp.async" : "cp.reduce.async") +
+                                  ".bulk.tensor." + std::to_string(count) + "d.global.shared::cta.tile";
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
          "one per dimension of the tensor map, " + std::to_string(spec.rank));
@@ -480,7 +481,7 @@ void HostArch::tma_store_box(const TensorMap& map, std::span<std::uint8_t> globa
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
   const auto window = static_cast<std::uint32_t>(spec.smem_row_bytes() * rows);
   const std::span<const std::uint8_t> source = rt_.cta().tma_store_source(me(), src, window);
-  model::tma_store(spec, global, coords, source, src, src);
+  model::tma_store(spec, global, coords, source, src, src, reduce);
 }
 
 void HostArch::bulk_store(std::span<std::uint8_t> dst, std::uint32_t src) {

@@ -1,7 +1,10 @@
 #include "tcgen/model/tma.hpp"
 
+#include <cstring>
 #include <string>
+#include <type_traits>
 
+#include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/tma/sm100_limits.hpp"
 
@@ -79,6 +82,89 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
   }
 }
 
+// The data types PTX reduces and the operations it defines on each (CUtensorMapDataType numbers).
+enum : int { kU32 = 2, kS32 = 3, kU64 = 4, kS64 = 5, kF16 = 6, kF32 = 7, kBF16 = 9, kF32Ftz = 10 };
+
+void check_reduction(int type, TmaReduce op) {
+  const bool integer = type == kU32 || type == kS32 || type == kU64 || type == kS64;
+  const bool floating = type == kF32 || type == kF32Ftz || type == kF16 || type == kBF16;
+  bool defined = false;
+  switch (op) {
+    case TmaReduce::add: defined = floating || (integer && type != kS64); break;
+    case TmaReduce::min:
+    case TmaReduce::max: defined = floating || integer; break;
+    case TmaReduce::inc:
+    case TmaReduce::dec: defined = type == kU32; break;
+    case TmaReduce::and_:
+    case TmaReduce::or_:
+    case TmaReduce::xor_: defined = integer; break;
+    case TmaReduce::none: defined = true; break;
+  }
+  if (!defined)
+    fail("data_type", type,
+         type < 0 ? "the map's data type, which a TMA reduction combines by (a map from cuTensorMapEncodeTiled "
+                    "under tcgen run carries it)"
+                  : "a type the reduction's operation is defined on (PTX #data-movement-and-conversion-"
+                    "instructions-cp-reduce-async-bulk-tensor): add of u32/s32/u64/f32/f16/bf16, min/max of "
+                    "those and s64, inc/dec of u32, and/or/xor of the integer types");
+}
+
+template <class T>
+T combine(TmaReduce op, T g, T s) {
+  switch (op) {
+    case TmaReduce::add: return static_cast<T>(g + s);
+    case TmaReduce::min: return s < g ? s : g;
+    case TmaReduce::max: return s > g ? s : g;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case TmaReduce::inc: return g >= s ? T(0) : static_cast<T>(g + 1);
+      case TmaReduce::dec: return (g == 0 || g > s) ? s : static_cast<T>(g - 1);
+      case TmaReduce::and_: return static_cast<T>(g & s);
+      case TmaReduce::or_: return static_cast<T>(g | s);
+      case TmaReduce::xor_: return static_cast<T>(g ^ s);
+      default: break;
+    }
+  }
+  return g;
+}
+
+template <class T>
+void combine_bytes(TmaReduce op, std::uint8_t* g, const std::uint8_t* s) {
+  T a, b;
+  std::memcpy(&a, g, sizeof a);
+  std::memcpy(&b, s, sizeof b);
+  a = combine(op, a, b);
+  std::memcpy(g, &a, sizeof a);
+}
+
+// A 16-bit float: the sum exact in double, rounded to float and then to the type, which equals
+// rounding it once (double rounding is innocuous with 24 >= 2p + 2 bits, p = 11 or 8).
+void combine_half(ElementType t, TmaReduce op, std::uint8_t* g, const std::uint8_t* s) {
+  std::uint16_t a, b;
+  std::memcpy(&a, g, 2);
+  std::memcpy(&b, s, 2);
+  const double x = decode(t, a), y = decode(t, b);
+  const double r = op == TmaReduce::add ? x + y : op == TmaReduce::min ? (y < x ? y : x) : (y > x ? y : x);
+  a = static_cast<std::uint16_t>(encode(t, static_cast<float>(r)));
+  std::memcpy(g, &a, 2);
+}
+
+void reduce_element(int type, TmaReduce op, std::uint8_t* g, const std::uint8_t* s) {
+  switch (type) {
+    case kU32: return combine_bytes<std::uint32_t>(op, g, s);
+    case kS32: return combine_bytes<std::int32_t>(op, g, s);
+    case kU64: return combine_bytes<std::uint64_t>(op, g, s);
+    case kS64: return combine_bytes<std::int64_t>(op, g, s);
+    case kF32:
+    case kF32Ftz: return combine_bytes<float>(op, g, s);
+    case kF16: return combine_half(ElementType::fp16, op, g, s);
+    case kBF16: return combine_half(ElementType::bf16, op, g, s);
+    default: return;  // check_reduction refused the rest
+  }
+}
+
 }  // namespace
 
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
@@ -112,14 +198,20 @@ std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::u
 }
 
 std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
-                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address) {
+                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address,
+                        TmaReduce reduce) {
   const std::uint64_t e = spec.element_bytes;
+  if (reduce != TmaReduce::none) check_reduction(spec.data_type, reduce);
   std::uint32_t written = 0;
   walk_box(spec, global, coords, image_base, smem_image.size(), src_address, "src_address",
            [&](std::uint64_t address, std::int64_t offset) {
              if (offset < 0) return;  // elements outside the tensor are not written
-             for (std::uint64_t b = 0; b < e; ++b)
-               global[static_cast<std::uint64_t>(offset) + b] = smem_image[address - image_base + b];
+             std::uint8_t* g = &global[static_cast<std::uint64_t>(offset)];
+             const std::uint8_t* s = &smem_image[address - image_base];
+             if (reduce == TmaReduce::none)
+               std::memcpy(g, s, e);
+             else
+               reduce_element(spec.data_type, reduce, g, s);
              written += static_cast<std::uint32_t>(e);
            });
   return written;

@@ -1,5 +1,6 @@
 // TMA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor):
-// tiled loads into shared memory completing on an mbarrier, with the tensor
+// tiled loads into shared memory completing on an mbarrier, tiled stores and
+// reductions (-cp-reduce-async-bulk-tensor), with the tensor
 // map decoded from the bytes its operand points to (tensor_map.hpp) and the
 // tensor checked against the memory the kernel was given; the bulk-group
 // bookkeeping and prefetches, which change nothing a kernel computes.
@@ -56,12 +57,15 @@ void tma_load(Thread& t, const Instruction& in) {
 
 // cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
 //   [tensorMap, {coords}], [src][, policy]
+// cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op[.tile].bulk_group [tensorMap, {coords}], [src]: the same
+// with each element combined by op (aux: model::TmaReduce).
 void tma_store(Thread& t, const Instruction& in) {
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[0], true);
   // The tensor is the kernel's writable memory (checked above); the map holds it as read-only bytes.
   const std::span<std::uint8_t> global(const_cast<std::uint8_t*>(map.global.data()), map.global.size());
   const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[2]));
-  t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count));
+  t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count),
+                         static_cast<model::TmaReduce>(in.aux));
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < map.spec.rank; ++i) rows *= map.spec.box_extent(i);
   t.bulk_read(src, src + static_cast<std::uint32_t>(map.spec.smem_row_bytes() * rows), in);
@@ -86,6 +90,19 @@ void wait_group(Thread& t, const Instruction& in) { t.wait_bulk_groups(t.get<std
 }  // namespace
 
 bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
+  // cp.reduce.async.bulk.tensor: a tiled store whose elements combine with the tensor's.
+  if (op.base() == "cp" && op.parts.size() > 4 && op.parts[1] == "reduce" && op.parts[2] == "async" &&
+      op.parts[3] == "bulk" && op.has("tensor")) {
+    const int reduce = op.which({"add", "min", "max", "inc", "dec", "and", "or", "xor"});
+    if (reduce < 0 || op.has("im2col") || in.ops.size() < 3 || in.ops[1].kind != Operand::Kind::vector ||
+        !op.has("global")) {
+      why = "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group [tensorMap, {coordinates}], [src]";
+      return false;
+    }
+    in.aux = reduce + 1;  // model::TmaReduce: none is 0
+    in.run = &tma_store;
+    return true;
+  }
   if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] != "bulk") return false;
   if (op.has("prefetch")) {  // cp.async.bulk.prefetch[.tensor]: an L2 hint
     in.run = &run_nothing;

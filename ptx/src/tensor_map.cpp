@@ -20,6 +20,7 @@ struct Packed {
   std::uint64_t strides[4];
   std::uint32_t box[5];
   std::uint8_t element_strides[5];
+  std::int8_t data_type;
 };
 static_assert(sizeof(Packed) <= sizeof(TensorMap::bytes));
 
@@ -37,6 +38,7 @@ TensorMap encode_unchecked(const tma::TensorMapSpec& spec, std::uint64_t global)
   p.rank = static_cast<std::uint8_t>(spec.rank);
   p.swizzle = static_cast<std::uint8_t>(spec.swizzle);
   p.oob_fill = static_cast<std::uint8_t>(spec.oob_fill);
+  p.data_type = static_cast<std::int8_t>(spec.data_type);
   p.global = global;
   for (int i = 0; i < 5; ++i) {
     p.dims[i] = spec.global_dims[i];
@@ -58,6 +60,7 @@ std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes) {
   d.spec.rank = p.rank;
   d.spec.swizzle = static_cast<tma::TmaSwizzle>(p.swizzle);
   d.spec.oob_fill = static_cast<tma::TmaOobFill>(p.oob_fill);
+  d.spec.data_type = p.data_type;
   for (int i = 0; i < 5; ++i) {
     d.spec.global_dims[i] = p.dims[i];
     d.spec.box_dims[i] = p.box[i];

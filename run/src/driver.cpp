@@ -132,6 +132,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     return refuse("tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)");
   tcgen::tma::TensorMapSpec s;
   s.element_bytes = element_bytes(type);
+  s.data_type = static_cast<int>(type);
   if (s.element_bytes == 0)
     return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
                   " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements");

@@ -12,10 +12,12 @@
 #include <doctest/doctest.h>
 
 #include "expect_error.hpp"
+#include "tcgen/core/element_type.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <span>
 #include <utility>
@@ -410,4 +412,35 @@ TEST_CASE("tile::gather4: four rows by index into four box rows, swizzled on the
   two_rows.box_dims[1] = 2;
   CHECK(message_of<Error>([&] { model::tma_load_gather4(two_rows, g, 0, picked, image, base, dst); })
             .find("box_dims[1] = 2 is invalid: 1: tile::gather4's map names one row") != std::string::npos);
+}
+
+TEST_CASE("tma_store with a reduction: floats add to nearest even by the map's type; undefined pairs refused") {
+  // PTX #data-movement-and-conversion-instructions-cp-reduce-async-bulk-tensor. One row of four.
+  const auto bits16 = [](ElementType t, float x) { return static_cast<std::uint16_t>(encode(t, x)); };
+  for (const auto& [type, data_type] : {std::pair{ElementType::bf16, 9}, std::pair{ElementType::fp16, 6}}) {
+    CAPTURE(name(type));
+    TensorMapSpec s = map_2d(2, 8, 1, 16, 8, 1);  // 16 bytes: the smallest box row
+    s.data_type = data_type;
+    // Half an ulp of 1: 2^-8 for bf16 (8 bits), 2^-11 for fp16 (11 bits). The fourth element: 1 + 0.5.
+    const float half_ulp = type == ElementType::bf16 ? 0x1p-8f : 0x1p-11f;
+    const std::uint16_t g[8] = {bits16(type, 1.0f), bits16(type, 1.0f + 2 * half_ulp), bits16(type, 3.0f),
+                                bits16(type, 1.0f)};
+    const std::uint16_t smem_values[8] = {bits16(type, half_ulp), bits16(type, half_ulp), bits16(type, -1.0f),
+                                          bits16(type, 0.5f)};
+    std::vector<std::uint8_t> global(16), smem(16);
+    std::memcpy(global.data(), g, 16);
+    std::memcpy(smem.data(), smem_values, 16);
+    CHECK(model::tma_store(s, global, {0, 0, 0, 0, 0}, smem, 0, 0, model::TmaReduce::add) == 16);
+    std::uint16_t out[8];
+    std::memcpy(out, global.data(), 16);
+    CHECK(decode(type, out[0]) == 1.0f);                     // 1 + half an ulp: a tie, to even (1)
+    CHECK(decode(type, out[1]) == 1.0f + 4 * half_ulp);      // 1 + 3 half ulps: a tie, to even (1 + 2 ulp)
+    CHECK(decode(type, out[2]) == 2.0f);
+    CHECK(decode(type, out[3]) == 1.5f);
+  }
+  TensorMapSpec f = map_2d(4, 4, 1, 16, 4, 1);
+  f.data_type = 7;  // FLOAT32: and is not defined on it
+  std::vector<std::uint8_t> global(16), smem(16);
+  expect_error([&] { model::tma_store(f, global, {0, 0, 0, 0, 0}, smem, 0, 0, model::TmaReduce::and_); },
+               "data_type");
 }

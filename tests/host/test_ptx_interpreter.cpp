@@ -468,6 +468,48 @@ ptx::LaunchStats launch_tma_store(const std::string& text, std::vector<std::uint
   return ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, args, memory);
 }
 
+TEST_CASE("cp.reduce.async.bulk.tensor: each element of the box combined with the tensor's, by the map's type") {
+  // PTX #data-movement-and-conversion-instructions-cp-reduce-async-bulk-tensor (CUTLASS's FMHA backward
+  // accumulates dQ so): the box (1000 + t) added to, maxed with, xor-ed into a tensor holding 5 · i.
+  for (const auto& [op, expect] : std::initializer_list<std::pair<const char*, std::uint32_t (*)(std::uint32_t, std::uint32_t)>>{
+           {"add", [](std::uint32_t g, std::uint32_t s) { return g + s; }},
+           {"max", [](std::uint32_t g, std::uint32_t s) { return std::max(g, s); }},
+           {"xor", [](std::uint32_t g, std::uint32_t s) { return g ^ s; }}}) {
+    CAPTURE(op);
+    std::string text = tma_store_kernel("\tfence.proxy.async.shared::cta;");
+    const std::string store = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group";
+    text.replace(text.find(store), store.size(), std::string("cp.reduce.async.bulk.tensor.2d.global.shared::cta.") + op +
+                                                     ".tile.bulk_group");
+    const ptx::Module m = ptx::Module::parse(text, "reduce.ptx");
+    std::vector<std::uint32_t> tensor(64 * 4);
+    for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint32_t>(5 * i);
+    tma::TensorMapSpec spec = u32_rows(64, 256);
+    spec.data_type = 2;  // CU_TENSOR_MAP_DATA_TYPE_UINT32
+    const ptx::TensorMap map = ptx::encode_tensor_map(spec, tensor.data());
+    const ptx::Argument args[] = {ptx::argument(map)};
+    const ptx::Allocation memory[] = {{tensor.data(), tensor.size() * 4, "tensor", true}};
+    ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}, .strict = true}, args, memory);
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 64; ++col) {
+        const auto i = static_cast<std::uint32_t>(row * 64 + col);
+        const bool in_box = row == 1 && col >= 8 && col < 40;
+        CHECK(tensor[i] == (in_box ? expect(5 * i, std::uint32_t(1000 + col - 8)) : 5 * i));
+      }
+    // A map without a data type cannot say how to combine: refused, naming it.
+    spec.data_type = -1;
+    const ptx::TensorMap untyped = ptx::encode_tensor_map(spec, tensor.data());
+    const ptx::Argument untyped_args[] = {ptx::argument(untyped)};
+    std::string e;
+    try {
+      ptx::launch(m, m.entry("tstore"), {.block = {32, 1, 1}}, untyped_args, memory);
+    } catch (const ptx::ExecutionError& x) {
+      e = x.what();
+    }
+    CHECK(e.find("data_type = -1 is invalid: the map's data type, which a TMA reduction combines by") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global: the TMA follows the new map") {
   // CUTLASS's grouped GEMMs (75_blackwell_grouped_gemm): a map copied to shared memory, its global address,
   // dims and strides replaced for the group's tensor, copied to global memory; the TMA reads those bytes.

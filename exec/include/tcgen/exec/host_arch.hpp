@@ -50,6 +50,7 @@
 #include "tcgen/exec/ld_st.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/model/ld_st_access.hpp"
+#include "tcgen/model/tma.hpp"
 #include "tcgen/tmem/address.hpp"
 
 namespace tcgen::exec {
@@ -198,8 +199,10 @@ class HostArch {
   // cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group: the box at
   // coords from shared address src into `global`, the map's tensor (written
   // at once: the bulk group's wait has nothing left to wait for).
+  // With a reduction (cp.reduce.async.bulk.tensor), each element combined with the tensor's
+  // (model::tma_store).
   void tma_store_box(const TensorMap& map, std::span<std::uint8_t> global, std::uint32_t src,
-                     std::array<std::int32_t, 5> coords, int count);
+                     std::array<std::int32_t, 5> coords, int count, model::TmaReduce reduce = model::TmaReduce::none);
   // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: `size`
   // bytes from shared address src to global memory at dst, through the async
   // proxy (the same proxy-fence rule as a TMA store); written at once. PTX

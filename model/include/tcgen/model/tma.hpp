@@ -55,7 +55,15 @@ std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::u
 // as tma_load writes it, into `global`; elements outside [0, global_dims)
 // are not written (PTX #tensor-tiled-mode-oob-access). Returns the bytes
 // written. Throws as tma_load, naming "src_address".
+//
+// With a reduction (cp.reduce.async.bulk.tensor, PTX #data-movement-and-conversion-instructions-
+// cp-reduce-async-bulk-tensor), each element written becomes op(global, shared) by the map's data
+// type: add of u32/s32/u64 and of f32, f16, bf16 (rounded to nearest even); min and max of those and
+// of s64; inc and dec of u32; and, or, xor of the integer types. Throws naming "data_type" for a
+// combination PTX does not define or a map without a type.
+enum class TmaReduce { none, add, min, max, inc, dec, and_, or_, xor_ };
 std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
-                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address);
+                        std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address,
+                        TmaReduce reduce = TmaReduce::none);
 
 }  // namespace tcgen::model

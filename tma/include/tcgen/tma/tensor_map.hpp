@@ -42,6 +42,11 @@ struct TensorMapSpec {
   std::array<std::uint32_t, 5> element_strides{1, 1, 1, 1, 1};  // elementStrides (entry 0 is ignored)
   TmaSwizzle swizzle = TmaSwizzle::none;
   TmaOobFill oob_fill = TmaOobFill::zero;
+  // tensorDataType as CUDA numbers it (CUtensorMapDataType: 0 UINT8, 1 UINT16, 2 UINT32, 3 INT32,
+  // 4 UINT64, 5 INT64, 6 FLOAT16, 7 FLOAT32, 8 FLOAT64, 9 BFLOAT16, 10 FLOAT32_FTZ, 11 TFLOAT32,
+  // 12 TFLOAT32_FTZ); -1 where a map was built without one. Loads and stores move bytes and need only
+  // element_bytes; a TMA reduction combines values and needs the type.
+  int data_type = -1;
 
   // Elements the box holds along dim i: ceil(boxDim[i] / elementStrides[i])
   // for i >= 1; boxDim[0] (DRV: "the first element of this array is ignored").
