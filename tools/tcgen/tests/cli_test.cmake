@@ -973,15 +973,15 @@ elseif(CASE STREQUAL "fmha_progress")
     die("--quiet on a terminal: expected no progress line, got: ${out}")
   endif()
   ok(fmha --heads 4 --seq-q 512 --seq-k 512)  # into pipes: stderr stays empty (a run under 5 s)
-  # A long run into a pipe: first the estimate, then a plain progress line every 5 s (the run is cut
-  # short at 9 s; on one thread its kernel alone takes about 30 s here, so a machine 5 times faster
-  # still prints the line).
-  execute_process(COMMAND "${TCGEN}" gemm --m 4096 --n 4096 --k 8192 --threads 1 TIMEOUT 9
+  # A long run into a pipe: first the estimate, then a plain progress line every 5 s of the launch (the
+  # run is cut short at 40 s; drawing its inputs takes a few seconds, and on one thread its kernel alone
+  # about 30 s here, so a machine 5 times faster still prints the line, and a loaded one too).
+  execute_process(COMMAND "${TCGEN}" gemm --m 8192 --n 8192 --k 2048 --threads 1 TIMEOUT 40
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT err MATCHES "^tcgen: estimated time about [0-9]+ min: the kernel on the host model about [0-9]+ s [(]1 thread[)], the fp64 reference about [0-9]+ min [(]--no-reference skips it[)]\ntcgen: CTA [0-9]+ of 148 [(][0-9]+%[)], [0-9.e+]+ CTAs/s, about [0-9]+ s left\n")
     die("a long gemm into a pipe: expected the estimate and a progress line on stderr, got: ${err}")
   endif()
-  execute_process(COMMAND "${TCGEN}" gemm --m 4096 --n 4096 --k 8192 --threads 1 --quiet TIMEOUT 7
+  execute_process(COMMAND "${TCGEN}" gemm --m 8192 --n 8192 --k 2048 --threads 1 --quiet TIMEOUT 7
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT err STREQUAL "")
     die("a long gemm with --quiet: expected nothing on stderr, got: ${err}")
