@@ -92,17 +92,24 @@ def build(p, source, corpus, nvcc):
 def run(p, binary, tcgen, timeout):
     """(verdict, seconds, letters {rule: count}, reason) of one run under tcgen run --json."""
     start = time.monotonic()
+    # Its own session: on a timeout the program goes too, not tcgen run alone (it would hold the pipes open).
+    proc = subprocess.Popen([tcgen, "run", "--json", "--", binary, *p.arguments], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        r = subprocess.run([tcgen, "run", "--json", "--", binary, *p.arguments], capture_output=True, text=True,
-                           timeout=timeout)
+        stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
         return "fail", time.monotonic() - start, {}, f"did not finish in {timeout} s"
+    r = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     seconds = time.monotonic() - start
     lines = r.stderr.strip().splitlines()
     try:
         summary = json.loads(lines[-1]) if lines else {}
     except json.JSONDecodeError:
         summary = {}
+    if "verb" not in summary:  # tcgen run always ends with its JSON object: without it, nothing is known
+        return "fail", seconds, {}, f"exit {r.returncode} without tcgen run's summary"
     letters = summary.get("warnings", {})
     said = [l for l in lines[:-1] if l.strip()]
     if summary.get("fault") or summary.get("ended_without_summary") or r.returncode != 0:
@@ -114,7 +121,7 @@ def run(p, binary, tcgen, timeout):
                       ", ".join(summary["unemulated_driver_functions"]) + "; then: " + reason)
         return "fail", seconds, letters, f"exit {r.returncode}: {reason}"
     if re.search(FAILED, r.stdout):
-        return "fail", seconds, letters, "its own check failed: " + re.search(FAILED + ".*", r.stdout).group(0)[:200]
+        return "fail", seconds, letters, "its own check failed: " + re.search("(?:" + FAILED + ").*", r.stdout).group(0)[:200]
     if not re.search(p.passed, r.stdout):
         return "fail", seconds, letters, f"exit 0 without its own verdict '{p.passed}'"
     return "pass", seconds, letters, ""

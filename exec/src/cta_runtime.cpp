@@ -118,12 +118,12 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
   if (count == static_cast<unsigned>(threads_)) {
     cta_.bar_sync();
   } else {
-    exchange_ordering(arrived, id);
     std::uint64_t arrived_warps = 0, waited_warps = 0;
     for (std::size_t i = 0; i < arrived.size(); ++i) {
       arrived_warps |= std::uint64_t{1} << (arrived[i] / 32);
       if (waits[i]) waited_warps |= std::uint64_t{1} << (arrived[i] / 32);
     }
+    exchange_ordering(arrived_warps, waited_warps, id);
     cta_.named_barrier(arrived_warps, waited_warps);
   }
   for (int t : arrived)
@@ -143,15 +143,16 @@ std::uint32_t CtaRuntime::live_lanes(int warp) const {
   return lanes;
 }
 
-void CtaRuntime::exchange_ordering(const std::vector<int>& threads, unsigned id) {
+void CtaRuntime::exchange_ordering(std::uint64_t arrived, std::uint64_t waited, unsigned id) {
+  // Every warp that arrived publishes (bar.arrive releases); only the warps that waited acquire.
   std::vector<int> warps;
-  for (int t : threads) warps.push_back(t / 32);
-  std::sort(warps.begin(), warps.end());
-  warps.erase(std::unique(warps.begin(), warps.end()), warps.end());
+  for (int w = 0; w < 64; ++w)
+    if (arrived >> w & 1) warps.push_back(w);
   const std::uint32_t mbar = 8 * id;  // below kSmemBase: out of the kernel's reach
   cta_.mbarrier_init({warps[0], 0}, mbar, static_cast<std::uint32_t>(warps.size()));
   for (int w : warps) cta_.mbarrier_arrive({w, 0}, mbar);
-  for (int w : warps) cta_.mbarrier_try_wait(w, mbar, 0);
+  for (int w : warps)
+    if (waited >> w & 1) cta_.mbarrier_try_wait(w, mbar, 0);
   cta_.mbarrier_inval({warps[0], 0}, mbar);
 }
 

@@ -92,6 +92,7 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint3
     regs[t][i] |= a.pack ? (v & 0xFFFFu) << (16 * h) : v;
   });
   const std::uint32_t id = issue_op(OpKind::ld, keys_.ld(warp), warp, -1, issue.instruction, lanes(a.shape));
+  warps_[warp].ld_last = id;
   for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.set_reader(lane, col, id); });
   return regs;
 }

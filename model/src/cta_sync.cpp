@@ -290,6 +290,12 @@ void Cta::wait_ld(int warp) {
   w.released.complete.raise(keys_.ld_unfenced(warp), w.ld_done);
 }
 
+void Cta::ld_used(int warp, std::uint64_t id) {
+  WarpState& w = warps_[warp];
+  w.ld_done = std::max(w.ld_done, id + 1);
+  w.released.complete.raise(keys_.ld_unfenced(warp), w.ld_done);
+}
+
 void Cta::wait_st(int warp) {
   check_thread({"tcgen05.wait::st.sync.aligned", warp}, {warp, 0});
   WarpState& w = warps_[warp];

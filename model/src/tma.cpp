@@ -91,8 +91,9 @@ void check_reduction(int type, TmaReduce op) {
   bool defined = false;
   switch (op) {
     case TmaReduce::add: defined = floating || (integer && type != kS64); break;
+    // PTX lists min and max for the 16-bit floats and the integers; f32 takes add only.
     case TmaReduce::min:
-    case TmaReduce::max: defined = floating || integer; break;
+    case TmaReduce::max: defined = type == kF16 || type == kBF16 || integer; break;
     case TmaReduce::inc:
     case TmaReduce::dec: defined = type == kU32; break;
     case TmaReduce::and_:
@@ -106,7 +107,7 @@ void check_reduction(int type, TmaReduce op) {
                     "under tcgen run carries it)"
                   : "a type the reduction's operation is defined on (PTX #data-movement-and-conversion-"
                     "instructions-cp-reduce-async-bulk-tensor): add of u32/s32/u64/f32/f16/bf16, min/max of "
-                    "those and s64, inc/dec of u32, and/or/xor of the integer types");
+                    "the integer types and f16/bf16, inc/dec of u32, and/or/xor of the integer types");
 }
 
 template <class T>

@@ -27,22 +27,28 @@ std::vector<std::uint8_t> parameters(const Function& f, std::span<const Argument
 // (PTX #miscellaneous-instructions-setmaxnreg): checked when the CTA is done.
 // PTX asks the four warps of a warpgroup to run the same setmaxnreg (.sync.aligned); CUTLASS's FMHA
 // (77_blackwell_fmha, B200s) gives its idle warp another count than the MMA, load and epilogue warps of
-// its warpgroup: a PTX letter, counted once per warp that differs.
+// its warpgroup: the same steps in the same direction with other counts are a PTX letter, counted once
+// per warp that differs; a warp that skips a step, or goes the other way, stays a fault.
 void check_register_counts(CtaState& state, const LaunchConfig& config, const std::string& block) {
   const auto& counts = state.register_counts;
   for (std::size_t w = 0; w < counts.size(); ++w) {
     const std::size_t first = w / 4 * 4;
     if (counts[w] == counts[first]) continue;
+    bool same_steps = counts[w].size() == counts[first].size();
+    for (std::size_t i = 0; same_steps && i < counts[w].size(); ++i)
+      same_steps = (counts[w][i] < 0) == (counts[first][i] < 0);
     const auto text = [](const std::vector<std::int64_t>& c) {
       std::string s;
       for (std::int64_t n : c) s += (s.empty() ? "" : ", ") + std::string(n < 0 ? "dec " : "inc ") + std::to_string(n < 0 ? -n : n);
       return s.empty() ? std::string("none") : s;
     };
-    state.warn(config, "setmaxnreg_not_uniform", block + ", warpgroup " + std::to_string(w / 4), "setmaxnreg",
-               "warp " + std::to_string(w) + ": " + text(counts[w]) + "; warp " + std::to_string(first) + ": " +
-                   text(counts[first]),
-               "the same setmaxnreg sequence in all four warps of warpgroup " + std::to_string(w / 4) +
-                   " (PTX #miscellaneous-instructions-setmaxnreg)");
+    const std::string value = "warp " + std::to_string(w) + ": " + text(counts[w]) + "; warp " + std::to_string(first) +
+                              ": " + text(counts[first]);
+    const std::string expected = "the same setmaxnreg sequence in all four warps of warpgroup " + std::to_string(w / 4) +
+                                 " (PTX #miscellaneous-instructions-setmaxnreg)";
+    if (!same_steps) fault("setmaxnreg", value, expected);
+    state.warn(config, "setmaxnreg_not_uniform", block + ", warpgroup " + std::to_string(w / 4), "setmaxnreg", value,
+               expected);
   }
 }
 

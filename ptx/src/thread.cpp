@@ -274,7 +274,7 @@ void Thread::mark_pending(std::uint32_t slot) {
     pending_storage_.assign(r_.size(), 0);
     pending_ = pending_storage_.data();
   }
-  pending_[slot] = 1;
+  pending_[slot] = rt_.cta().last_ld(warp());
 }
 
 void Thread::clear_pending() {
@@ -284,14 +284,16 @@ void Thread::clear_pending() {
 
 // A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,
 // issue no tcgen05.wait::ld (ptxas orders the registers' uses itself).
-// Counted once per thread and unwaited batch of loads: the first use stands for the rest.
-// The use waits for the loads as the hardware's register scoreboard does: from then on they are
-// complete for the model too, as after tcgen05.wait::ld (CUTLASS's FMHA then lets its MMA warp
-// overwrite the S its softmax warps loaded, with no wait::ld anywhere).
+// Counted once per thread and load used: the first use of its registers stands for the rest.
+// The use waits for that load (and older ones) as the hardware's register scoreboard does: from then
+// on they are complete for the model too, as after tcgen05.wait::ld (CUTLASS's FMHA then lets its MMA
+// warp overwrite the S its softmax warps loaded, with no wait::ld anywhere). Newer loads stay pending.
 void Thread::check_pending(std::uint32_t slot) const {
-  if (!pending_[slot]) return;
-  std::fill(pending_, pending_ + r_.size(), std::uint8_t{0});
-  rt_.cta().wait_ld(warp());
+  const std::uint64_t id = pending_[slot];
+  if (!id) return;
+  for (std::uint64_t* p = pending_; p != pending_ + r_.size(); ++p)
+    if (*p <= id) *p = 0;
+  rt_.cta().ld_used(warp(), id);
   cta_.warn(grid_.config, "ld_register_before_wait", where(*current_), "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),

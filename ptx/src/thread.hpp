@@ -203,8 +203,8 @@ class Thread {
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
-  std::uint8_t* pending_ = nullptr;  // per slot, while any tcgen05.ld is unwaited
-  std::vector<std::uint8_t> pending_storage_;
+  std::uint64_t* pending_ = nullptr;  // per slot, the model's id of the tcgen05.ld that filled it, unwaited (0: none)
+  std::vector<std::uint64_t> pending_storage_;
   const Instruction* current_ = nullptr;
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id

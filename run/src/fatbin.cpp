@@ -48,6 +48,9 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
   std::vector<FatbinEntry> out;
   for (std::uint64_t at = header; at < header + bytes;) {
     const std::uint8_t* e = fatbin + at;
+    if (header + bytes - at < 16)
+      fail("fatbin entry", std::to_string(header + bytes - at) + " bytes left at offset " + std::to_string(at),
+           "an entry header of at least 64 bytes");
     const auto entry_header = read<std::uint32_t>(e, 4);
     const auto payload = read<std::uint64_t>(e, 8);
     // 64 bytes for the cubins of sm_90 and older, 80 to 112 for PTX and sm_100 ones.
@@ -82,6 +85,10 @@ std::string ptx_text(const FatbinEntry& entry) {
   if (!entry.compressed) {
     text.assign(reinterpret_cast<const char*>(entry.payload.data()), entry.payload.size());
   } else {
+    // nvcc's largest PTX are tens of MB: a size past 1 GiB is a damaged header, not a module.
+    if (entry.uncompressed_bytes > (std::uint64_t{1} << 30))
+      fail(("fatbin PTX entry " + entry.target()).c_str(), std::to_string(entry.uncompressed_bytes) + " bytes",
+           "an uncompressed size of at most 1 GiB");
     text.resize(entry.uncompressed_bytes);
     const std::size_t n = ZSTD_decompress(text.data(), text.size(), entry.payload.data(), entry.payload.size());
     if (ZSTD_isError(n))

@@ -977,17 +977,24 @@ TEST_CASE("setmaxnreg: a multiple of 8 in [24, 256]; the same in all four warps 
   run("\tsetmaxnreg.inc.sync.aligned.u32 \t232;\n", 128);  // all four warps: fine
   CHECK(error_of("\tsetmaxnreg.dec.sync.aligned.u32 \t20;\n").find("setmaxnreg register count = 20 is invalid: a "
                                                                  "multiple of 8 in [24, 256]") != std::string::npos);
-  // CUTLASS's FMHA gives its idle warp another count than the other three of its warpgroup (on B200s).
-  const std::string mixed = R"(
-	setp.lt.u32 	%p1, %r0, 64;
+  // CUTLASS's FMHA gives its idle warp another count than the other three of its warpgroup (on B200s):
+  // the same step with another count, a letter.
+  const std::string counts = R"(
+	setp.lt.u32 	%p1, %r0, 96;
 	@%p1 setmaxnreg.dec.sync.aligned.u32 	40;
+	@!%p1 setmaxnreg.dec.sync.aligned.u32 	24;
 )";
   ptx::LaunchStats stats;
-  run(mixed, 128, 16, &stats);
-  CHECK(stats.warnings["setmaxnreg_not_uniform"] == 2u);  // warps 2 and 3 against warp 0
-  CHECK(stats.first_warning["setmaxnreg_not_uniform"].find("block (0, 0, 0), warpgroup 0: setmaxnreg = warp 2: none; "
+  run(counts, 128, 16, &stats);
+  CHECK(stats.warnings["setmaxnreg_not_uniform"] == 1u);  // warp 3 against warp 0
+  CHECK(stats.first_warning["setmaxnreg_not_uniform"].find("block (0, 0, 0), warpgroup 0: setmaxnreg = warp 3: dec 24; "
                                                           "warp 0: dec 40 is invalid") != std::string::npos);
-  const std::string e = error_of(mixed, 128, true);
+  CHECK(error_of(counts, 128, true).find("setmaxnreg_not_uniform, a PTX-letter rule") != std::string::npos);
+  // A warp that skips the step stays a fault.
+  const std::string e = error_of(R"(
+	setp.lt.u32 	%p1, %r0, 64;
+	@%p1 setmaxnreg.dec.sync.aligned.u32 	40;
+)", 128);
   CHECK(e.find("setmaxnreg = warp 2: none; warp 0: dec 40 is invalid: the same setmaxnreg sequence in all four "
                "warps of warpgroup 0") != std::string::npos);
 }
@@ -1011,7 +1018,8 @@ TEST_CASE("mbarrier spellings: arrive with a count, standalone expect_tx and com
   for (int t = 0; t < 32; ++t) CHECK(o[16 * t + 1] == 1u);
 }
 
-// One warp: tcgen05.ld of lane t, column 0, `use` after it, then tcgen05.cp overwrites that column.
+// One warp: columns 0 and 1 stored, tcgen05.ld of lane t, column 0, `use` after it, then tcgen05.cp
+// overwrites columns 0 to 7.
 std::string ld_then_cp(const std::string& use) {
   return R"(
 	mov.u32 	%r1, slot;
@@ -1022,7 +1030,7 @@ std::string ld_then_cp(const std::string& use) {
 	fence.proxy.async.shared::cta;
 	bar.sync 	0;
 	ld.shared.u32 	%r2, [%r1];
-	tcgen05.st.sync.aligned.32x32b.x1.b32 	[%r2], {%r0};
+	tcgen05.st.sync.aligned.32x32b.x2.b32 	[%r2], {%r0, %r0};
 	tcgen05.wait::st.sync.aligned;
 	tcgen05.ld.sync.aligned.32x32b.x1.b32 	{%r5}, [%r2];
 	)" + use + R"(
@@ -1053,6 +1061,16 @@ TEST_CASE("a tcgen05.ld whose registers were used is complete: an async overwrit
   }
   CAPTURE(e);
   CHECK(e.find("which has not executed tcgen05.wait::ld since") != std::string::npos);
+  // Using one load's registers completes that load, not a newer one (column 1, read after it).
+  std::string newer;
+  try {
+    run(ld_then_cp("tcgen05.ld.sync.aligned.32x32b.x1.b32 \t{%r7}, [%r2+1];\n\tadd.u32 \t%r6, %r5, 1;"), 32, 16, nullptr,
+        false, prelude);
+  } catch (const ptx::ExecutionError& x) {
+    newer = x.what();
+  }
+  CAPTURE(newer);
+  CHECK(newer.find("column 1: it is read by tcgen05.ld") != std::string::npos);
 }
 
 TEST_CASE("cp.async: global to shared, src-size zero-fills, ignore-src, groups, and mbarrier arrivals") {

@@ -26,7 +26,7 @@ std::vector<ptx::Module> embedded_ptx(const std::string& path) {
     std::uint64_t length;
     std::memcpy(&header, &bytes[at + 6], 2);
     std::memcpy(&length, &bytes[at + 8], 8);
-    if (header < 16 || length > bytes.size() - at - header) continue;
+    if (header < 16 || header > bytes.size() - at || length > bytes.size() - at - header) continue;
     try {
       for (const run::FatbinEntry& e : run::parse_fatbin(&bytes[at])) entries.push_back(e);
     } catch (const Error&) {  // magic by chance, not a fatbinary

@@ -143,8 +143,9 @@ class CtaRuntime {
   void exit(int thread);
   // bar.sync of part of the CTA: the model's bar_sync() is CTA-wide, so the
   // participating warps pass their tcgen05 ordering through an mbarrier of
-  // the reserved KiB instead, which carries it the same way.
-  void exchange_ordering(const std::vector<int>& threads, unsigned id);
+  // the reserved KiB instead, which carries it the same way: the warps that
+  // arrived (bit w) publish, those that waited (bar.sync, not bar.arrive) acquire.
+  void exchange_ordering(std::uint64_t arrived, std::uint64_t waited, unsigned id);
 
   ClusterRuntime& cluster_;
   int rank_;

@@ -165,6 +165,11 @@ class Cta {
   void finish() const;
   // The PTX-letter rules broken so far (empty under letters_as_errors).
   const std::map<Rule, Warning>& warnings() const { return warnings_; }
+  // The warp's newest tcgen05.ld (its id, 0 for none), and a use of a register that load filled: the
+  // hardware's register scoreboard waits for it, so from then on it (and the warp's older loads) are
+  // complete, as after tcgen05.wait::ld, published by the warp's next arrival without a fence.
+  std::uint64_t last_ld(int warp) const { return warps_[static_cast<std::size_t>(warp)].ld_last; }
+  void ld_used(int warp, std::uint64_t id);
   // Where the instruction running now is, as its issuer knows it (a PTX interpreter: the source
   // line, kernel, block, warp, lane), asked when a rule is first broken; the model knows only warps.
   void set_locator(std::function<std::string()> locator) { locator_ = std::move(locator); }
@@ -204,6 +209,7 @@ class Cta {
     std::uint64_t proxy_fences = 0;          // fence.proxy.async executed
     bool unfenced_st = false;                // an st.shared since its last fence.proxy.async
     std::uint64_t st_done = 0, ld_done = 0;  // own st/ld with id below this are complete
+    std::uint64_t ld_last = 0;               // the id of its newest tcgen05.ld
   };
   struct MbarrierSlot {
     Mbarrier state;

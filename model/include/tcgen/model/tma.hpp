@@ -58,8 +58,8 @@ std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::u
 //
 // With a reduction (cp.reduce.async.bulk.tensor, PTX #data-movement-and-conversion-instructions-
 // cp-reduce-async-bulk-tensor), each element written becomes op(global, shared) by the map's data
-// type: add of u32/s32/u64 and of f32, f16, bf16 (rounded to nearest even); min and max of those and
-// of s64; inc and dec of u32; and, or, xor of the integer types. Throws naming "data_type" for a
+// type: add of u32/s32/u64 and of f32, f16, bf16 (rounded to nearest even); min and max of the
+// integer types and f16, bf16; inc and dec of u32; and, or, xor of the integer types. Throws naming "data_type" for a
 // combination PTX does not define or a map without a type.
 enum class TmaReduce { none, add, min, max, inc, dec, and_, or_, xor_ };
 std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
