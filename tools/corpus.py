@@ -43,7 +43,8 @@ class Program:
         self.name, source, arguments, self.passed, ci = cells
         # The source, then any flags its CMake gives it (77_blackwell_mla: -DFP16).
         self.source, *self.flags = source.split()
-        self.arguments = shlex.split(arguments)
+        # {corpus}: this folder (tools/corpus), where the programs' input files are kept.
+        self.arguments = shlex.split(arguments.replace("{corpus}", os.path.join(ROOT, "tools", "corpus")))
         self.ci = ci == "ci"
 
 
