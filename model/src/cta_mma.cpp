@@ -206,23 +206,8 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   else
     fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
-  // Block scaling: D = (A · scale_A)(B · scale_B) + D (PTX #tcgen05-block-scaling),
-  // each scale factor applied to the K / V elements of its block. A power of
-  // two (UE8M0) or a 4-bit-significand UE4M3 times an element of at most 4
-  // significant bits is exact in fp32 while it stays in fp32's range.
-  if (block_scaled(kind)) {
-    const int V = variant.scale_vec, block = K / V;
-    mma_scale_a_.resize(static_cast<std::size_t>(M) * V);
-    mma_scale_b_.resize(static_cast<std::size_t>(N) * V);
-    read_scale_factors(issue, t, "scale-A-tmem", variant.scale_a_tmem, M, V, f.a_sf_id, f.ue8m0, now,
-                       mma_scale_a_.data());
-    read_scale_factors(issue, t, "scale-B-tmem", variant.scale_b_tmem, N, V, f.b_sf_id, f.ue8m0, now,
-                       mma_scale_b_.data());
-    for (int m = 0; m < M; ++m)
-      for (int k = 0; k < K; ++k) mma_a_[static_cast<std::size_t>(m) * K + k] *= mma_scale_a_[m * V + k / block];
-    for (int k = 0; k < K; ++k)
-      for (int n = 0; n < N; ++n) mma_bt_[static_cast<std::size_t>(k) * N + n] *= mma_scale_b_[n * V + k / block];
-  }
+  if (block_scaled(kind))
+    apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 
   // .ws folds each row of D into S segments (datapath.hpp).
   const int S = variant.ws ? ws_segments(M) : 1;
@@ -245,9 +230,10 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
 void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f, std::uint32_t d_tmem,
                    std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
                    bool enable_input_d, const MmaVariant& variant) {
-  if (block_scaled(f.kind))
-    throw ModelError(issue, Rule::unsupported, ".kind", std::string("kind::") + name(f.kind),
-                     "where a CTA pair keeps its scale factors is not modelled yet.");
+  if (block_scaled(f.kind) && f.m != 256)
+    throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(f.m),
+                     "a block-scaled cta_group::2 MMA is modelled for M = 256, where each CTA keeps the factors "
+                     "of its own 128 rows of A; where M = 128's 64 rows keep theirs is UNCONFIRMED.");
   if (rank() & 1)
     letter(ModelError(issue, Rule::pair_mma_by_odd_cta, "%cluster_ctarank", std::to_string(rank()),
                       "this CTA is the odd one of its pair; its peer, rank " + std::to_string(peer_->rank()) +
@@ -276,13 +262,29 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
         c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, false, K, f.a,
                       c.mma_a_.data() + static_cast<std::size_t>(copy) * rows * K);
   }
+  // Block scaling: each CTA scales its rows of A and all N columns of B by the factors in its own
+  // Tensor Memory, as for a cta_group::1 MMA of its M/2 rows (CUTLASS's MMA_ScaleFactor for the
+  // 2-SM atoms is the 1-SM MMA of M/2 × round_up(N, 128), each CTA's factors copied to its own
+  // Tensor Memory by tcgen05.cp.cta_group::2).
+  if (block_scaled(f.kind)) {
+    Cta& peer = *pair[(rank() & 1) ^ 1];
+    peer.mma_bt_ = mma_bt_;
+    for (int v = 0; v < 2; ++v) {
+      Cta& c = *pair[v];
+      const ActingFor acting(c, *this);
+      c.apply_scale_factors(issue, t.warp, c.issuer_key(*this, t), f, variant, now, rows, N, K, c.mma_a_.data(),
+                            c.mma_bt_.data());
+    }
+  }
   // Each CTA's share, checked in both before either is written.
   std::array<std::optional<MmaShare>, 2> shares;
   for (int v = 0; v < 2; ++v) {
     Cta& c = *pair[v];
     const float* a = c.mma_a_.data();
+    // B as this CTA gathered it, or as each CTA scaled it by its own factors.
+    const float* bt = block_scaled(f.kind) ? c.mma_bt_.data() : mma_bt_.data();
     shares[v].emplace(MmaShare{issue, t, c.issuer_key(*this, t), now, f, variant, enable_input_d, rows, N, K, M == 128 ? 2 : 1, 0, M == 128,
-                               {a, a_tmem && M == 128 ? a + static_cast<std::size_t>(rows) * K : a}, mma_bt_.data(),
+                               {a, a_tmem && M == 128 ? a + static_cast<std::size_t>(rows) * K : a}, bt,
                                a_tmem, a_tmem && M == 128 ? 2 * rows : rows});
   }
   for (int v = 0; v < 2; ++v) {

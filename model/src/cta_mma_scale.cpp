@@ -27,8 +27,8 @@ float scale_value(std::uint32_t byte, bool ue8m0) {
 
 }  // namespace
 
-void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, std::uint32_t tmem, int rows, int vec,
-                             int id, bool ue8m0, const MmaShape& now, float* out) {
+void Cta::read_scale_factors(const Issue& issue, int warp, int issuer, const char* which, std::uint32_t tmem, int rows,
+                             int vec, int id, bool ue8m0, const MmaShape& now, float* out) {
   // Bits 30-31 of the address are outside any lane; CUTLASS leaves the
   // scale-factor ID there (its tmem_ptr<uint8> keeps the byte index in the
   // top bits) and runs on B200s, so the model ignores them as the hardware
@@ -40,7 +40,6 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
                      "the scale factors fill lanes 0-31 of every 32-lane partition, so [" + w +
                          "] names lane 0 (its address is " + hex(tmem) + ").");
   const int columns = (rows + 31) / 32;
-  const int issuer = keys_.thread(t.warp, t.lane);
   const std::string why = ", and the MMA reads scale factors from it through [" + w + "]";
   for (int r = 0; r < rows; ++r) {
     const int column = col0 + r / 32;
@@ -48,7 +47,7 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
     std::uint32_t first = 0;
     for (int q = 0; q < 4; ++q) {
       const int lane = r % 32 + 32 * q;
-      check_order(issue, Touch::mma_read, t.warp, issuer, lane, column, &now);
+      check_order(issue, Touch::mma_read, warp, issuer, lane, column, &now);
       check_written(issue, lane, column, why.c_str());
       const std::uint32_t word = tmem_.value(lane, column) >> (8 * id);
       const std::uint32_t used = vec == 4 ? word : word & ((1u << (8 * vec)) - 1);
@@ -70,6 +69,24 @@ void Cta::read_scale_factors(const Issue& issue, Thread t, const char* which, st
       out[r * vec + j] = scale_value(byte, ue8m0);
     }
   }
+}
+
+// A power of two (UE8M0) or a 4-bit-significand UE4M3 times an element of at most 4 significant bits
+// is exact in fp32 while it stays in fp32's range.
+void Cta::apply_scale_factors(const Issue& issue, int warp, int issuer, const InstrDescriptorFields& f,
+                              const MmaVariant& variant, const MmaShape& now, int rows, int n, int k, float* a,
+                              float* bt) {
+  const int V = variant.scale_vec, block = k / V;
+  mma_scale_a_.resize(static_cast<std::size_t>(rows) * V);
+  mma_scale_b_.resize(static_cast<std::size_t>(n) * V);
+  read_scale_factors(issue, warp, issuer, "scale-A-tmem", variant.scale_a_tmem, rows, V, f.a_sf_id, f.ue8m0, now,
+                     mma_scale_a_.data());
+  read_scale_factors(issue, warp, issuer, "scale-B-tmem", variant.scale_b_tmem, n, V, f.b_sf_id, f.ue8m0, now,
+                     mma_scale_b_.data());
+  for (int m = 0; m < rows; ++m)
+    for (int j = 0; j < k; ++j) a[static_cast<std::size_t>(m) * k + j] *= mma_scale_a_[m * V + j / block];
+  for (int j = 0; j < k; ++j)
+    for (int c = 0; c < n; ++c) bt[static_cast<std::size_t>(j) * n + c] *= mma_scale_b_[c * V + j / block];
 }
 
 }  // namespace tcgen::model

@@ -130,6 +130,11 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
                 Rule::mma_not_complete, [&] {
                   return writer() + "; " + commit_state(op, c.writer, warp) + ".";
                 });
+      } else if (!pipelined && touch == Touch::cp && op.issuer == issuer &&
+                 !w.effective.knows_ordered(op.issuer, c.writer)) {
+        letter(ModelError(issue, Rule::cp_not_pipelined, "cell", cell_name(lane, column),
+                          writer() + ", the same thread, and this tcgen05.cp rewrites it with no commit and wait "
+                                     "between."));
       } else if (!pipelined) {
         require(w.effective.knows_ordered(op.issuer, c.writer),
                 [&] { return w.pending.knows_ordered(op.issuer, c.writer); }, op,

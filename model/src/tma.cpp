@@ -36,7 +36,6 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
               std::uint64_t first_row = 0) {
   // The span is the tensor in memory, so its address is the map's globalAddress.
   spec.validate(reinterpret_cast<std::uintptr_t>(global.data()));
-  const std::uint64_t e = spec.element_bytes;
   if (global.size() < spec.spanned_bytes())
     fail("global", std::to_string(global.size()) + " bytes",
          "at least " + std::to_string(spec.spanned_bytes()) + " bytes, the extent of global_dims and global_strides");
@@ -44,6 +43,13 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
   // quote). The swizzle needs no more: its pattern follows the absolute address.
   if (smem_address % tma::kBoxSmemAlignment != 0)
     fail(field, smem_address, "a multiple of 128 (TMA shared-memory address alignment)");
+  // A packed type moves whole units (tma/tensor_map.hpp): a box starting inside one is not modelled
+  // (PTX does not say what it reads; CUTLASS's boxes start at multiples of the box).
+  const std::uint64_t unit = spec.unit_elements();
+  if (coords[0] % static_cast<std::int64_t>(unit) != 0)
+    fail("coords[0]", std::to_string(coords[0]),
+         "a multiple of " + std::to_string(unit) + " for a map of a packed 4- or 6-bit type (whole " +
+             std::to_string(spec.unit_global_bytes()) + "-byte units; the host model moves no part of one)");
 
   // Element n of the box in linear order, dim 0 fastest (PTX #tensors: "linear
   // data"; #tensor-tiled-mode-traversal-stride for dims 1+), rows
@@ -51,8 +57,10 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
   // of dims 1+ and whether they lie inside the tensor hold for the whole row.
   std::array<std::uint64_t, 5> extent{};
   for (std::uint32_t i = 0; i < spec.rank; ++i) extent[i] = spec.box_extent(i);
-  const std::uint64_t row_elements = extent[0], rows = spec.box_bytes() / e / row_elements;
+  const std::uint64_t row_units = extent[0] / unit, rows = spec.box_bytes() / spec.unit_smem_bytes() / row_units;
+  const std::uint64_t global_unit = spec.unit_global_bytes(), smem_unit = spec.unit_smem_bytes();
   const std::uint64_t row_bytes = spec.smem_row_bytes();
+  const std::int64_t first_unit = coords[0] / static_cast<std::int64_t>(unit);  // exact: checked above
   for (std::uint64_t r = 0; r < rows; ++r) {
     bool row_inside = true;
     std::uint64_t row_offset = 0;
@@ -67,17 +75,18 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
       }
       row_offset += static_cast<std::uint64_t>(g) * spec.global_strides[i - 1];
     }
-    for (std::uint64_t x = 0; x < row_elements; ++x) {
-      const std::int64_t g = std::int64_t{coords[0]} + static_cast<std::int64_t>(x);
+    for (std::uint64_t x = 0; x < row_units; ++x) {
+      const std::int64_t g = std::int64_t{coords[0]} + static_cast<std::int64_t>(x * unit);  // its first element
       const bool inside = row_inside && g >= 0 && static_cast<std::uint64_t>(g) < spec.global_dims[0];
-      // The swizzle never splits an element: its XOR moves 16-byte (or larger) units.
-      const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * e + (first_row + r) * row_bytes);
-      if (address < image_base || address + e > image_base + image_bytes)
+      // The swizzle never splits a unit: its XOR moves 16-byte (or larger) chunks.
+      const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * smem_unit + (first_row + r) * row_bytes);
+      if (address < image_base || address + smem_unit > image_base + image_bytes)
         fail(field, std::to_string(smem_address),
              "a box of " + std::to_string(spec.box_bytes() * (first_row + 1)) +
                  " bytes whose every byte (swizzled) lies in the image [" +
                  std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
-      f(address, inside ? static_cast<std::int64_t>(row_offset + static_cast<std::uint64_t>(g) * e) : std::int64_t{-1});
+      f(address, inside ? static_cast<std::int64_t>(row_offset + static_cast<std::uint64_t>(first_unit + x) * global_unit)
+                        : std::int64_t{-1});
     }
   }
 }
@@ -166,19 +175,25 @@ void reduce_element(int type, TmaReduce op, std::uint8_t* g, const std::uint8_t*
   }
 }
 
+// One unit of the box into shared memory at dst: its global bytes from offset, or zeros for a unit
+// outside the tensor. A padded type's gap is not written (DRV calls it a gap; what lands there is
+// UNCONFIRMED, and the MMA does not read it).
+void copy_in(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int64_t offset, std::uint8_t* dst) {
+  const std::uint64_t n = spec.unit_global_bytes();
+  if (offset >= 0)
+    std::memcpy(dst, &global[static_cast<std::uint64_t>(offset)], n);
+  else
+    std::memset(dst, 0, n);
+}
+
 }  // namespace
 
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
                        std::uint32_t image_base, std::uint32_t dst_address) {
-  const std::uint64_t e = spec.element_bytes;
   walk_box(spec, global, coords, image_base, smem_image.size(), dst_address, "dst_address",
-           [&](std::uint64_t address, std::int64_t offset) {
-             // Elements outside the tensor are filled with zeros.
-             for (std::uint64_t b = 0; b < e; ++b)
-               smem_image[address - image_base + b] = offset >= 0 ? global[static_cast<std::uint64_t>(offset) + b] : 0;
-           });
-  return static_cast<std::uint32_t>(spec.box_bytes());
+           [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); });
+  return static_cast<std::uint32_t>(spec.transaction_bytes());
 }
 
 std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t col,
@@ -187,21 +202,17 @@ std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::u
   if (spec.rank != 2) fail("rank", spec.rank, "2: tile::gather4 reads rows of a 2-D tensor");
   if (spec.box_dims[1] != 1)
     fail("box_dims[1]", spec.box_dims[1], "1: tile::gather4's map names one row, and the instruction four");
-  const std::uint64_t e = spec.element_bytes;
   for (std::uint64_t i = 0; i < rows.size(); ++i)
     walk_box(spec, global, {col, rows[i], 0, 0, 0}, image_base, smem_image.size(), dst_address, "dst_address",
-             [&](std::uint64_t address, std::int64_t offset) {
-               for (std::uint64_t b = 0; b < e; ++b)
-                 smem_image[address - image_base + b] = offset >= 0 ? global[static_cast<std::uint64_t>(offset) + b] : 0;
-             },
+             [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); },
              i);
-  return static_cast<std::uint32_t>(4 * spec.box_bytes());
+  return static_cast<std::uint32_t>(4 * spec.transaction_bytes());
 }
 
 std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> global, std::array<std::int32_t, 5> coords,
                         std::span<const std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t src_address,
                         TmaReduce reduce) {
-  const std::uint64_t e = spec.element_bytes;
+  const std::uint64_t e = spec.unit_global_bytes();
   if (reduce != TmaReduce::none) check_reduction(spec.data_type, reduce);
   std::uint32_t written = 0;
   walk_box(spec, global, coords, image_base, smem_image.size(), src_address, "src_address",

@@ -100,7 +100,7 @@ using Wide = std::conditional_t<
 // Modifier bits in Instruction::flags.
 enum Flag : std::uint32_t {
   kFtz = 1, kSat = 2, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
-  kRelu = 256, kApprox = 2048, kNaN = 4096, kRna = 8192,
+  kRelu = 256, kApprox = 2048, kNaN = 4096, kRna = 8192, kSatFinite = 16384,
   kSecondDestination = 1u << 31,  // setp p|q
 };
 
@@ -116,6 +116,7 @@ std::uint32_t rounding_flags(const Opcode& op) {
   if (op.has("approx")) f |= kApprox;
   if (op.has("NaN")) f |= kNaN;
   if (op.has("rna")) f |= kRna;
+  if (op.has("satfinite")) f |= kSatFinite;
   return f;
 }
 
@@ -921,6 +922,32 @@ void cvt_unpack_ue8m0(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], widen(a >> 8u) << 16 | widen(a & 0xFFu));
 }
 
+// cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b and .ue8m0x2.bf16x2 d, a (sm_100a; block-scale factors
+// from values): each value's exponent field, the sign ignored (UE8M0 has none), rounded up (.rp)
+// when it is not a power of two; a subnormal at or below 2^-127 gives 2^-127 (0x00), UE8M0's least
+// value; .satfinite keeps 0xFE (2^127) from rounding up to 0xFF, UE8M0's NaN; NaN and infinity give
+// 0xFF. CUTLASS's host form of .rp (float_ue8m0_t::convert_from_float), which its block-scaled GEMMs'
+// references use and B200 runs of them match; .rz takes the field as it is. a to the upper byte.
+std::uint32_t to_ue8m0(float x, std::uint32_t flags) {
+  if (std::isnan(x) || std::isinf(x)) return 0xFFu;
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(x), exponent = (u >> 23) & 0xFFu, mantissa = u & 0x7FFFFFu;
+  const bool up = (flags & kRp) && mantissa > 0 && !(exponent == 0 && mantissa <= 0x400000u);
+  if (up && exponent == 0xFEu) return (flags & kSatFinite) ? 0xFEu : 0xFFu;
+  return up ? exponent + 1 : exponent;
+}
+void cvt_pack_ue8m0(Thread& t, const Instruction& in) {
+  float hi, lo;
+  if (in.type2 == Type::bf16x2) {
+    const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]);
+    hi = std::bit_cast<float>(a & 0xFFFF0000u);
+    lo = std::bit_cast<float>(a << 16);
+  } else {
+    hi = t.get<float>(in.ops[1]);
+    lo = t.get<float>(in.ops[2]);
+  }
+  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(to_ue8m0(hi, in.flags) << 8 | to_ue8m0(lo, in.flags)));
+}
+
 // cvt.rn.satfinite{.relu}.{e2m1x2, e2m3x2, e3m2x2}.f32 d, a, b: a to the upper
 // nibble of a .b8 d (e2m1x2) or the upper byte of a .b16 d (6-bit values in
 // 8-bit containers). These formats have no NaN or infinity: satfinite
@@ -1198,6 +1225,13 @@ bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
     else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
     else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
     else if (in.type == Type::bf16x2 && in.type2 == Type::ue8m0x2) h = &cvt_unpack_ue8m0;
+    else if (in.type == Type::ue8m0x2 && (in.type2 == Type::f32 || in.type2 == Type::bf16x2)) {
+      if (!(in.flags & (kRz | kRp))) {
+        why = "cvt.rz or cvt.rp to .ue8m0x2 (the only roundings PTX gives it)";
+        return false;
+      }
+      h = &cvt_pack_ue8m0;
+    }
     else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
     else if (in.type == Type::e2m1x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m1>;
     else if (in.type == Type::e2m3x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m3>;

@@ -14,18 +14,23 @@ namespace tcgen::ptx {
 
 namespace {
 
-// The tensor map an operand points to and its tensor, checked to lie in the
-// kernel's memory (writable for a store).
-exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& op, bool store) {
+// The tensor map an operand points to and its tensor, the bytes the boxes at `boxes` touch checked to
+// lie in the kernel's memory (writable for a store): a map may span more than its buffer (CUTLASS's
+// grouped block-scaled GEMM rewrites a scale-factor map's dims past it) while no box reads there.
+exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& op, bool store,
+                               std::initializer_list<std::array<std::int32_t, 5>> boxes) {
   const std::uint64_t map_address = t.address(op);
   const std::optional<DecodedTensorMap> map = decode_tensor_map(t.host_bytes(map_address, 128, false, in));
   if (!map)
     fault("tensor map", hex(map_address) + " (" + in.opcode + ")",
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run, or "
           "ptx::encode_tensor_map)");
-  const std::uint64_t spanned = map->spec.spanned_bytes();
-  const auto* tensor = t.host_bytes(map->global, spanned, store, in);
-  return exec::host_tensor_map(map->spec, {tensor, spanned});
+  for (const std::array<std::int32_t, 5>& box : boxes)
+    if (const auto [first, end] = map->spec.touched_bytes(box); end > first)
+      t.host_bytes(map->global + first, end - first, store, in);
+  // Device memory is host memory: the model touches only the bytes checked above.
+  const auto* tensor = reinterpret_cast<const std::uint8_t*>(map->global);
+  return exec::host_tensor_map(map->spec, {tensor, map->spec.spanned_bytes()});
 }
 
 std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const Operand& c) {
@@ -38,7 +43,11 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
 //   [dst], [tensorMap, {coords}], [mbar][, ctaMask][, policy]; aux 1: multicast (ctaMask is ops[4]);
 //   aux2: the .cta_group (2: mbar is an mbarrier of the CTA pair, HostArch::tma_load_pair).
 void tma_load(Thread& t, const Instruction& in) {
-  const exec::HostTensorMap map = tensor_map(t, in, in.ops[1], false);
+  const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[2]);
+  const exec::HostTensorMap map =
+      in.flags ? tensor_map(t, in, in.ops[1], false,
+                            {{c[0], c[1], 0, 0, 0}, {c[0], c[2], 0, 0, 0}, {c[0], c[3], 0, 0, 0}, {c[0], c[4], 0, 0, 0}})
+               : tensor_map(t, in, in.ops[1], false, {c});
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
   if (!t.cta().bulk_reads.empty())  // a gather4 writes four boxes
     t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes() * (in.flags ? 4 : 1)), in);
@@ -46,7 +55,6 @@ void tma_load(Thread& t, const Instruction& in) {
   const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
   if (in.aux && mask == 0)
     fault("ctaMask", "0", "at least one destination CTA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
-  const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[2]);
   if (in.flags) {  // .tile::gather4: {col, row0, row1, row2, row3}
     if (in.ops[2].count != 5) fault("coordinates", std::to_string(in.ops[2].count), "5 for .tile::gather4: col, row0-row3");
     t.arch().tma_load_gather4(map, dst, mbar, c[0], {c[1], c[2], c[3], c[4]});
@@ -60,11 +68,12 @@ void tma_load(Thread& t, const Instruction& in) {
 // cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op[.tile].bulk_group [tensorMap, {coords}], [src]: the same
 // with each element combined by op (aux: model::TmaReduce).
 void tma_store(Thread& t, const Instruction& in) {
-  const exec::HostTensorMap map = tensor_map(t, in, in.ops[0], true);
+  const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[1]);
+  const exec::HostTensorMap map = tensor_map(t, in, in.ops[0], true, {c});
   // The tensor is the kernel's writable memory (checked above); the map holds it as read-only bytes.
   const std::span<std::uint8_t> global(const_cast<std::uint8_t*>(map.global.data()), map.global.size());
   const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[2]));
-  t.arch().tma_store_box(map, global, src, coordinates(t, in, in.ops[1]), static_cast<int>(in.ops[1].count),
+  t.arch().tma_store_box(map, global, src, c, static_cast<int>(in.ops[1].count),
                          static_cast<model::TmaReduce>(in.aux));
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < map.spec.rank; ++i) rows *= map.spec.box_extent(i);

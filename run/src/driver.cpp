@@ -37,7 +37,8 @@ struct ExitLine {
 void report(const std::string& text) { std::fprintf(stderr, "tcgen run: %s\n", text.c_str()); }
 
 // Bytes per element of a CUtensorMapDataType the model's TMA moves (1, 2, 4 or 8: FlashMLA's
-// sparse decode moves 8 e4m3 bytes as one INT64 so that a 448-byte row fits one box); 0 otherwise.
+// sparse decode moves 8 e4m3 bytes as one INT64 so that a 448-byte row fits one box; 1 for the
+// packed types, which the map's data type describes); 0 otherwise.
 std::uint32_t element_bytes(CUtensorMapDataType t) {
   switch (t) {
     case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
@@ -53,6 +54,10 @@ std::uint32_t element_bytes(CUtensorMapDataType t) {
     case CU_TENSOR_MAP_DATA_TYPE_UINT64:
     case CU_TENSOR_MAP_DATA_TYPE_INT64:
     case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+    // The packed 4- and 6-bit types move in units of their own (TensorMapSpec::packing), not elements.
+    case CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B:
+    case CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B:
+    case CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B: return 1;
     default: return 0;
   }
 }
@@ -135,7 +140,8 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
   s.data_type = static_cast<int>(type);
   if (s.element_bytes == 0)
     return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
-                  " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements");
+                  " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements and the packed 4- and "
+                  "6-bit types (13-15)");
   if (rank < 1 || rank > 5) return refuse("tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5");
   if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return refuse("interleave is not modelled: expected INTERLEAVE_NONE");
   switch (swizzle) {

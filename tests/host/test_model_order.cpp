@@ -227,6 +227,29 @@ TEST_CASE("a tcgen05.cp result is read by tcgen05.ld only after commit and wait"
   k.cta.ld(0, kX4, k.tmem + 100);
 }
 
+TEST_CASE("tcgen05.cp -> tcgen05.cp into the same cells: a PTX letter in one thread, unordered across threads") {
+  // PTX pipelines a cp only after tcgen05.shift; CUTLASS's block-scaled GEMMs recopy each k-block's
+  // factors into the columns the previous cp filled, from the one MMA thread, on B200s.
+  for (const bool strict : {false, true}) {
+    CAPTURE(strict);
+    Kernel k(512, 4, strict);
+    stage(k.cta, KMajor{kA, 128, 16, ElementType::bf16}, small_values(128, 16, 3), 0);
+    k.cta.cp({0, 0}, CpShape::s128x128b, k.tmem + 100, smem_desc(kA, 2048, 128));
+    const auto again = [&] { k.cta.cp({0, 0}, CpShape::s128x128b, k.tmem + 100, smem_desc(kA, 2048, 128)); };
+    if (strict) {
+      expect_rule(again, Rule::cp_not_pipelined, {"the same thread", "lane 0, column 100"});
+    } else {
+      again();
+      REQUIRE(k.cta.warnings().count(Rule::cp_not_pipelined) == 1);
+      CHECK(k.cta.warnings().at(Rule::cp_not_pipelined).count == 128 * 4);  // each cell once
+      CHECK(k.cta.warnings().at(Rule::cp_not_pipelined).first.find("the same thread") != std::string::npos);
+    }
+    // Another thread's cp into them stays a fault until the first is ordered before it.
+    expect_rule([&] { k.cta.cp({1, 0}, CpShape::s128x128b, k.tmem + 100, smem_desc(kA, 2048, 128)); },
+                Rule::unordered_tmem_access, {"(warp 1, lane 0)", "another thread"});
+  }
+}
+
 TEST_CASE("a ModelError carries the instruction, the warp and lane, the field and value, and the rule") {
   MmaIssued k;
   bool threw = false;

@@ -134,6 +134,76 @@ TEST_CASE("8-byte elements (INT64, as FlashMLA moves 8 e4m3 bytes at once): the 
   CHECK(c[447] == 0);
 }
 
+TEST_CASE("packed 4- and 6-bit types: 16-value chunks packed in global memory, padded to 16 bytes in shared") {
+  // DRV (cuTensorMapEncodeTiled): 16U4_ALIGN8B "copies '16 x U4' packed values to memory aligned as 8
+  // bytes. There are no gaps"; 16U4_ALIGN16B leaves "8 byte gaps between every 8 byte chunk";
+  // 16U6_ALIGN16B "4 byte gaps between every 12 byte chunk". Transaction bytes: the packed bytes
+  // (CUTLASS's block-scaled TmaTransactionBytes: elements × 4 or 6 bits).
+  alignas(32) std::array<std::uint8_t, 4 * 512> g;  // 4 rows of 512 bytes; ALIGN16B needs 32-byte addresses
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = static_cast<std::uint8_t>(i * 13 + 5);
+  auto packed_map = [](int type, std::uint64_t cols, std::uint32_t box0) {
+    TensorMapSpec s = map_2d(1, cols, 4, 512, box0, 2);
+    s.data_type = type;
+    return s;
+  };
+  // ALIGN8B: 256 values of row 1 from value 64 on: bytes 32 .. 159 of the row, packed.
+  const auto u4 = packed_map(13, 1024, 256);
+  CHECK(u4.box_bytes() == 256);
+  std::vector<std::uint8_t> a(512, 0xEE);
+  CHECK(model::tma_load(u4, g, {64, 1, 0, 0, 0}, a, 0, 0) == 256);
+  CHECK(a[0] == g[512 + 32]);
+  CHECK(a[127] == g[512 + 159]);
+  CHECK(a[128] == g[1024 + 32]);  // the box's second row
+  // ALIGN16B: 128 values (64 bytes) of row 0 land as 8 chunks of 8 bytes, 16 bytes apart.
+  const auto u4p = packed_map(14, 1024, 128);
+  CHECK(u4p.box_bytes() == 256);
+  CHECK(u4p.transaction_bytes() == 128);
+  std::vector<std::uint8_t> b(256, 0xEE);
+  CHECK(model::tma_load(u4p, g, {128, 0, 0, 0, 0}, b, 0, 0) == 128);
+  CHECK(b[0] == g[64]);
+  CHECK(b[7] == g[71]);
+  CHECK(b[8] == 0xEE);  // the gap is left alone
+  CHECK(b[16] == g[72]);
+  CHECK(b[128] == g[512 + 64]);
+  // U6_ALIGN16B: 12-byte chunks, 4-byte gaps; row 0 holds 512 · 8 / 6 values, rounded to chunks.
+  const auto u6 = packed_map(15, 640, 128);
+  CHECK(u6.transaction_bytes() == 2 * 96);
+  std::vector<std::uint8_t> c(256, 0xEE);
+  CHECK(model::tma_load(u6, g, {128, 0, 0, 0, 0}, c, 0, 0) == 192);
+  CHECK(c[0] == g[96]);
+  CHECK(c[11] == g[107]);
+  CHECK(c[12] == 0xEE);
+  CHECK(c[16] == g[108]);
+  // Out of the tensor: whole chunks of zeros (640 values end at chunk 40 of the row).
+  std::vector<std::uint8_t> d(256, 0xEE);
+  model::tma_load(u6, g, {576, 0, 0, 0, 0}, d, 0, 0);
+  CHECK(d[3 * 16 + 11] == g[(576 / 16 + 3) * 12 + 11]);
+  CHECK(d[4 * 16] == 0);
+  CHECK(d[4 * 16 + 12] == 0xEE);
+  // The DRV rules of the packed types, and a box starting inside a unit.
+  expect_error([&] { packed_map(14, 1000, 128).validate(0x1000); }, "global_dims[0]");
+  expect_error([&] { packed_map(14, 1024, 64).validate(0x1000); }, "box_dims[0]");
+  expect_error([&] { packed_map(15, 1024, 128).validate(0x1010); }, "global_address");
+  auto stride16 = packed_map(14, 1024, 128);
+  stride16.global_strides[0] = 528;
+  expect_error([&] { stride16.validate(0x1000); }, "global_strides[0]");
+  CHECK_NOTHROW(packed_map(13, 1024, 32).validate(0x1010));
+  expect_error([&] { model::tma_load(u4p, g, {8, 0, 0, 0, 0}, b, 0, 0); }, "coords[0]");
+}
+
+TEST_CASE("touched bytes: what a box reads, the elements inside the tensor alone") {
+  const auto s = map_2d(2, 100, 10, 256, 32, 4);
+  CHECK(s.touched_bytes({0, 0, 0, 0, 0}) == std::array<std::uint64_t, 2>{0, 3 * 256 + 64});
+  CHECK(s.touched_bytes({90, 8, 0, 0, 0}) == std::array<std::uint64_t, 2>{8 * 256 + 180, 9 * 256 + 200});
+  CHECK(s.touched_bytes({-8, -2, 0, 0, 0}) == std::array<std::uint64_t, 2>{0, 256 + 48});
+  const auto none = s.touched_bytes({100, 0, 0, 0, 0});
+  CHECK(none[0] == none[1]);
+  // Element strides: rows 1, 4, 7 of a box of 3 (boxDim 9, stride 3) from row 1, rows 8+ outside a 6-row tensor.
+  auto strided = map_2d(2, 100, 6, 256, 32, 9);
+  strided.element_strides = {1, 3, 1, 1, 1};
+  CHECK(strided.touched_bytes({0, 1, 0, 0, 0}) == std::array<std::uint64_t, 2>{256, 4 * 256 + 64});
+}
+
 TEST_CASE("box extents and transaction bytes: ceil(boxDim/elementStrides), entry 0 ignored") {
   TensorMapSpec s = map_2d(2, 16, 16, 32, 8, 4);
   CHECK(s.box_bytes() == 64);

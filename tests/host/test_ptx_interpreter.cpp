@@ -233,6 +233,38 @@ TEST_CASE("UE8M0 scales to bf16: cvt.rn.bf16x2.ue8m0x2 puts 2^(e - 127) of the u
   CHECK(std::isnan(decode(ElementType::bf16, o[1] & 0xFFFFu)));
 }
 
+TEST_CASE("UE8M0 scales from values: cvt.{rp,rz}.satfinite.ue8m0x2 take the exponent field, rounded up by .rp") {
+  // UE8M0 is 2^(e - 127) (OCP MX v1.0 §5.4.1), 0xFF its NaN. CUTLASS's host form of cvt.rp.satfinite
+  // (float_ue8m0_t::convert_from_float) is the oracle: the sign ignored, up unless a power of two, a
+  // subnormal at most 2^-127 to 0x00, 0xFE kept by .satfinite, NaN and infinity to 0xFF.
+  const std::vector<std::uint32_t> o = run(R"(
+	cvt.rp.satfinite.ue8m0x2.f32 	%rs1, 0f3F800000, 0f3FC00000;   // 1.0 -> 127, 1.5 -> up to 128
+	cvt.rz.satfinite.ue8m0x2.f32 	%rs2, 0f3F800000, 0f3FC00000;   // 1.0 -> 127, 1.5 -> 127
+	cvt.rp.satfinite.ue8m0x2.f32 	%rs3, 0fC0400000, 0f00200000;   // -3.0 -> 129; 2^-128 -> 0
+	cvt.rp.satfinite.ue8m0x2.f32 	%rs4, 0f00400001, 0f7F7FFFFF;   // just past 2^-127 -> 1; max float -> 0xFE
+	cvt.rp.satfinite.ue8m0x2.f32 	%rs5, 0f7FC00000, 0f7F800000;   // NaN, infinity -> 0xFF
+	cvt.rp.ue8m0x2.f32 	%rs6, 0f7F7FFFFF, 0f3F800000;             // without .satfinite past 2^127: 0xFF
+	mov.b32 	%r7, 0x3FC04040;                                     // bf16 1.5 high, 3.0 low
+	cvt.rp.satfinite.ue8m0x2.bf16x2 	%rs7, %r7;
+	cvt.u32.u16 	%r1, %rs1;
+	cvt.u32.u16 	%r2, %rs2;
+	cvt.u32.u16 	%r3, %rs3;
+	cvt.u32.u16 	%r4, %rs4;
+	cvt.u32.u16 	%r5, %rs5;
+	cvt.u32.u16 	%r6, %rs6;
+	cvt.u32.u16 	%r8, %rs7;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.u32 	[%rd1+16], {%r5, %r6, %r8, %r8};
+)", 32);
+  CHECK(o[0] == 0x7F80u);
+  CHECK(o[1] == 0x7F7Fu);
+  CHECK(o[2] == 0x8100u);
+  CHECK(o[3] == 0x01FEu);
+  CHECK(o[4] == 0xFFFFu);
+  CHECK(o[5] == 0xFF7Fu);
+  CHECK(o[6] == 0x8081u);  // bf16 1.5 -> 128 high, 3.0 -> 129 low
+}
+
 TEST_CASE("floating point: fma rounds once, ex2, rcp, f32x2 lanes, setp with unordered compares (PTX #floating-point-instructions)") {
   const std::vector<std::uint32_t> o = run(R"(
 	mov.f32 	%f1, 0f3F800001;        // 1 + 2^-23

@@ -15,6 +15,41 @@ namespace {
 
 }  // namespace
 
+TmaPacking TensorMapSpec::packing() const {
+  switch (data_type) {
+    case 13: return TmaPacking::u4_align8b;
+    case 14: return TmaPacking::u4_align16b;
+    case 15: return TmaPacking::u6_align16b;
+    default: return TmaPacking::none;
+  }
+}
+
+std::uint32_t TensorMapSpec::unit_elements() const {
+  switch (packing()) {
+    case TmaPacking::none: return 1;
+    case TmaPacking::u4_align8b: return 2;
+    default: return 16;
+  }
+}
+
+std::uint32_t TensorMapSpec::unit_global_bytes() const {
+  switch (packing()) {
+    case TmaPacking::none: return element_bytes;
+    case TmaPacking::u4_align8b: return 1;
+    case TmaPacking::u4_align16b: return 8;
+    case TmaPacking::u6_align16b: return 12;
+  }
+  return element_bytes;
+}
+
+std::uint32_t TensorMapSpec::unit_smem_bytes() const {
+  switch (packing()) {
+    case TmaPacking::none: return element_bytes;
+    case TmaPacking::u4_align8b: return 1;
+    default: return 16;
+  }
+}
+
 std::uint32_t TensorMapSpec::box_extent(std::uint32_t dim) const {
   if (dim >= rank) return 1;
   if (dim == 0) return box_dims[0];
@@ -22,43 +57,84 @@ std::uint32_t TensorMapSpec::box_extent(std::uint32_t dim) const {
 }
 
 std::uint64_t TensorMapSpec::box_bytes() const {
-  std::uint64_t n = element_bytes;
-  for (std::uint32_t i = 0; i < rank; ++i) n *= box_extent(i);
+  std::uint64_t n = std::uint64_t{box_extent(0)} / unit_elements() * unit_smem_bytes();
+  for (std::uint32_t i = 1; i < rank; ++i) n *= box_extent(i);
   return n;
 }
 
+std::uint64_t TensorMapSpec::transaction_bytes() const {
+  return box_bytes() / unit_smem_bytes() * unit_global_bytes();
+}
+
 std::uint64_t TensorMapSpec::spanned_bytes() const {
-  std::uint64_t spanned = global_dims[0] * element_bytes;
+  std::uint64_t spanned = global_dims[0] / unit_elements() * unit_global_bytes();
   for (std::uint32_t i = 1; i < rank; ++i) spanned += (global_dims[i] - 1) * global_strides[i - 1];
   return spanned;
 }
 
+std::array<std::uint64_t, 2> TensorMapSpec::touched_bytes(const std::array<std::int32_t, 5>& coords) const {
+  std::uint64_t first = 0, last = 0;
+  for (std::uint32_t i = 0; i < rank; ++i) {
+    // The box's elements along dim i at coords[i] + x·step, x < box_extent(i), kept inside [0, global_dims[i]).
+    const std::int64_t step = i == 0 ? 1 : element_strides[i], lo = coords[i];
+    const std::int64_t hi = lo + (static_cast<std::int64_t>(box_extent(i)) - 1) * step;
+    const auto dim = static_cast<std::int64_t>(global_dims[i]);
+    if (hi < 0 || lo >= dim) return {0, 0};
+    const std::int64_t in_lo = lo >= 0 ? lo : lo + ((-lo + step - 1) / step) * step;
+    const std::int64_t in_hi = hi < dim ? hi : hi - ((hi - dim) / step + 1) * step;
+    if (in_lo > in_hi) return {0, 0};
+    const std::uint64_t bytes = i == 0 ? unit_global_bytes() : global_strides[i - 1];
+    const std::uint64_t per = i == 0 ? unit_elements() : 1;
+    first += static_cast<std::uint64_t>(in_lo) / per * bytes;
+    last += static_cast<std::uint64_t>(in_hi) / per * bytes;
+  }
+  return {first, last + unit_global_bytes()};
+}
+
 std::uint64_t TensorMapSpec::smem_row_bytes() const {
-  return swizzle == TmaSwizzle::none ? std::uint64_t{box_dims[0]} * element_bytes : swizzle_span(swizzle);
+  return swizzle == TmaSwizzle::none ? std::uint64_t{box_dims[0]} / unit_elements() * unit_smem_bytes()
+                                     : swizzle_span(swizzle);
 }
 
 // Each rule is the DRV text of cuTensorMapEncodeTiled (interleave NONE).
 void TensorMapSpec::validate(std::uint64_t global_address) const {
-  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8)
+  const TmaPacking packed = packing();
+  const bool align16b = packed == TmaPacking::u4_align16b || packed == TmaPacking::u6_align16b;
+  if (packed == TmaPacking::none && element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8)
     fail("element_bytes", element_bytes, "1, 2, 4 or 8 bytes (the CUtensorMapDataType sizes modelled here)");
   if (rank < 1 || rank > 5) fail("rank", rank, "1 to 5 (DRV: tensorRank non-zero and at most 5)");
   if (global_address % kGlobalAlignment != 0)
     fail("global_address", static_cast<std::int64_t>(global_address), "a multiple of 16 (DRV: globalAddress 16 byte aligned)");
+  if (align16b && global_address % 32 != 0)
+    fail("global_address", static_cast<std::int64_t>(global_address),
+         "a multiple of 32 for the 16U4_ALIGN16B and 16U6_ALIGN16B types (DRV)");
+  if (global_dims[0] % unit_elements() != 0)
+    fail_entry("global_dims", 0, global_dims[0],
+               align16b ? "a multiple of 128 for the 16U4_ALIGN16B and 16U6_ALIGN16B types (DRV)"
+                        : "a multiple of 2 for the 16U4_ALIGN8B type (DRV)");
+  if (align16b && box_dims[0] != 128)
+    fail_entry("box_dims", 0, box_dims[0], "128 for the 16U4_ALIGN16B and 16U6_ALIGN16B types (DRV)");
   for (std::uint32_t i = 0; i < rank; ++i) {
     if (global_dims[i] == 0 || global_dims[i] > (std::uint64_t{1} << 32))
       fail_entry("global_dims", i, global_dims[i], "1 to 2^32 elements (DRV: globalDim non-zero, at most 2^32)");
-    if (i > 0 && (global_strides[i - 1] % kGlobalAlignment != 0 || global_strides[i - 1] >= (std::uint64_t{1} << 40)))
+    if (i > 0 && (global_strides[i - 1] % (align16b ? 32 : kGlobalAlignment) != 0 ||
+                  global_strides[i - 1] >= (std::uint64_t{1} << 40)))
       fail_entry("global_strides", i - 1, global_strides[i - 1],
-                 "a multiple of 16 bytes below 2^40 (DRV: globalStrides multiple of 16 and less than 2^40)");
+                 align16b ? "a multiple of 32 bytes below 2^40 for the 16U4_ALIGN16B and 16U6_ALIGN16B types (DRV)"
+                          : "a multiple of 16 bytes below 2^40 (DRV: globalStrides multiple of 16 and less than 2^40)");
     if (box_dims[i] == 0 || box_dims[i] > 256)
       fail_entry("box_dims", i, box_dims[i], "1 to 256 elements (DRV: boxDim non-zero and at most 256)");
     if (element_strides[i] == 0 || element_strides[i] > 8)
       fail_entry("element_strides", i, element_strides[i], "1 to 8 (DRV: elementStrides non-zero and at most 8)");
   }
-  const std::uint64_t inner = std::uint64_t{box_dims[0]} * element_bytes;
+  // The box's inner bytes in shared memory (a packed type's elements at their bits, padded to 16 bytes
+  // a chunk for ALIGN16B; box_dims[0] = 128 makes any of those whole).
+  if (box_dims[0] % unit_elements() != 0)
+    fail_entry("box_dims", 0, box_dims[0], "a multiple of 2 for the 16U4_ALIGN8B type: whole bytes (DRV's 16-byte rule asks 32)");
+  const std::uint64_t inner = std::uint64_t{box_dims[0]} / unit_elements() * unit_smem_bytes();
   if (inner % 16 != 0)
     fail_entry("box_dims", 0, box_dims[0],
-               "box_dims[0] * element_bytes a multiple of 16 bytes (DRV; PTX #tensor-tiled-mode-bounding-box)");
+               "box_dims[0] * element size a multiple of 16 bytes (DRV; PTX #tensor-tiled-mode-bounding-box)");
   if (swizzle != TmaSwizzle::none && inner > swizzle_span(swizzle))
     fail_entry("box_dims", 0, box_dims[0],
                "box_dims[0] * element_bytes at most the swizzle span of 32/64/128 bytes (DRV: bounding box inner "

@@ -312,8 +312,14 @@ class Cta {
                    int first_lane, bool layout_f, int k, ElementType type, float* out);
   // The `vec` scale factors of each of `rows` rows of A (or columns of B)
   // at [tmem], bytes id .. id + vec - 1 of their words, into out[row * vec + j].
-  void read_scale_factors(const Issue& issue, Thread t, const char* which, std::uint32_t tmem, int rows, int vec,
-                          int id, bool ue8m0, const MmaShape& now, float* out);
+  // `warp` and `issuer` as for check_order.
+  void read_scale_factors(const Issue& issue, int warp, int issuer, const char* which, std::uint32_t tmem, int rows,
+                          int vec, int id, bool ue8m0, const MmaShape& now, float* out);
+  // Block scaling: D = (A · scale_A)(B · scale_B) + D (PTX #tcgen05-block-scaling): a (rows × k,
+  // row-major) and bt (k × n) times the factors of this CTA's Tensor Memory, each applied to the
+  // k / vec elements of its block.
+  void apply_scale_factors(const Issue& issue, int warp, int issuer, const InstrDescriptorFields& f,
+                           const MmaVariant& variant, const MmaShape& now, int rows, int n, int k, float* a, float* bt);
 
   CtaConfig config_;
   Issuers keys_;

@@ -47,6 +47,9 @@ namespace tcgen::model {
     "two tcgen05.mma are pipelined (ordered without a wait) only with the same .cta_group, accumulator and shape "   \
     "(newer PTX: and kind); otherwise the later may touch cells the earlier wrote or read only once the earlier is " \
     "complete (checked in strict mma pipelining mode)")                                                              \
+  X(cp_not_pipelined, "tcgen05-memory-consistency-model-pipelined-instructions",                                      \
+    "tcgen05.cp is pipelined only after tcgen05.shift (.4x256b); a tcgen05.cp that rewrites cells the same thread's " \
+    "earlier tcgen05.cp or tcgen05.mma touched is ordered after it only once that one is complete")                 \
   X(alloc_address_before_barrier, "tcgen05-instructions-tcgen05-alloc",                                              \
     "tcgen05.alloc stores the address with a weak store: another warp may read it only after a barrier")             \
   X(alloc_after_relinquish, "tcgen05-instructions-tcgen05-alloc",                                                    \
@@ -139,7 +142,11 @@ constexpr Severity severity(Rule r) {
     // FlashMLA's MODEL1 sparse decode (csrc/sm100/decode/head64, run on
     // B200s by DeepSeek) gives tcgen05.ld/st the column alone from warps of
     // every quarter: the hardware takes the warp's own lanes.
-    case Rule::lane_quarter_implied: return Severity::letter;
+    case Rule::lane_quarter_implied:
+    // CUTLASS's block-scaled GEMMs (72b_blackwell_nvfp4_nvfp4_gemm, B200s) copy each k-block's scale
+    // factors into the columns the previous k-block's tcgen05.cp filled and its MMA read, from the one
+    // MMA thread, with no commit and wait between: one thread's tcgen05 operations run in issue order.
+    case Rule::cp_not_pipelined: return Severity::letter;
     // CUTLASS's 2-SM MMAs run under `if (is_mma_leader_cta)` (rank & 1 = 0),
     // as do tutorials 04 and 05 and ThunderKittens' 2-CTA GEMM.
     case Rule::pair_mma_by_odd_cta: return Severity::convention;

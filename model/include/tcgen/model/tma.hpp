@@ -27,11 +27,15 @@ using tma::TmaSwizzle;
 // the box starting at shared address dst_address. Element (x0..x4) of the box
 // goes to byte element_bytes·x0 + smem_row_bytes()·(x1 + B1·(x2 + B2·(...)))
 // after dst_address (Bi = box_extent(i)), then through the swizzle XOR of that
-// absolute address; elements outside [0, global_dims) are written as zeros.
-// Returns the transaction bytes, box_bytes() (it fits 32 bits: the box fits
-// the image). Throws tcgen::Error naming the field for an invalid map, a
+// absolute address; elements outside [0, global_dims) are written as zeros. A
+// packed 4- or 6-bit type moves dim 0 in units (TensorMapSpec::unit_elements):
+// unit u of a row at unit_smem_bytes()·u, its unit_global_bytes() copied, a
+// padded type's gap left alone. Returns the transaction bytes,
+// transaction_bytes() (it fits 32 bits: the box fits the image). Throws
+// tcgen::Error naming the field for an invalid map, a
 // `global` span shorter than the map spans ("global"), a dst_address not
-// 128-byte aligned or a byte that would land outside the image ("dst_address").
+// 128-byte aligned or a byte that would land outside the image ("dst_address"),
+// a packed type's box starting inside a unit ("coords[0]").
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
                        std::uint32_t image_base, std::uint32_t dst_address);

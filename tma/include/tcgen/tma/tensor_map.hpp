@@ -16,6 +16,13 @@ namespace tcgen::tma {
 // need compute capability 10 or later).
 enum class TmaSwizzle { none, b32, b64, b128, b128_atom32b };
 
+// CUtensorMapDataType's packed types (13 16U4_ALIGN8B, 14 16U4_ALIGN16B, 15 16U6_ALIGN16B): chunks
+// of "16 x U4" or "16 x U6" values, packed without gaps in global memory; in shared memory packed too
+// (ALIGN8B: "no gaps between packed values") or each chunk padded to 16 bytes (ALIGN16B: "8 byte gaps
+// between every 8 byte chunk", "4 byte gaps between every 12 byte chunk", DRV), the image the
+// kind::f8f6f4 MMA reads its 4- and 6-bit operands from (PTX #tcgen05-packing-formats).
+enum class TmaPacking { none, u4_align8b, u4_align16b, u6_align16b };
+
 // CUtensorMapFloatOOBfill. Only zero fill is modelled: the driver documents
 // no bit pattern for the "special NaN" of NAN_REQUEST_ZERO_FMA.
 enum class TmaOobFill { zero, nan_request_zero_fma };
@@ -34,7 +41,7 @@ constexpr const char* name(TmaSwizzle s) {
 // A tiled tensor map with interleave NONE, as cuTensorMapEncodeTiled takes it.
 // Entries at and beyond rank are ignored.
 struct TensorMapSpec {
-  std::uint32_t element_bytes = 2;            // elementSizeInBytes(tensorDataType): 1, 2, 4 or 8
+  std::uint32_t element_bytes = 2;            // elementSizeInBytes(tensorDataType): 1, 2, 4 or 8 (unpacked types)
   std::uint32_t rank = 2;                     // tensorRank
   std::array<std::uint64_t, 5> global_dims{};     // globalDim, in elements, dim 0 contiguous
   std::array<std::uint64_t, 4> global_strides{};  // globalStrides: bytes between steps of dims 1..rank-1
@@ -44,23 +51,40 @@ struct TensorMapSpec {
   TmaOobFill oob_fill = TmaOobFill::zero;
   // tensorDataType as CUDA numbers it (CUtensorMapDataType: 0 UINT8, 1 UINT16, 2 UINT32, 3 INT32,
   // 4 UINT64, 5 INT64, 6 FLOAT16, 7 FLOAT32, 8 FLOAT64, 9 BFLOAT16, 10 FLOAT32_FTZ, 11 TFLOAT32,
-  // 12 TFLOAT32_FTZ); -1 where a map was built without one. Loads and stores move bytes and need only
-  // element_bytes; a TMA reduction combines values and needs the type.
+  // 12 TFLOAT32_FTZ, 13-15 the packed types of TmaPacking); -1 where a map was built without one. Loads
+  // and stores move bytes and need only element_bytes, or the packing; a TMA reduction combines values
+  // and needs the type.
   int data_type = -1;
+
+  TmaPacking packing() const;
+  // The TMA moves dim 0 in units: the fewest elements that fill whole bytes in global and in shared
+  // memory (one element; two 4-bit values packed in a byte; a padded type's 16-value chunk), the
+  // unit's bytes in each. DRV's rules keep units whole: globalDim[0] a multiple of 2 (ALIGN8B) or 128.
+  std::uint32_t unit_elements() const;
+  std::uint32_t unit_global_bytes() const;
+  std::uint32_t unit_smem_bytes() const;
 
   // Elements the box holds along dim i: ceil(boxDim[i] / elementStrides[i])
   // for i >= 1; boxDim[0] (DRV: "the first element of this array is ignored").
   std::uint32_t box_extent(std::uint32_t dim) const;
-  // Bytes the box holds: what one load writes and its transaction count
-  // (out-of-bounds elements included, as CUTLASS expects; padding excluded).
+  // Bytes the box holds in shared memory, a padded type's gaps included
+  // (out-of-bounds elements included, as CUTLASS expects; swizzle padding excluded).
   std::uint64_t box_bytes() const;
+  // The box's transaction count: its elements' bits in bytes, a padded type's gaps excluded. The
+  // count CUTLASS's block-scaled GEMMs expect (TmaTransactionBytes: cosize · sizeof_bits of the 4- or
+  // 6-bit type, with shared memory allocated at 8 bits an element), on which B200 runs complete.
+  std::uint64_t transaction_bytes() const;
   // Bytes from one box row (a dim-0 run) to the next in shared memory: the
   // swizzle span when swizzled, also for rows narrower than the span, which
   // are padded to it (seen on an H200: a 64-byte row under 128B swizzle left
-  // the line's other 64 bytes untouched); else the row's own bytes.
+  // the line's other 64 bytes untouched); else the row's own bytes in shared memory.
   std::uint64_t smem_row_bytes() const;
   // Bytes of global memory the map spans: one past its last element's last byte.
   std::uint64_t spanned_bytes() const;
+  // The global bytes a box at coords (element coordinates of its first element) reads or writes:
+  // [first, end) as offsets from the global address, the elements inside the tensor alone; first ==
+  // end when none is. What the TMA touches, which may lie inside a buffer smaller than the map spans.
+  std::array<std::uint64_t, 2> touched_bytes(const std::array<std::int32_t, 5>& coords) const;
 
   // The DRV rules of cuTensorMapEncodeTiled for this map over a tensor at
   // global_address; throws tcgen::Error naming the field (e.g.
