@@ -378,10 +378,12 @@ void HostArch::mbarrier_wait(std::uint32_t mbar, std::uint32_t parity) {
 }
 
 void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar,
-                            std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask, int cta_group) {
+                            std::array<std::int32_t, 5> coords, int count, std::uint16_t cta_mask, int cta_group,
+                            const std::array<std::int32_t, 3>* im2col_offsets) {
   if (!rt_.enter()) return;
   const tma::TensorMapSpec& spec = map.spec;
-  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global.tile" +
+  const std::string instruction = "cp.async.bulk.tensor." + std::to_string(count) + "d.shared::cluster.global" +
+                                  (im2col_offsets ? ".im2col" : ".tile") +
                                   (cta_mask ? ".multicast::cluster" : "") + (cta_group == 2 ? ".cta_group::2" : "");
   if (static_cast<std::uint32_t>(count) != spec.rank)
     fail("coordinates", std::to_string(count) + " (" + instruction + " by " + thread_text(thread_) + ")",
@@ -423,7 +425,8 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
   land(instruction, dst, mbar, spec.smem_row_bytes() * rows, targets, signals, [&](std::span<std::uint8_t> window) {
-    return model::tma_load(spec, map.global, coords, window, dst, dst);
+    return im2col_offsets ? model::tma_load_im2col(spec, map.global, coords, *im2col_offsets, window, dst, dst)
+                          : model::tma_load(spec, map.global, coords, window, dst, dst);
   });
 }
 

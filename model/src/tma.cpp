@@ -28,12 +28,14 @@ std::uint64_t swizzle(TmaSwizzle s, std::uint64_t a) {
 
 // The global memory and the map checked for one load or store of the box at
 // smem_address, then f(smem byte address, global byte offset or -1 when the
-// element lies outside the tensor) for each element of the box.
+// element lies outside the tensor) for each element of the box. Row r of the
+// box (a dim-0 run) starts at global byte row_at(r), -1 when the row lies
+// outside the tensor.
 // first_row: the box's rows land from that row of the window on (a gather4's row i).
-template <class F>
-void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::array<std::int32_t, 5> coords,
-              std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field, F f,
-              std::uint64_t first_row = 0) {
+template <class RowAt, class F>
+void walk_rows(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t coord0,
+               std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field,
+               RowAt row_at, F f, std::uint64_t first_row = 0) {
   // The span is the tensor in memory, so its address is the map's globalAddress.
   spec.validate(reinterpret_cast<std::uintptr_t>(global.data()));
   if (global.size() < spec.spanned_bytes())
@@ -46,38 +48,20 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
   // A packed type moves whole units (tma/tensor_map.hpp): a box starting inside one is not modelled
   // (PTX does not say what it reads; CUTLASS's boxes start at multiples of the box).
   const std::uint64_t unit = spec.unit_elements();
-  if (coords[0] % static_cast<std::int64_t>(unit) != 0)
-    fail("coords[0]", std::to_string(coords[0]),
+  if (coord0 % static_cast<std::int64_t>(unit) != 0)
+    fail("coords[0]", std::to_string(coord0),
          "a multiple of " + std::to_string(unit) + " for a map of a packed 4- or 6-bit type (whole " +
              std::to_string(spec.unit_global_bytes()) + "-byte units; the host model moves no part of one)");
 
-  // Element n of the box in linear order, dim 0 fastest (PTX #tensors: "linear
-  // data"; #tensor-tiled-mode-traversal-stride for dims 1+), rows
-  // smem_row_bytes() apart. Walked a row (dim 0) at a time: the coordinates
-  // of dims 1+ and whether they lie inside the tensor hold for the whole row.
-  std::array<std::uint64_t, 5> extent{};
-  for (std::uint32_t i = 0; i < spec.rank; ++i) extent[i] = spec.box_extent(i);
-  const std::uint64_t row_units = extent[0] / unit, rows = spec.box_bytes() / spec.unit_smem_bytes() / row_units;
+  const std::uint64_t row_units = spec.box_extent(0) / unit, rows = spec.box_bytes() / spec.unit_smem_bytes() / row_units;
   const std::uint64_t global_unit = spec.unit_global_bytes(), smem_unit = spec.unit_smem_bytes();
   const std::uint64_t row_bytes = spec.smem_row_bytes();
-  const std::int64_t first_unit = coords[0] / static_cast<std::int64_t>(unit);  // exact: checked above
+  const std::int64_t first_unit = coord0 / static_cast<std::int64_t>(unit);  // exact: checked above
   for (std::uint64_t r = 0; r < rows; ++r) {
-    bool row_inside = true;
-    std::uint64_t row_offset = 0;
-    std::uint64_t rest = r;
-    for (std::uint32_t i = 1; i < spec.rank; ++i) {
-      const std::uint64_t x = rest % extent[i];
-      rest /= extent[i];
-      const std::int64_t g = std::int64_t{coords[i]} + static_cast<std::int64_t>(x * spec.element_strides[i]);
-      if (g < 0 || static_cast<std::uint64_t>(g) >= spec.global_dims[i]) {
-        row_inside = false;  // PTX #tensor-tiled-mode-oob-access
-        break;
-      }
-      row_offset += static_cast<std::uint64_t>(g) * spec.global_strides[i - 1];
-    }
+    const std::int64_t row = row_at(r);
     for (std::uint64_t x = 0; x < row_units; ++x) {
-      const std::int64_t g = std::int64_t{coords[0]} + static_cast<std::int64_t>(x * unit);  // its first element
-      const bool inside = row_inside && g >= 0 && static_cast<std::uint64_t>(g) < spec.global_dims[0];
+      const std::int64_t g = std::int64_t{coord0} + static_cast<std::int64_t>(x * unit);  // its first element
+      const bool inside = row >= 0 && g >= 0 && static_cast<std::uint64_t>(g) < spec.global_dims[0];
       // The swizzle never splits a unit: its XOR moves 16-byte (or larger) chunks.
       const std::uint64_t address = swizzle(spec.swizzle, smem_address + x * smem_unit + (first_row + r) * row_bytes);
       if (address < image_base || address + smem_unit > image_base + image_bytes)
@@ -85,10 +69,34 @@ void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, s
              "a box of " + std::to_string(spec.box_bytes() * (first_row + 1)) +
                  " bytes whose every byte (swizzled) lies in the image [" +
                  std::to_string(image_base) + ", " + std::to_string(image_base + image_bytes) + ")");
-      f(address, inside ? static_cast<std::int64_t>(row_offset + static_cast<std::uint64_t>(first_unit + x) * global_unit)
+      f(address, inside ? row + (first_unit + static_cast<std::int64_t>(x)) * static_cast<std::int64_t>(global_unit)
                         : std::int64_t{-1});
     }
   }
+}
+
+// A tiled box: element n of the box in linear order, dim 0 fastest (PTX
+// #tensors: "linear data"; #tensor-tiled-mode-traversal-stride for dims 1+),
+// rows smem_row_bytes() apart; the coordinates of dims 1+ and whether they lie
+// inside the tensor hold for a whole row.
+template <class F>
+void walk_box(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::array<std::int32_t, 5> coords,
+              std::uint32_t image_base, std::size_t image_bytes, std::uint32_t smem_address, const char* field, F f,
+              std::uint64_t first_row = 0) {
+  if (spec.im2col.on)
+    fail("mode", "im2col", "a tiled map for a .tile TMA (an im2col map's loads are .im2col, with offsets)");
+  const auto row_at = [&](std::uint64_t r) -> std::int64_t {
+    std::int64_t offset = 0;
+    for (std::uint32_t i = 1; i < spec.rank; ++i) {
+      const std::uint64_t extent = spec.box_extent(i), x = r % extent;
+      r /= extent;
+      const std::int64_t g = std::int64_t{coords[i]} + static_cast<std::int64_t>(x * spec.element_strides[i]);
+      if (g < 0 || static_cast<std::uint64_t>(g) >= spec.global_dims[i]) return -1;  // #tensor-tiled-mode-oob-access
+      offset += g * static_cast<std::int64_t>(spec.global_strides[i - 1]);
+    }
+    return offset;
+  };
+  walk_rows(spec, global, coords[0], image_base, image_bytes, smem_address, field, row_at, f, first_row);
 }
 
 // The data types PTX reduces and the operations it defines on each (CUtensorMapDataType numbers).
@@ -186,6 +194,23 @@ void copy_in(const TensorMapSpec& spec, std::span<const std::uint8_t> global, st
     std::memset(dst, 0, n);
 }
 
+// An im2col TMA's first pixel names a position of the bounding box (PTX #tensor-im2col-mode): what
+// the TMA does from elsewhere is not modelled.
+void check_im2col_start(const TensorMapSpec& spec, const std::array<std::int32_t, 5>& coords) {
+  spec.validate(0);
+  for (std::uint32_t i = 1; i + 1 < spec.rank; ++i) {
+    const std::int64_t k = std::int64_t{coords[i]} - spec.im2col.lower_corner[i - 1];
+    if (k < 0 || k % spec.element_strides[i] != 0 || k / spec.element_strides[i] >= spec.im2col_positions(i))
+      fail(("coords[" + std::to_string(i) + "]").c_str(), coords[i],
+           ("a position of the bounding box: lower_corner + k·element_strides, up to global_dims - 1 + upper_corner (" +
+            std::to_string(spec.im2col_positions(i)) + " positions from " +
+            std::to_string(spec.im2col.lower_corner[i - 1]) + ")")
+               .c_str());
+  }
+  if (coords[spec.rank - 1] < 0)
+    fail(("coords[" + std::to_string(spec.rank - 1) + "]").c_str(), coords[spec.rank - 1], "a batch index, 0 or more");
+}
+
 }  // namespace
 
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
@@ -193,6 +218,17 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
                        std::uint32_t image_base, std::uint32_t dst_address) {
   walk_box(spec, global, coords, image_base, smem_image.size(), dst_address, "dst_address",
            [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); });
+  return static_cast<std::uint32_t>(spec.transaction_bytes());
+}
+
+std::uint32_t tma_load_im2col(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
+                              std::array<std::int32_t, 5> coords, std::array<std::int32_t, 3> offsets,
+                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address) {
+  if (!spec.im2col.on) fail("mode", "tiled", "an im2col map for a .im2col TMA (cuTensorMapEncodeIm2col)");
+  check_im2col_start(spec, coords);
+  walk_rows(spec, global, coords[0], image_base, smem_image.size(), dst_address, "dst_address",
+            [&](std::uint64_t r) { return spec.im2col_row_offset(coords, offsets, static_cast<std::uint32_t>(r)); },
+            [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); });
   return static_cast<std::uint32_t>(spec.transaction_bytes());
 }
 
@@ -215,17 +251,23 @@ std::uint32_t tma_store(const TensorMapSpec& spec, std::span<std::uint8_t> globa
   const std::uint64_t e = spec.unit_global_bytes();
   if (reduce != TmaReduce::none) check_reduction(spec.data_type, reduce);
   std::uint32_t written = 0;
-  walk_box(spec, global, coords, image_base, smem_image.size(), src_address, "src_address",
-           [&](std::uint64_t address, std::int64_t offset) {
-             if (offset < 0) return;  // elements outside the tensor are not written
-             std::uint8_t* g = &global[static_cast<std::uint64_t>(offset)];
-             const std::uint8_t* s = &smem_image[address - image_base];
-             if (reduce == TmaReduce::none)
-               std::memcpy(g, s, e);
-             else
-               reduce_element(spec.data_type, reduce, g, s);
-             written += static_cast<std::uint32_t>(e);
-           });
+  const auto put = [&](std::uint64_t address, std::int64_t offset) {
+    if (offset < 0) return;  // elements outside the tensor are not written
+    std::uint8_t* g = &global[static_cast<std::uint64_t>(offset)];
+    const std::uint8_t* s = &smem_image[address - image_base];
+    if (reduce == TmaReduce::none)
+      std::memcpy(g, s, e);
+    else
+      reduce_element(spec.data_type, reduce, g, s);
+    written += static_cast<std::uint32_t>(e);
+  };
+  if (spec.im2col.on) {  // .im2col_no_offs: the pixels from the one at coords, without offsets
+    check_im2col_start(spec, coords);
+    walk_rows(spec, global, coords[0], image_base, smem_image.size(), src_address, "src_address",
+              [&](std::uint64_t r) { return spec.im2col_row_offset(coords, {}, static_cast<std::uint32_t>(r)); }, put);
+  } else {
+    walk_box(spec, global, coords, image_base, smem_image.size(), src_address, "src_address", put);
+  }
   return written;
 }
 

@@ -14,11 +14,15 @@ namespace tcgen::ptx {
 
 namespace {
 
+// Instruction::flags of a TMA load: its mode beyond .tile.
+enum : std::uint32_t { kGather4 = 1, kIm2col = 2 };
+
 // The tensor map an operand points to and its tensor, the bytes the boxes at `boxes` touch checked to
 // lie in the kernel's memory (writable for a store): a map may span more than its buffer (CUTLASS's
 // grouped block-scaled GEMM rewrites a scale-factor map's dims past it) while no box reads there.
 exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& op, bool store,
-                               std::initializer_list<std::array<std::int32_t, 5>> boxes) {
+                               std::initializer_list<std::array<std::int32_t, 5>> boxes,
+                               const std::array<std::int32_t, 3>& im2col_offsets = {}) {
   const std::uint64_t map_address = t.address(op);
   const std::optional<DecodedTensorMap> map = decode_tensor_map(t.host_bytes(map_address, 128, false, in));
   if (!map)
@@ -26,7 +30,7 @@ exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& 
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run, or "
           "ptx::encode_tensor_map)");
   for (const std::array<std::int32_t, 5>& box : boxes)
-    if (const auto [first, end] = map->spec.touched_bytes(box); end > first)
+    if (const auto [first, end] = map->spec.touched_bytes(box, im2col_offsets); end > first)
       t.host_bytes(map->global + first, end - first, store, in);
   // Device memory is host memory: the model touches only the bytes checked above.
   const auto* tensor = reinterpret_cast<const std::uint8_t*>(map->global);
@@ -44,18 +48,32 @@ std::array<std::int32_t, 5> coordinates(Thread& t, const Instruction& in, const 
 //   aux2: the .cta_group (2: mbar is an mbarrier of the CTA pair, HostArch::tma_load_pair).
 void tma_load(Thread& t, const Instruction& in) {
   const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[2]);
+  const bool gather4 = in.flags == kGather4, im2col = in.flags == kIm2col;
+  // .im2col: {offsets} after [mbar], one 16-bit offset per spatial dim, read as signed (UNCONFIRMED:
+  // CUTLASS's are filter taps times the dilation, 0 or more, reversed for dgrad from (R - 1)·dil).
+  std::array<std::int32_t, 3> offsets{};
+  if (im2col)
+    for (std::uint32_t i = 0; i < in.ops[4].count && i < 3; ++i)
+      offsets[i] = t.get<std::int16_t>(in.elements[in.ops[4].first + i]);
   const exec::HostTensorMap map =
-      in.flags ? tensor_map(t, in, in.ops[1], false,
+      gather4  ? tensor_map(t, in, in.ops[1], false,
                             {{c[0], c[1], 0, 0, 0}, {c[0], c[2], 0, 0, 0}, {c[0], c[3], 0, 0, 0}, {c[0], c[4], 0, 0, 0}})
+      : im2col ? tensor_map(t, in, in.ops[1], false, {c}, offsets)
                : tensor_map(t, in, in.ops[1], false, {c});
   const std::uint32_t dst = static_cast<std::uint32_t>(t.address(in.ops[0]));
   if (!t.cta().bulk_reads.empty())  // a gather4 writes four boxes
-    t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes() * (in.flags ? 4 : 1)), in);
+    t.check_bulk_reads(dst, static_cast<std::uint32_t>(map.spec.box_bytes() * (gather4 ? 4 : 1)), in);
   const std::uint32_t mbar = static_cast<std::uint32_t>(t.address(in.ops[3]));
-  const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[4]) : std::uint16_t{0};
+  const std::uint16_t mask = in.aux ? t.get<std::uint16_t>(in.ops[im2col ? 5 : 4]) : std::uint16_t{0};
   if (in.aux && mask == 0)
     fault("ctaMask", "0", "at least one destination CTA (PTX #data-movement-and-conversion-instructions-cp-async-bulk-tensor)");
-  if (in.flags) {  // .tile::gather4: {col, row0, row1, row2, row3}
+  if (im2col) {
+    if (in.ops[4].count + 2 != map.spec.rank)
+      fault("im2col offsets", std::to_string(in.ops[4].count), "one per spatial dimension of the map: its rank - 2");
+    t.arch().tma_load_box(map, dst, mbar, c, static_cast<int>(in.ops[2].count), mask, in.aux2, &offsets);
+    return;
+  }
+  if (gather4) {  // .tile::gather4: {col, row0, row1, row2, row3}
     if (in.ops[2].count != 5) fault("coordinates", std::to_string(in.ops[2].count), "5 for .tile::gather4: col, row0-row3");
     t.arch().tma_load_gather4(map, dst, mbar, c[0], {c[1], c[2], c[3], c[4]});
     return;
@@ -63,13 +81,17 @@ void tma_load(Thread& t, const Instruction& in) {
   t.arch().tma_load_box(map, dst, mbar, c, static_cast<int>(in.ops[2].count), mask, in.aux2);
 }
 
-// cp.async.bulk.tensor.Nd.global.shared::cta[.tile].bulk_group[.L2::cache_hint]
-//   [tensorMap, {coords}], [src][, policy]
+// cp.async.bulk.tensor.Nd.global.shared::cta[.tile|.im2col_no_offs].bulk_group[.L2::cache_hint]
+//   [tensorMap, {coords}], [src][, policy] (flags kIm2col: an im2col map's pixels, model::tma_store)
 // cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op[.tile].bulk_group [tensorMap, {coords}], [src]: the same
 // with each element combined by op (aux: model::TmaReduce).
 void tma_store(Thread& t, const Instruction& in) {
   const std::array<std::int32_t, 5> c = coordinates(t, in, in.ops[1]);
   const exec::HostTensorMap map = tensor_map(t, in, in.ops[0], true, {c});
+  if (map.spec.im2col.on != (in.flags == kIm2col))
+    fault("tensor map", map.spec.im2col.on ? "an im2col map" : "a tiled map",
+          std::string("a map of the instruction's mode: ") +
+              (in.flags == kIm2col ? "cuTensorMapEncodeIm2col's for .im2col_no_offs" : "cuTensorMapEncodeTiled's for .tile"));
   // The tensor is the kernel's writable memory (checked above); the map holds it as read-only bytes.
   const std::span<std::uint8_t> global(const_cast<std::uint8_t*>(map.global.data()), map.global.size());
   const std::uint32_t src = static_cast<std::uint32_t>(t.address(in.ops[2]));
@@ -109,6 +131,7 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
       return false;
     }
     in.aux = reduce + 1;  // model::TmaReduce: none is 0
+    in.flags = op.has("im2col_no_offs") ? kIm2col : 0;
     in.run = &tma_store;
     return true;
   }
@@ -141,25 +164,29 @@ bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
   const bool load = shared && global && shared < global;
   if (!load) {
     if (in.ops.size() < 3 || in.ops[1].kind != Operand::Kind::vector || op.has("im2col") || op.has("reduce")) {
-      why = "[tensorMap, {coordinates}], [src] (tiled TMA stores; no reductions or im2col)";
+      why = "[tensorMap, {coordinates}], [src] (.tile and .im2col_no_offs TMA stores)";
       return false;
     }
+    in.flags = op.has("im2col_no_offs") ? kIm2col : 0;
     in.run = &tma_store;
     return true;
   }
-  if (op.has("im2col")) {
-    why = "im2col TMA loads";
+  if (op.has("im2col::w") || op.has("im2col::w::128")) {
+    why = "the .im2col::w and .im2col::w::128 TMA loads";
     return false;
   }
   in.aux = op.has("multicast::cluster");
   in.aux2 = op.has("cta_group::2") ? 2 : 1;
-  in.flags = op.has("tile::gather4") ? 1 : 0;
-  if (in.flags && (in.aux || in.aux2 == 2)) {
+  in.flags = op.has("tile::gather4") ? kGather4 : op.has("im2col") ? kIm2col : 0;
+  if (in.flags == kGather4 && (in.aux || in.aux2 == 2)) {
     why = ".tile::gather4 with .multicast::cluster or .cta_group::2";
     return false;
   }
-  if (in.ops.size() < (in.aux ? 5u : 4u) || in.ops[2].kind != Operand::Kind::vector) {
-    why = in.aux ? "[dst], [tensorMap, {coordinates}], [mbar], ctaMask" : "[dst], [tensorMap, {coordinates}], [mbar]";
+  const std::size_t needed = 4 + (in.aux ? 1 : 0) + (in.flags == kIm2col ? 1 : 0);
+  if (in.ops.size() < needed || in.ops[2].kind != Operand::Kind::vector ||
+      (in.flags == kIm2col && in.ops[4].kind != Operand::Kind::vector)) {
+    why = std::string("[dst], [tensorMap, {coordinates}], [mbar]") + (in.flags == kIm2col ? ", {im2col offsets}" : "") +
+          (in.aux ? ", ctaMask" : "");
     return false;
   }
   in.run = &tma_load;

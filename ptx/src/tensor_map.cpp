@@ -21,6 +21,7 @@ struct Packed {
   std::uint32_t box[5];
   std::uint8_t element_strides[5];
   std::int8_t data_type;
+  std::uint8_t im2col;  // 1: box holds channels, pixels, then the corners as 16-bit pairs (lower, upper)
 };
 static_assert(sizeof(Packed) <= sizeof(TensorMap::bytes));
 
@@ -45,6 +46,14 @@ TensorMap encode_unchecked(const tma::TensorMapSpec& spec, std::uint64_t global)
     p.box[i] = spec.box_dims[i];
     p.element_strides[i] = static_cast<std::uint8_t>(spec.element_strides[i]);
   }
+  if (spec.im2col.on) {  // validate() keeps each corner within 16 bits
+    p.im2col = 1;
+    p.box[0] = spec.im2col.channels_per_pixel;
+    p.box[1] = spec.im2col.pixels_per_column;
+    for (int i = 0; i < 3; ++i)
+      p.box[2 + i] = static_cast<std::uint16_t>(spec.im2col.lower_corner[i]) |
+                     static_cast<std::uint32_t>(static_cast<std::uint16_t>(spec.im2col.upper_corner[i])) << 16;
+  }
   for (int i = 0; i < 4; ++i) p.strides[i] = spec.global_strides[i];
   TensorMap m{};
   std::memcpy(m.bytes, &p, sizeof p);
@@ -67,6 +76,17 @@ std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* bytes) {
     d.spec.element_strides[i] = p.element_strides[i];
   }
   for (int i = 0; i < 4; ++i) d.spec.global_strides[i] = p.strides[i];
+  if (p.im2col) {
+    d.spec.im2col.on = true;
+    d.spec.im2col.channels_per_pixel = p.box[0];
+    d.spec.im2col.pixels_per_column = p.box[1];
+    for (int i = 0; i < 3; ++i) {
+      d.spec.im2col.lower_corner[i] = static_cast<std::int16_t>(p.box[2 + i] & 0xFFFFu);
+      d.spec.im2col.upper_corner[i] = static_cast<std::int16_t>(p.box[2 + i] >> 16);
+      d.spec.box_dims[i] = 0;
+    }
+    d.spec.box_dims[3] = d.spec.box_dims[4] = 0;
+  }
   d.global = p.global;
   return d;
 }

@@ -1,6 +1,6 @@
 // The CUDA driver API subset that tcgen05 programs call (libcuda.so.1, and
 // through cudaGetDriverEntryPoint): initialisation, the one device and its
-// attributes, error strings, cuGetProcAddress, the cuMemsetD* fills, and cuTensorMapEncodeTiled,
+// attributes, error strings, cuGetProcAddress, the cuMemsetD* fills, cuTensorMapEncodeTiled and Im2col,
 // which validates the map as the driver does (tma::TensorMapSpec::validate:
 // DRV's rules, the field named) and encodes it in tcgen's own CUtensorMap
 // layout (ptx/tensor_map.hpp), which the interpreter's TMA reads back.
@@ -121,48 +121,58 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
   }
 }
 
-CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
-                                const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
-                                const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
-                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
-  const auto refuse = [](const std::string& why) {
-    report("cuTensorMapEncodeTiled: " + why + " (CUDA_ERROR_INVALID_VALUE)");
-    return CUDA_ERROR_INVALID_VALUE;
-  };
+}  // extern "C"
+
+namespace {
+
+// The arguments cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col share, checked and put into s:
+// "" when they are valid, else why not.
+std::string shared_arguments(tcgen::tma::TensorMapSpec& s, CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank,
+                             const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* element_strides,
+                             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill oob) {
   // A null globalAddress is accepted, as the driver does: CUTLASS's grouped GEMMs encode placeholder maps
   // that their kernels point at each group's tensors with tensormap.replace.
-  if (!map || !dims || !box || !element_strides || (rank > 1 && !strides))
-    return refuse("a null pointer among tensorMap, globalDim, globalStrides, boxDim, elementStrides");
+  if (!map || !dims || !element_strides || (rank > 1 && !strides))
+    return "a null pointer among tensorMap, globalDim, globalStrides, elementStrides";
   if (reinterpret_cast<std::uintptr_t>(map) % 64 != 0)
-    return refuse("tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)");
-  tcgen::tma::TensorMapSpec s;
+    return "tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)";
   s.element_bytes = element_bytes(type);
   s.data_type = static_cast<int>(type);
   if (s.element_bytes == 0)
-    return refuse("tensorDataType = " + std::to_string(static_cast<int>(type)) +
-                  " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements and the packed 4- and "
-                  "6-bit types (13-15)");
-  if (rank < 1 || rank > 5) return refuse("tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5");
-  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return refuse("interleave is not modelled: expected INTERLEAVE_NONE");
+    return "tensorDataType = " + std::to_string(static_cast<int>(type)) +
+           " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements and the packed 4- and "
+           "6-bit types (13-15)";
+  if (rank < 1 || rank > 5) return "tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5";
+  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return "interleave is not modelled: expected INTERLEAVE_NONE";
   switch (swizzle) {
     case CU_TENSOR_MAP_SWIZZLE_NONE: s.swizzle = tcgen::tma::TmaSwizzle::none; break;
     case CU_TENSOR_MAP_SWIZZLE_32B: s.swizzle = tcgen::tma::TmaSwizzle::b32; break;
     case CU_TENSOR_MAP_SWIZZLE_64B: s.swizzle = tcgen::tma::TmaSwizzle::b64; break;
     case CU_TENSOR_MAP_SWIZZLE_128B: s.swizzle = tcgen::tma::TmaSwizzle::b128; break;
     case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::tma::TmaSwizzle::b128_atom32b; break;
-    default: return refuse("swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled");
+    default: return "swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled";
   }
   if (oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE && oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
-    return refuse("oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA");
+    return "oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA";
   s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::tma::TmaOobFill::zero
                                                        : tcgen::tma::TmaOobFill::nan_request_zero_fma;
   s.rank = rank;
   for (cuuint32_t i = 0; i < rank; ++i) {
     s.global_dims[i] = dims[i];
-    s.box_dims[i] = box[i];
     s.element_strides[i] = element_strides[i];
     if (i + 1 < rank) s.global_strides[i] = strides[i];
   }
+  return "";
+}
+
+// The map validated and written, or refused naming why.
+CUresult encode(const char* function, const tcgen::tma::TensorMapSpec& s, CUtensorMap* map, void* global,
+                const std::string& why) {
+  const auto refuse = [&](const std::string& text) {
+    report(std::string(function) + ": " + text + " (CUDA_ERROR_INVALID_VALUE)");
+    return CUDA_ERROR_INVALID_VALUE;
+  };
+  if (!why.empty()) return refuse(why);
   try {
     const tcgen::ptx::TensorMap m = tcgen::ptx::encode_tensor_map(s, global);
     static_assert(sizeof(CUtensorMap) == sizeof m.bytes);
@@ -171,6 +181,42 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuui
     return refuse(e.what());
   }
   return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
+                                const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                                const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
+                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
+  tcgen::tma::TensorMapSpec s;
+  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
+  if (why.empty() && !box) why = "a null boxDim";
+  for (cuuint32_t i = 0; why.empty() && i < rank; ++i) s.box_dims[i] = box[i];
+  return encode("cuTensorMapEncodeTiled", s, map, global, why);
+}
+
+// An im2col map (PTX #tensor-im2col-mode; tma::TmaIm2col): the corners, one per spatial dim (rank - 2,
+// W first), the channels and pixels a load moves.
+CUresult cuTensorMapEncodeIm2col(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
+                                 const cuuint64_t* dims, const cuuint64_t* strides, const int* lower_corner,
+                                 const int* upper_corner, cuuint32_t channels_per_pixel, cuuint32_t pixels_per_column,
+                                 const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
+                                 CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
+  tcgen::tma::TensorMapSpec s;
+  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
+  if (why.empty() && (!lower_corner || !upper_corner)) why = "a null pixelBoxLowerCorner or pixelBoxUpperCorner";
+  if (why.empty() && rank < 3) why = "tensorRank = " + std::to_string(rank) + " is invalid: expected 3 to 5 for im2col";
+  s.im2col.on = true;
+  s.im2col.channels_per_pixel = channels_per_pixel;
+  s.im2col.pixels_per_column = pixels_per_column;
+  for (cuuint32_t i = 0; why.empty() && i + 2 < rank; ++i) {
+    s.im2col.lower_corner[i] = lower_corner[i];
+    s.im2col.upper_corner[i] = upper_corner[i];
+  }
+  return encode("cuTensorMapEncodeIm2col", s, map, global, why);
 }
 
 // cuMemsetD8/16/32 and their Async forms: device memory is host memory on the host model, and the
@@ -218,6 +264,7 @@ void to_tcgen_run(const std::string& line) {
 void* driver_function(const char* symbol) {
   const std::string s = symbol ? symbol : "";
   if (s == "cuTensorMapEncodeTiled") return reinterpret_cast<void*>(&cuTensorMapEncodeTiled);
+  if (s == "cuTensorMapEncodeIm2col") return reinterpret_cast<void*>(&cuTensorMapEncodeIm2col);
   if (s == "cuInit") return reinterpret_cast<void*>(&cuInit);
   if (s == "cuDriverGetVersion") return reinterpret_cast<void*>(&cuDriverGetVersion);
   if (s == "cuDeviceGet") return reinterpret_cast<void*>(&cuDeviceGet);

@@ -514,3 +514,116 @@ TEST_CASE("tma_store with a reduction: floats add to nearest even by the map's t
   expect_error([&] { model::tma_store(f, global, {0, 0, 0, 0, 0}, smem, 0, 0, model::TmaReduce::and_); },
                "data_type");
 }
+
+// ------------------------------------------------------------------- im2col --
+
+namespace {
+
+// An NHWC tensor of 2-byte values v(n, h, w, c) = 4096·n + 256·h + 16·w + c + 1 (never 0), C = 8
+// channels (one 16-byte row a pixel), as a rank-4 im2col map (C, W, H, N).
+struct Nhwc {
+  int n, h, w;
+  static constexpr int kC = 8;
+  std::vector<std::uint8_t> bytes;
+  Nhwc(int n_, int h_, int w_) : n(n_), h(h_), w(w_), bytes(static_cast<std::size_t>(2 * n_ * h_ * w_ * kC)) {
+    for (int i = 0; i < n; ++i)
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < kC; ++c) {
+            const int v = value(i, y, x, c), at = 2 * (((i * h + y) * w + x) * kC + c);
+            bytes[at] = static_cast<std::uint8_t>(v);
+            bytes[at + 1] = static_cast<std::uint8_t>(v >> 8);
+          }
+  }
+  static int value(int i, int y, int x, int c) { return 4096 * i + 256 * y + 16 * x + c + 1; }
+  TensorMapSpec map(std::array<std::int32_t, 2> lower, std::array<std::int32_t, 2> upper, std::uint32_t pixels,
+                    std::array<std::uint32_t, 2> stride = {1, 1}) const {
+    TensorMapSpec s;
+    s.element_bytes = 2;
+    s.rank = 4;
+    s.global_dims = {kC, std::uint64_t(w), std::uint64_t(h), std::uint64_t(n), 1};
+    s.global_strides = {2 * kC, std::uint64_t(2 * kC * w), std::uint64_t(2 * kC * w * h), 0};
+    s.element_strides = {1, stride[0], stride[1], 1, 1};
+    s.im2col = {.on = true, .lower_corner = {lower[0], lower[1], 0}, .upper_corner = {upper[0], upper[1], 0},
+                .channels_per_pixel = kC, .pixels_per_column = pixels};
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("im2col: the box's pixels W first, then H and the batch, each moved by the offsets; zeros outside") {
+  // 3×3 filter, padding 1 on a 4 × 5 image: lower corner -1, upper corner 1 - (3 - 1) = -1 (CUTLASS's
+  // and the driver's convention), so the box holds W positions -1 .. 3 and H positions -1 .. 2.
+  const Nhwc t(2, 4, 5);
+  const TensorMapSpec s = t.map({-1, -1}, {-1, -1}, 8);
+  CHECK(s.im2col_positions(1) == 5);
+  CHECK(s.im2col_positions(2) == 4);
+  CHECK(s.box_bytes() == 8 * 16);
+  std::vector<std::uint8_t> image(8 * 16, 0xEE);
+  // From the box's pixel (w, h) = (2, -1) of batch 0 with offsets (1, 2): rows 0-1 are w = 2, 3 of
+  // h = -1, then the next H row: w = -1 .. 3 of h = 0, then w = -1 of h = 1; each moved by (+1, +2).
+  CHECK(model::tma_load_im2col(s, t.bytes, {0, 2, -1, 0, 0}, {1, 2, 0}, image, 0, 0) == 8 * 16);
+  const std::array<std::array<int, 3>, 8> pixel{{{0, 1, 3}, {0, 1, 4}, {0, 2, 0}, {0, 2, 1}, {0, 2, 2}, {0, 2, 3},
+                                                 {0, 2, 4}, {0, 3, 0}}};  // (n, h, w) after the offsets
+  for (int r = 0; r < 8; ++r) {
+    CAPTURE(r);
+    const auto [n, y, x] = pixel[std::size_t(r)];
+    CHECK(at16(image, 16 * r + 2 * 3) == Nhwc::value(n, y, x, 3));
+  }
+  // Past the last H row the batch goes on: from (3, 2) of batch 0, row 1 is (-1, -1) of batch 1,
+  // row 2 (0, -1); moved by (1, 1). With offsets (0, 0) they are padding: zeros.
+  std::fill(image.begin(), image.end(), 0xEE);
+  model::tma_load_im2col(s, t.bytes, {0, 3, 2, 0, 0}, {1, 1, 0}, image, 0, 0);
+  CHECK(at16(image, 0) == Nhwc::value(0, 3, 4, 0));
+  CHECK(at16(image, 16) == Nhwc::value(1, 0, 0, 0));
+  CHECK(at16(image, 32) == Nhwc::value(1, 0, 1, 0));
+  model::tma_load_im2col(s, t.bytes, {0, 3, 2, 0, 0}, {0, 0, 0}, image, 0, 0);
+  CHECK(at16(image, 16) == 0);
+  CHECK(at16(image, 32 + 14) == 0);
+  // Past the last batch: zeros, and a first pixel that is no position of the box is refused.
+  model::tma_load_im2col(s, t.bytes, {0, 3, 2, 1, 0}, {1, 1, 0}, image, 0, 0);
+  CHECK(at16(image, 16) == 0);
+  expect_error([&] { model::tma_load_im2col(s, t.bytes, {0, 4, 0, 0, 0}, {}, image, 0, 0); }, "coords[1]");
+  expect_error([&] { model::tma_load(s, t.bytes, {0, 0, 0, 0, 0}, image, 0, 0); }, "mode");
+  // The driver's limits: pixels at most 1024, a rank-4 corner within 8 bits.
+  expect_error([&] { t.map({-1, -1}, {-1, -1}, 1025).validate(0x1000); }, "pixels_per_column");
+  expect_error([&] { t.map({-200, -1}, {-1, -1}, 8).validate(0x1000); }, "lower_corner[0]");
+}
+
+TEST_CASE("im2col against the convolution's own definition: every row of the implicit GEMM's A, any stride") {
+  // fprop's A row m = (n, p, q), column block (r, s): input (n, p·stride - pad + r·dil, q·stride - pad + s·dil),
+  // zero outside. The map: lower = -pad, upper = pad - (R - 1)·dil, traversal stride = the conv stride,
+  // offsets = (s·dil, r·dil); the load starts at output pixel m0's anchor.
+  const Nhwc t(2, 7, 6);
+  for (const auto& [stride, pad, dil] : {std::array{1, 1, 1}, std::array{2, 1, 1}, std::array{1, 2, 2}, std::array{2, 0, 1}}) {
+    CAPTURE(stride);
+    CAPTURE(pad);
+    CAPTURE(dil);
+    constexpr int R = 3;
+    const int P = (t.h + 2 * pad - dil * (R - 1) - 1) / stride + 1, Q = (t.w + 2 * pad - dil * (R - 1) - 1) / stride + 1;
+    const TensorMapSpec s = t.map({-pad, -pad}, {pad - (R - 1) * dil, pad - (R - 1) * dil}, 16,
+                                  {std::uint32_t(stride), std::uint32_t(stride)});
+    REQUIRE(s.im2col_positions(1) == Q);
+    REQUIRE(s.im2col_positions(2) == P);
+    const int M = t.n * P * Q;
+    for (int m0 = 0; m0 < M; m0 += 16)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < R; ++c) {
+          const int n0 = m0 / (P * Q), p0 = m0 / Q % P, q0 = m0 % Q;
+          std::vector<std::uint8_t> image(16 * 16, 0xEE);
+          model::tma_load_im2col(s, t.bytes, {0, q0 * stride - pad, p0 * stride - pad, n0, 0}, {c * dil, r * dil, 0},
+                                 image, 0, 0);
+          for (int row = 0; row < 16; ++row) {
+            const int m = m0 + row, n = m / (P * Q), p = m / Q % P, q = m % Q;
+            const int y = p * stride - pad + r * dil, x = q * stride - pad + c * dil;
+            const bool inside = m < M && y >= 0 && y < t.h && x >= 0 && x < t.w;
+            for (int ch = 0; ch < Nhwc::kC; ch += 7)
+              if (at16(image, 16 * row + 2 * ch) != (inside ? Nhwc::value(n, y, x, ch) : 0)) {
+                FAIL_CHECK("m " << m << ", tap (" << r << ", " << c << "), channel " << ch);
+                return;
+              }
+          }
+        }
+  }
+}

@@ -188,9 +188,11 @@ class HostArch {
     tma_load_box(map, dst, mbar, {static_cast<std::int32_t>(coords)...}, sizeof...(Coords), cta_mask, 2);
   }
   // The box at coords[0 .. count-1], into this CTA (cta_mask 0) or the CTAs of
-  // cta_mask; cta_group 2: each one's signal as tma_load_pair's.
+  // cta_mask; cta_group 2: each one's signal as tma_load_pair's. With
+  // im2col_offsets, an .im2col load of an im2col map (model::tma_load_im2col).
   void tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::array<std::int32_t, 5> coords,
-                    int count, std::uint16_t cta_mask = 0, int cta_group = 1);
+                    int count, std::uint16_t cta_mask = 0, int cta_group = 1,
+                    const std::array<std::int32_t, 3>* im2col_offsets = nullptr);
   // .tile::gather4 (2-D maps whose box is one row, sm_100a): rows row0-row3
   // from column col on, into four consecutive box rows at dst, completing
   // on mbar (model::tma_load_gather4).

@@ -40,6 +40,17 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
                        std::uint32_t image_base, std::uint32_t dst_address);
 
+// cp.async.bulk.tensor.{3,4,5}d ... .im2col (PTX #tensor-im2col-mode): an im2col map's
+// pixels_per_column pixels from the one at coords (c, then the spatial dims W first, then the
+// batch), each moved by `offsets` (the instruction's im2col offsets, W first), as rows of
+// channels_per_pixel channels from c, laid out and swizzled as tma_load lays out rows; pixels and
+// channels outside the tensor are zeros (TensorMapSpec::im2col_row_offset). Returns the
+// transaction bytes. Throws as tma_load, and naming "mode" for a tiled map or "coords[i]" for a
+// first pixel that is not a position of the bounding box.
+std::uint32_t tma_load_im2col(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
+                              std::array<std::int32_t, 5> coords, std::array<std::int32_t, 3> offsets,
+                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address);
+
 // cp.async.bulk.tensor.2d ... .tile::gather4 (sm_100a; sparse attention's
 // indexed rows): the rows `rows` (dim 1; any may lie outside the tensor and
 // come as zeros) from column `col` (dim 0) on, of a 2-D map whose box is one

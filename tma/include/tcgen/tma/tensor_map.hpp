@@ -38,7 +38,20 @@ constexpr const char* name(TmaSwizzle s) {
   return "?";
 }
 
-// A tiled tensor map with interleave NONE, as cuTensorMapEncodeTiled takes it.
+// What makes a map an im2col map (cuTensorMapEncodeIm2col; PTX #tensor-im2col-mode): dim 0 holds
+// the channels, dims 1 .. rank-2 the spatial dims (W, H, D: corner entry i is dim i + 1, as CUTLASS
+// passes them), dim rank-1 the batch. Along each spatial dim the bounding box holds the positions
+// lower_corner + k·elementStrides from lower_corner to globalDim - 1 + upper_corner; a load takes
+// pixels_per_column pixels of it in order (W fastest, then H, D and the batch) from the pixel its
+// coordinates name, each moved by the instruction's im2col offsets, channels_per_pixel channels each.
+struct TmaIm2col {
+  bool on = false;
+  std::array<std::int32_t, 3> lower_corner{}, upper_corner{};  // pixelBoxLowerCorner, pixelBoxUpperCorner
+  std::uint32_t channels_per_pixel = 0, pixels_per_column = 0;
+};
+
+// A tiled tensor map with interleave NONE, as cuTensorMapEncodeTiled takes it,
+// or an im2col map (im2col.on), whose box is channels × pixels.
 // Entries at and beyond rank are ignored.
 struct TensorMapSpec {
   std::uint32_t element_bytes = 2;            // elementSizeInBytes(tensorDataType): 1, 2, 4 or 8 (unpacked types)
@@ -55,6 +68,7 @@ struct TensorMapSpec {
   // and stores move bytes and need only element_bytes, or the packing; a TMA reduction combines values
   // and needs the type.
   int data_type = -1;
+  TmaIm2col im2col;  // box_dims are not arguments of an im2col map
 
   TmaPacking packing() const;
   // The TMA moves dim 0 in units: the fewest elements that fill whole bytes in global and in shared
@@ -66,6 +80,7 @@ struct TensorMapSpec {
 
   // Elements the box holds along dim i: ceil(boxDim[i] / elementStrides[i])
   // for i >= 1; boxDim[0] (DRV: "the first element of this array is ignored").
+  // An im2col box: channels_per_pixel along dim 0, pixels_per_column rows.
   std::uint32_t box_extent(std::uint32_t dim) const;
   // Bytes the box holds in shared memory, a padded type's gaps included
   // (out-of-bounds elements included, as CUTLASS expects; swizzle padding excluded).
@@ -81,10 +96,20 @@ struct TensorMapSpec {
   std::uint64_t smem_row_bytes() const;
   // Bytes of global memory the map spans: one past its last element's last byte.
   std::uint64_t spanned_bytes() const;
+  // An im2col map's bounding box along spatial dim i (1 .. rank-2): how many positions it holds.
+  std::int64_t im2col_positions(std::uint32_t dim) const;
+  // Row r of an im2col load from the pixel at coords (dims 1 .. rank-1; coords[i] must be a position
+  // of the bounding box) with the instruction's offsets (spatial dims, W first): the global byte
+  // offset of that pixel's channel 0, or -1 when the pixel lies outside the tensor (zeros; also
+  // past the last batch).
+  std::int64_t im2col_row_offset(const std::array<std::int32_t, 5>& coords, const std::array<std::int32_t, 3>& offsets,
+                                 std::uint32_t r) const;
   // The global bytes a box at coords (element coordinates of its first element) reads or writes:
   // [first, end) as offsets from the global address, the elements inside the tensor alone; first ==
   // end when none is. What the TMA touches, which may lie inside a buffer smaller than the map spans.
-  std::array<std::uint64_t, 2> touched_bytes(const std::array<std::int32_t, 5>& coords) const;
+  // For an im2col map, the rows' pixels with `offsets` (im2col_row_offset).
+  std::array<std::uint64_t, 2> touched_bytes(const std::array<std::int32_t, 5>& coords,
+                                             const std::array<std::int32_t, 3>& offsets = {}) const;
 
   // The DRV rules of cuTensorMapEncodeTiled for this map over a tensor at
   // global_address; throws tcgen::Error naming the field (e.g.
