@@ -36,6 +36,10 @@ struct Cta::MmaShare {
   const float* bt;                // B transposed, K × N
   std::optional<std::uint32_t> a_tmem;
   int a_rows;  // rows v of A read from Tensor Memory, at lane(v)
+  // Rows v of D computed from cells never written (TS A rows, or the accumulator with
+  // enable-input-d): set, and left undefined in Tensor Memory, for a tcgen05.ld of them to refuse.
+  // Null where the model refuses such reads at the MMA (.ws and CTA pairs, whose rows mix A copies).
+  std::uint8_t* undefined_rows = nullptr;
 
   int lane(int v) const { return segmented ? v : datapath_lane(M, v, lane0); }
 };
@@ -78,7 +82,7 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
-                      int first_lane, bool layout_f, int k, ElementType type, float* out) {
+                      int first_lane, bool layout_f, int k, ElementType type, float* out, std::uint8_t* undefined_rows) {
   const std::uint32_t d_tmem = now.d_tmem;
   const int element_bits = bits(type);
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
@@ -98,7 +102,10 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
     for (int kk = 0; kk < k; ++kk) {
       const PackedPosition p = a_tmem_position(element_bits, kk);
       check_order(issue, Touch::mma_read, warp, issuer, lane, col0 + p.column, &now);
-      check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
+      if (undefined_rows && (tmem_.writer(lane, col0 + p.column) == 0 || tmem_.undefined_by(lane, col0 + p.column)))
+        undefined_rows[m] = 1;  // its row of D is undefined: refused where it is read
+      else
+        check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
       out[static_cast<std::size_t>(m) * k + kk] = decode(type, (tmem_.value(lane, col0 + p.column) >> p.shift) & mask);
     }
   }
@@ -199,10 +206,13 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   const int a_copies = a_tmem && variant.ws && M == 64 ? 2 : 1;
   mma_a_.resize(static_cast<std::size_t>(a_copies) * M * K);
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
+  // Without .ws row m of D is computed from row m of A and of D alone: an undefined row stays one.
+  mma_undefined_.assign(variant.ws ? 0 : static_cast<std::size_t>(M), 0);
+  std::uint8_t* undefined_rows = variant.ws ? nullptr : mma_undefined_.data();
   if (a_tmem)
     for (int copy = 0; copy < a_copies; ++copy)
       read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 64 * copy, M == 64 && !variant.ws, K, f.a,
-                  mma_a_.data() + static_cast<std::size_t>(copy) * M * K);
+                  mma_a_.data() + static_cast<std::size_t>(copy) * M * K, undefined_rows);
   else
     fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
@@ -213,7 +223,7 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   const int S = variant.ws ? ws_segments(M) : 1;
   const float* a_second = mma_a_.data() + static_cast<std::size_t>(a_copies - 1) * M * K;
   const MmaShare share{issue, t, issuer, now, f, variant, enable_input_d, M, N, K, S, lane0, variant.ws,
-                       {mma_a_.data(), a_second}, mma_bt_.data(), a_tmem, a_copies * M};
+                       {mma_a_.data(), a_second}, mma_bt_.data(), a_tmem, a_copies * M, undefined_rows};
   check_mma_share(share);
   write_mma_share(share);
 }
@@ -326,11 +336,20 @@ void Cta::check_mma_share(const MmaShare& s) {
       checked[checked_next] = {writer, reader};
       checked_next = checked_next % 7 + 1;  // slots 1-7 in turn; slot 0 keeps (0, 0)
     }
-    if (s.enable_input_d && writer == 0)
+    if (s.enable_input_d && writer == 0 && !s.undefined_rows)
       check_written(issue, lane, column,
                     ", and enable-input-d is true, so the MMA adds to it (the first MMA of a chain clears D with "
                     "enable-input-d = false)");
   };
+  // enable-input-d on cells never written, or undefined: the row's sum is undefined too.
+  if (s.enable_input_d && s.undefined_rows)
+    for (int v = 0; v < R; ++v) {
+      const int lane = s.lane(v);
+      tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t) {
+        for (int c = column; c < column + count && !s.undefined_rows[v]; ++c)
+          if (writer == 0 || tmem_.undefined_by(lane, c)) s.undefined_rows[v] = 1;
+      });
+    }
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
     if (v > 0 && tmem_.same_ids(s.lane(v - 1), lane, col0, W)) continue;
@@ -394,6 +413,7 @@ void Cta::write_mma_share(const MmaShare& s) {
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
     tmem_.set_writers(lane, col0, W, id);
+    if (s.undefined_rows && s.undefined_rows[v]) tmem_.set_undefined(lane, col0, W, id);
     if (!in_place)
       for (int n = 0; n < W; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[v][n]));
   }

@@ -189,6 +189,12 @@ std::string Cta::unpipelined(const AsyncOp& op, const char* earlier, const char*
 }
 
 void Cta::check_written(const Issue& issue, int lane, int column, const char* why) const {
+  if (const std::uint32_t by_mma = tmem_.undefined_by(lane, column))
+    throw ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column),
+                     "it holds an undefined value: " + ops_[by_mma - 1].instruction + " of " +
+                         by(ops_[by_mma - 1].warp, ops_[by_mma - 1].lane) +
+                         " computed its row from cells never written since their tcgen05.alloc (its A row in Tensor "
+                         "Memory, or its accumulator with enable-input-d)" + why + ".");
   if (tmem_.writer(lane, column) != 0) return;
   std::string detail = std::string("it was never written since its tcgen05.alloc") + why + ".";
   // The user's 16x256b bug: the second store of a warp went to column + 16

@@ -21,6 +21,7 @@ void TensorMemory::allocate(const Allocation& a) {
     set_range(writers_, lane, a.column, a.columns, 0);
     set_range(readers_, lane, a.column, a.columns, 0);
     if (mma_readers_) set_range(*mma_readers_, lane, a.column, a.columns, 0);
+    if (undefined_) set_range(*undefined_, lane, a.column, a.columns, 0);
   }
 }
 

@@ -350,14 +350,17 @@ TEST_CASE("Tensor Memory rules of the MMA: lane offset, allocation, TS A, enable
               Rule::mma_lane_offset, {"Layout F"});
   expect_rule([&] { kn.cta.mma_ss(t, MmaKind::f16, kn.tmem, A.desc(0), B.desc(0), idesc(n256), false); },
               Rule::tmem_outside_allocation, {"column = 128", "[0, 128)"});
-  expect_rule([&] { kn.cta.mma_ss(t, MmaKind::f16, kn.tmem, A.desc(0), B.desc(0), idesc(id), true); },
+  // .ws mixes rows of A's copies: cells never written are refused at the MMA itself.
+  const MmaVariant ws{.ws = true};
+  expect_rule([&] { kn.cta.mma_ss(t, MmaKind::f16, kn.tmem, A.desc(0), B.desc(0), idesc(id), true, CtaGroup::one, ws); },
               Rule::uninitialized_tmem, {"enable-input-d"});
   Idesc a_mn = id;
   a_mn.a_mn = true;
   expect_rule([&] { kn.cta.mma_ts(t, MmaKind::f16, kn.tmem, kn.tmem + 64, B.desc(0), idesc(a_mn), false); },
               Rule::ts_a_major, {"[a-tmem]"});
-  expect_rule([&] { kn.cta.mma_ts(t, MmaKind::f16, kn.tmem, kn.tmem + 64, B.desc(0), idesc(id), false); },
-              Rule::uninitialized_tmem, {"reads A"});
+  expect_rule(
+      [&] { kn.cta.mma_ts(t, MmaKind::f16, kn.tmem, kn.tmem + 64, B.desc(0), idesc(id), false, CtaGroup::one, ws); },
+      Rule::uninitialized_tmem, {"reads A"});
   expect_rule(
       [&] { kn.cta.mma_ts(t, MmaKind::f16, kn.tmem, kn.tmem + taddr(16, 64), B.desc(0), idesc(id), false); },
       Rule::mma_lane_offset, {"a-tmem lane = 16"});
@@ -367,4 +370,51 @@ TEST_CASE("Tensor Memory rules of the MMA: lane offset, allocation, TS A, enable
               Rule::unsupported, {"128B_base32B"});
   expect_rule([&] { kn.cta.cp(t, CpShape::s4x256b, kn.tmem + taddr(32, 0), A.desc(0)); }, Rule::unsupported,
               {"lane 0"});
+}
+
+TEST_CASE("Rows of D computed from cells never written are undefined: loading them faults, the others are exact") {
+  // 77_blackwell_fmha_gen runs so on B200s: one softmax warp stores P in lanes 0-31 and the M = 64
+  // TS-MMA reads Layout F rows 16-63 too; only the rows of the stored lanes are ever loaded.
+  Kernel kn;
+  const KMajor A{kA, 128, 16, ElementType::bf16}, B{kB, 64, 16, ElementType::bf16};
+  const auto a = small_values(128, 16, 31), b = small_values(64, 16, 32);
+  stage(kn.cta, A, a, 0);
+  stage(kn.cta, B, b, 0);
+  WarpRegisters regs;  // warp 0: rows 0-31 of A, two bf16 per cell, at column 256
+  for (int t = 0; t < 32; ++t)
+    for (int c = 0; c < 8; ++c)
+      regs[t].push_back(encode(ElementType::bf16, a[std::size_t(t) * 16 + 2 * c]) |
+                        encode(ElementType::bf16, a[std::size_t(t) * 16 + 2 * c + 1]) << 16);
+  kn.cta.st(0, {LdStShape::s32x32b, 8}, kn.tmem + 256, regs);
+  kn.cta.wait_st(0);
+  kn.cta.fence_before_thread_sync(0);
+  kn.cta.bar_sync();
+  kn.cta.fence_after_thread_sync(0);
+  Idesc id;
+  id.n = 64;
+  kn.cta.mma_ts({0, 0}, MmaKind::f16, kn.tmem, kn.tmem + 256, B.desc(0), idesc(id), false);  // rows 32-127 undefined
+  // enable-input-d on columns never written: every row undefined.
+  kn.cta.mma_ss({0, 0}, MmaKind::f16, kn.tmem + 128, A.desc(0), B.desc(0), idesc(id), true);
+  kn.cta.commit({0, 0}, Kernel::kMbar);
+  for (int w = 0; w < 4; ++w) kn.await(w, 0);
+
+  const WarpRegisters rows = kn.cta.ld(0, {LdStShape::s32x32b, 64}, kn.tmem);
+  const std::vector<float> a_top(a.begin(), a.begin() + 32 * 16);
+  const std::vector<double> ref = reference(a_top, b, 32, 64, 16);
+  std::vector<float> got;
+  for (int t = 0; t < 32; ++t)
+    for (int n = 0; n < 64; ++n) got.push_back(decode(ElementType::f32, rows[t][n]));
+  CHECK(mismatches(got, ref) == 0);
+  expect_rule([&] { kn.cta.ld(1, {LdStShape::s32x32b, 1}, kn.tmem + taddr(32, 0)); }, Rule::uninitialized_tmem,
+              {"lane 32", "undefined value", "tcgen05.mma.cta_group::1.kind::f16"});
+  expect_rule([&] { kn.cta.ld(0, {LdStShape::s32x32b, 1}, kn.tmem + 128 + 63); }, Rule::uninitialized_tmem,
+              {"undefined value", "enable-input-d"});
+
+  // A write defines the cells again: a fresh chain over them loads clean.
+  kn.release_d();
+  kn.cta.mma_ss({0, 0}, MmaKind::f16, kn.tmem + 128, A.desc(0), B.desc(0), idesc(id), false);
+  kn.cta.commit({0, 0}, Kernel::kMbar);
+  for (int w = 0; w < 4; ++w) kn.await(w, 1);
+  CHECK(mismatches(read_d(kn.cta, kn.tmem + 128, 128, 64), reference(a, b, 128, 64, 16)) == 0);
+  kn.end();
 }

@@ -1022,6 +1022,15 @@ TEST_CASE("setmaxnreg: a multiple of 8 in [24, 256]; the same in all four warps 
   CHECK(stats.first_warning["setmaxnreg_not_uniform"].find("block (0, 0, 0), warpgroup 0: setmaxnreg = warp 3: dec 24; "
                                                           "warp 0: dec 40 is invalid") != std::string::npos);
   CHECK(error_of(counts, 128, true).find("setmaxnreg_not_uniform, a PTX-letter rule") != std::string::npos);
+  // CUTLASS's generation FMHA raises one warp's count where the other three of its warpgroup lower
+  // theirs (on B200s): the other direction, a letter too.
+  ptx::LaunchStats both_ways;
+  run(R"(
+	setp.lt.u32 	%p1, %r0, 32;
+	@%p1 setmaxnreg.inc.sync.aligned.u32 	192;
+	@!%p1 setmaxnreg.dec.sync.aligned.u32 	24;
+)", 128, 16, &both_ways);
+  CHECK(both_ways.warnings["setmaxnreg_not_uniform"] == 3u);  // warps 1-3 against warp 0
   // A warp that skips the step stays a fault.
   const std::string e = error_of(R"(
 	setp.lt.u32 	%p1, %r0, 64;

@@ -308,8 +308,10 @@ class Cta {
   // rows m at lanes first_lane + m (a CTA pair's half; for M = 128 each of
   // its two copies; .ws with M = 64, each of its two). Layout F when layout_f
   // (M = 64 without .ws). `warp` and `issuer` as for check_order.
+  // undefined_rows: rows read from cells never written (or undefined) are marked there, not refused.
   void read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
-                   int first_lane, bool layout_f, int k, ElementType type, float* out);
+                   int first_lane, bool layout_f, int k, ElementType type, float* out,
+                   std::uint8_t* undefined_rows = nullptr);
   // The `vec` scale factors of each of `rows` rows of A (or columns of B)
   // at [tmem], bytes id .. id + vec - 1 of their words, into out[row * vec + j].
   // `warp` and `issuer` as for check_order.
@@ -345,6 +347,7 @@ class Cta {
   // mma_d_ for f16 D), one .ws segment's columns of B, the scale factors,
   // the chunks an operand fetch read.
   std::vector<float> mma_a_, mma_bt_, mma_d_, mma_b_segment_, mma_scale_a_, mma_scale_b_;
+  std::vector<std::uint8_t> mma_undefined_;  // MmaShare::undefined_rows of the instruction in hand
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;
   std::map<Rule, Warning> warnings_;

@@ -43,10 +43,27 @@ class TensorMemory {
   void set_value(int lane, int column, std::uint32_t v) { values_[index(lane, column)] = std::bit_cast<float>(v); }
   std::uint32_t writer(int lane, int column) const { return get(writers_, lane, column); }
   std::uint32_t reader(int lane, int column) const { return get(readers_, lane, column); }
-  void set_writer(int lane, int column, std::uint32_t id) { set(writers_, lane, column, id); }
+  // A write defines the cell: any undefined mark goes (see undefined_by).
+  void set_writer(int lane, int column, std::uint32_t id) {
+    set(writers_, lane, column, id);
+    if (undefined_) set(*undefined_, lane, column, 0);
+  }
   void set_reader(int lane, int column, std::uint32_t id) { set(readers_, lane, column, id); }
   // Cells [column, column + n) of the lane: writer = id.
-  void set_writers(int lane, int column, int n, std::uint32_t id) { set_range(writers_, lane, column, n, id); }
+  void set_writers(int lane, int column, int n, std::uint32_t id) {
+    set_range(writers_, lane, column, n, id);
+    if (undefined_) set_range(*undefined_, lane, column, n, 0);
+  }
+  // The MMA that left the cell undefined, 0 for a defined (or never written) cell: it computed the
+  // cell's row from cells never written, its TS A row or its accumulator (PTX: Tensor Memory holds
+  // no defined value until written; the hardware computes on whatever is there). Recorded only
+  // through set_undefined, whose first call creates the store.
+  std::uint32_t undefined_by(int lane, int column) const { return undefined_ ? get(*undefined_, lane, column) : 0; }
+  bool any_undefined() const { return undefined_.has_value(); }
+  void set_undefined(int lane, int column, int n, std::uint32_t id) {
+    if (!undefined_) undefined_.emplace();
+    set_range(*undefined_, lane, column, n, id);
+  }
   // The last tcgen05.mma that read the cell from Tensor Memory (TS A), 0 for
   // none; recorded only through set_mma_readers, whose first call creates the store.
   std::uint32_t mma_reader(int lane, int column) const { return mma_readers_ ? get(*mma_readers_, lane, column) : 0; }
@@ -162,6 +179,7 @@ class TensorMemory {
   std::vector<float> values_ = std::vector<float>(kLanes * kColumns);
   Ids writers_, readers_;
   std::optional<Ids> mma_readers_;
+  std::optional<Ids> undefined_;
   std::array<bool, kColumns> live_{};
   std::vector<Allocation> allocations_;
 };
