@@ -73,8 +73,25 @@ void Cta::check_smem(const Issue& issue, const char* field, std::uint32_t addr, 
                        hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ").");
 }
 
-void Cta::check_column(const Issue& issue, int column, int first, int last) const {
+void Cta::check_column(const Issue& issue, int column, int first, int last) {
   if (tmem_.live(column)) return;
+  // CUTLASS's FMHA backward (77_blackwell_fmha_bwd, B200s) frees Tensor Memory from its compute warps once
+  // they stored dK, while its MMA warp, with nothing ordering the two, still issues the dQ MMAs it committed
+  // nothing for yet and its reduce warps load dQ: the hardware leaves freed cells as they were until an
+  // allocation takes them, and the MMA warp's few instructions run before the epilogue's many. Another
+  // warp's free, with no allocation since, is a PTX letter; the freeing warp's own later access stays a fault.
+  if (const int freer = tmem_.freed_by(column); freer >= 0 && freer != issue.warp) {
+    // Counted once per instruction, not per cell it touches.
+    std::string key = issue.instruction + "/" + std::to_string(issue.warp) + "/" + std::to_string(first) + "/" +
+                      std::to_string(last) + "/" + std::to_string(ops_.size());
+    if (key == after_free_lettered_) return;
+    after_free_lettered_ = std::move(key);
+    letter(ModelError(issue, Rule::tmem_used_after_free, "column", std::to_string(column),
+                      "the access covers columns " + std::to_string(first) + " to " + std::to_string(last) +
+                          ", which warp " + std::to_string(freer) + " freed with tcgen05.dealloc; allocated: " +
+                          tmem_.describe() + "."));
+    return;
+  }
   std::string detail = "the access covers columns " + std::to_string(first) + " to " + std::to_string(last) +
                        "; allocated: " + tmem_.describe() + ".";
   // A column field past the 512 columns usually holds a row offset computed

@@ -76,7 +76,7 @@ void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup g
   check_thread(issue, {warp, 0});
   check_cta_group(issue, group);
   const int column = static_cast<int>(taddr & 0xFFFF);
-  if ((taddr >> 16) != 0 || !tmem_.release(column, static_cast<int>(ncols)))
+  if ((taddr >> 16) != 0 || !tmem_.release(column, static_cast<int>(ncols), warp))
     throw ModelError(issue, Rule::dealloc_mismatch, "taddr", hex(taddr) + " with nCols " + std::to_string(ncols),
                      "live allocations: " + tmem_.describe() + ".");
 }

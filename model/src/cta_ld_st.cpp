@@ -55,7 +55,7 @@ std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<
   return (lane % TensorMemory::kLanes) << 16 | (taddr[0] & 0xFFFFu);
 }
 
-void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) const {
+void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) {
   const std::string p = problem(a);
   if (!p.empty()) throw ModelError(issue, Rule::ldst_access, "shape", issue.instruction, p + ".");
   // PTX #tcgen05-tensor-memory-ld-st-access-restrictions: warp w owns lanes 32·(w%4) … +31.

@@ -15,7 +15,10 @@ int TensorMemory::find_space(int columns, const TensorMemory* also) const {
 
 void TensorMemory::allocate(const Allocation& a) {
   allocations_.push_back(a);
-  for (int c = a.column; c < a.column + a.columns; ++c) live_[c] = true;
+  for (int c = a.column; c < a.column + a.columns; ++c) {
+    live_[c] = true;
+    freed_by_[c] = 0;
+  }
   for (int lane = 0; lane < kLanes; ++lane) {
     std::fill_n(value_row(lane) + a.column, a.columns, 0.0f);
     set_range(writers_, lane, a.column, a.columns, 0);
@@ -25,10 +28,13 @@ void TensorMemory::allocate(const Allocation& a) {
   }
 }
 
-bool TensorMemory::release(int column, int columns) {
+bool TensorMemory::release(int column, int columns, int warp) {
   for (auto it = allocations_.begin(); it != allocations_.end(); ++it) {
     if (it->column != column || it->columns != columns) continue;
-    for (int c = column; c < column + columns; ++c) live_[c] = false;
+    for (int c = column; c < column + columns; ++c) {
+      live_[c] = false;
+      freed_by_[c] = warp + 1;
+    }
     allocations_.erase(it);
     return true;
   }

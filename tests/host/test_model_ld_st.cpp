@@ -173,6 +173,31 @@ TEST_CASE("columns outside the allocation are an error, and a linear-looking tad
   expect_rule([&] { k.cta.ld(0, x4, k.tmem); }, Rule::tmem_outside_allocation, {"allocated: none"});
 }
 
+TEST_CASE("another warp's access to columns a dealloc freed is a PTX letter; the freeing warp's is a fault") {
+  // CUTLASS's FMHA backward (77_blackwell_fmha_bwd, B200s): a compute warp frees the columns while
+  // the MMA warp, unordered with it, still writes dQ there and the reduce warps load it.
+  const LdStAccess x2{LdStShape::s32x32b, 2};
+  Kernel k(64, 8);
+  k.cta.st(1, x2, k.tmem + taddr(32, 4), regs_of(x2, 11));
+  k.cta.wait_st(1);
+  k.cta.dealloc(0, k.tmem, 64);
+  // The cells keep the values warp 1 stored; a two-column load is one warning, not one per cell.
+  expect_letter(k.cta, [&] { CHECK(k.cta.ld(1, x2, k.tmem + taddr(32, 4))[3][1] == 11u); }, Rule::tmem_used_after_free,
+                {"warp 0 freed", "columns 4 to 5", "allocated: none"});
+  expect_letter(k.cta, [&] { k.cta.st(5, x2, k.tmem + taddr(32, 8), regs_of(x2, 12)); }, Rule::tmem_used_after_free);
+  // The warp that freed them knows they are gone.
+  expect_rule([&] { k.cta.ld(0, x2, k.tmem); }, Rule::tmem_outside_allocation, {"allocated: none"});
+  // Allocated again, the columns are live and their contents undefined.
+  k.cta.alloc(2, Kernel::kTmemSlot, 64);
+  expect_rule([&] { k.cta.ld(1, x2, k.tmem + taddr(32, 4)); }, Rule::uninitialized_tmem);
+  k.cta.dealloc(2, k.tmem, 64);
+  k.cta.finish();
+  // Under letters_as_errors it is an error.
+  Kernel strict(64, 8, true);
+  strict.cta.dealloc(0, strict.tmem, 64);
+  expect_rule([&] { strict.cta.ld(1, x2, strict.tmem + taddr(32, 0)); }, Rule::tmem_used_after_free, {"warp 0 freed"});
+}
+
 TEST_CASE("illegal .num and a wrong register count are errors") {
   Kernel k(64);
   expect_rule([&] { k.cta.ld(0, {LdStShape::s32x32b, 3}, k.tmem); }, Rule::ldst_access, {"x1, x2, x4"});

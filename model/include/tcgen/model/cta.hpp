@@ -269,7 +269,7 @@ class Cta {
   void unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched);
   void check_cta_group(const Issue& issue, CtaGroup group);
   void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
-  void check_column(const Issue& issue, int column, int first, int last) const;
+  void check_column(const Issue& issue, int column, int first, int last);
   // `mma`: the touching mma's accumulator and shape (Touch::mma_read/mma_write), for strict mode.
   void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
                    const MmaShape* mma = nullptr);
@@ -290,7 +290,7 @@ class Cta {
   // The warp's one taddr, its lane taken modulo 128 (Rule::tmem_lane_past_127).
   // A lane field of 0 from a warp of another quarter: that quarter's first lane (Rule::lane_quarter_implied).
   std::uint32_t uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr);
-  void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr) const;
+  void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr);
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
   enum class MbarOp { arrive, expect_tx, complete_tx };
   // Applies op to the mbarrier; `carried` joins what its phase delivers to waiters.
@@ -351,6 +351,7 @@ class Cta {
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;
   std::map<Rule, Warning> warnings_;
+  std::string after_free_lettered_;  // the last instruction counted for tmem_used_after_free (check_column)
   std::function<std::string()> locator_;
 };
 

@@ -9,6 +9,8 @@ namespace tcgen::model {
 #define TCGEN_MODEL_RULES(X)                                                                                         \
   X(tmem_outside_allocation, "tcgen05-instructions-tcgen05-alloc",                                                   \
     "Tensor Memory may be accessed only in columns allocated by tcgen05.alloc and not yet freed")                    \
+  X(tmem_used_after_free, "tcgen05-instructions-tcgen05-alloc",                                                      \
+    "Tensor Memory may be accessed only in columns allocated by tcgen05.alloc and not yet freed by tcgen05.dealloc") \
   X(lane_quarter, "tcgen05-tensor-memory-ld-st-access-restrictions",                                                 \
     "with tcgen05.ld/st, warp w may access only Tensor Memory lanes 32*(w%4) to 32*(w%4)+31")                        \
   X(lane_quarter_implied, "tcgen05-tensor-memory-ld-st-access-restrictions",                                        \
@@ -146,7 +148,10 @@ constexpr Severity severity(Rule r) {
     // CUTLASS's block-scaled GEMMs (72b_blackwell_nvfp4_nvfp4_gemm, B200s) copy each k-block's scale
     // factors into the columns the previous k-block's tcgen05.cp filled and its MMA read, from the one
     // MMA thread, with no commit and wait between: one thread's tcgen05 operations run in issue order.
-    case Rule::cp_not_pipelined: return Severity::letter;
+    case Rule::cp_not_pipelined:
+    // CUTLASS's FMHA backward (77_blackwell_fmha_bwd, B200s) frees Tensor Memory from its compute warps
+    // while its MMA warp, unordered with them, issues its last dQ MMAs: freed cells keep their values.
+    case Rule::tmem_used_after_free: return Severity::letter;
     // CUTLASS's 2-SM MMAs run under `if (is_mma_leader_cta)` (rank & 1 = 0),
     // as do tutorials 04 and 05 and ThunderKittens' 2-CTA GEMM.
     case Rule::pair_mma_by_odd_cta: return Severity::convention;

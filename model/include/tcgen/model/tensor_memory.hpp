@@ -112,6 +112,9 @@ class TensorMemory {
 
   const std::vector<Allocation>& allocations() const { return allocations_; }
   bool live(int column) const { return column >= 0 && column < kColumns && live_[column]; }
+  // The warp whose tcgen05.dealloc freed the column, -1 when no dealloc did since it was last allocated (or
+  // never). The cells keep their values until an allocation takes them again.
+  int freed_by(int column) const { return column >= 0 && column < kColumns ? freed_by_[column] - 1 : -1; }
   // The first column, a multiple of `columns`, that starts a free range of
   // that many; -1 when there is none. Aligning to the size is the model's
   // choice: PTX does not say where tcgen05.alloc places columns. With
@@ -120,8 +123,8 @@ class TensorMemory {
   // Marks the columns live and their cells unwritten: TMEM contents are
   // undefined after allocation.
   void allocate(const Allocation& a);
-  // False when no live allocation has exactly this start and size.
-  bool release(int column, int columns);
+  // False when no live allocation has exactly this start and size; `warp` frees it.
+  bool release(int column, int columns, int warp);
   // "columns [0, 64) by warp 0, [64, 96) by warp 1", or "none".
   std::string describe() const;
 
@@ -181,6 +184,7 @@ class TensorMemory {
   std::optional<Ids> mma_readers_;
   std::optional<Ids> undefined_;
   std::array<bool, kColumns> live_{};
+  std::array<int, kColumns> freed_by_{};  // the warp + 1; 0 for none
   std::vector<Allocation> allocations_;
 };
 
