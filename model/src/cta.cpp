@@ -33,7 +33,7 @@ std::string Cta::warp_name(int warp) const {
   return "warp " + std::to_string(warp) + (acting_ ? " of rank " + std::to_string(acting_->rank()) : "");
 }
 
-void Cta::letter(const ModelError& e) {
+void Cta::raise(const ModelError& e) {
   if (config_.letters_as_errors || severity(e.rule()) == Severity::fault) throw e;
   Warning& w = warnings_[e.rule()];
   if (w.count++ != 0) return;
@@ -56,21 +56,21 @@ void Cta::check_cta_group(const Issue& issue, CtaGroup group) {
     cta_group_first_ = issue.instruction + " by warp " + std::to_string(issue.warp);
   }
   if (*cta_group_ != group)
-    throw ModelError(issue, Rule::mixed_cta_group, ".cta_group", "::" + std::to_string(static_cast<int>(group)),
+    raise(ModelError(issue, Rule::mixed_cta_group, ".cta_group", "::" + std::to_string(static_cast<int>(group)),
                      "the kernel's first tcgen05 instruction with a .cta_group, " + cta_group_first_ + ", used ::" +
-                         std::to_string(static_cast<int>(*cta_group_)) + ".");
+                         std::to_string(static_cast<int>(*cta_group_)) + "."));
   if (group == CtaGroup::two && !peer_)
-    throw ModelError(issue, Rule::pair_missing, ".cta_group", "::2",
+    raise(ModelError(issue, Rule::pair_missing, ".cta_group", "::2",
                      "this CTA, of rank " + std::to_string(rank()) + ", has no peer of rank " +
                          std::to_string(rank() ^ 1) + " in its cluster (a cluster of an even number of CTAs pairs "
-                         "them all).");
+                         "them all)."));
 }
 
-void Cta::check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const {
+void Cta::check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) {
   if (smem_.contains(addr, n)) return;
-  throw ModelError(issue, Rule::smem_outside_image, field, hex(addr),
+  raise(ModelError(issue, Rule::smem_outside_image, field, hex(addr),
                    "the " + std::to_string(n) + " bytes there are not all inside the shared memory image [" +
-                       hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ").");
+                       hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ")."));
 }
 
 void Cta::check_column(const Issue& issue, int column, int first, int last) {
@@ -86,7 +86,7 @@ void Cta::check_column(const Issue& issue, int column, int first, int last) {
                       std::to_string(last) + "/" + std::to_string(ops_.size());
     if (key == after_free_lettered_) return;
     after_free_lettered_ = std::move(key);
-    letter(ModelError(issue, Rule::tmem_used_after_free, "column", std::to_string(column),
+    raise(ModelError(issue, Rule::tmem_used_after_free, "column", std::to_string(column),
                       "the access covers columns " + std::to_string(first) + " to " + std::to_string(last) +
                           ", which warp " + std::to_string(freer) + " freed with tcgen05.dealloc; allocated: " +
                           tmem_.describe() + "."));
@@ -99,7 +99,7 @@ void Cta::check_column(const Issue& issue, int column, int first, int last) {
   if (column >= TensorMemory::kColumns)
     detail += " Tensor Memory has 512 columns; the lane is in taddr bits 31-16, so 16 lanes down is "
               "taddr + (16 << 16).";
-  throw ModelError(issue, Rule::tmem_outside_allocation, "column", std::to_string(column), detail);
+  raise(ModelError(issue, Rule::tmem_outside_allocation, "column", std::to_string(column), detail));
 }
 
 std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::string instruction, int lanes_covered,
@@ -108,15 +108,15 @@ std::uint32_t Cta::issue_op(OpKind kind, int issuer, int warp, int lane, std::st
   return static_cast<std::uint32_t>(ops_.size());
 }
 
-void Cta::finish() const {
+void Cta::finish() {
   if (!pair_allocs_.empty())
-    throw ModelError({"kernel exit"}, Rule::pair_alloc_mismatch, "allocations",
+    raise(ModelError({"kernel exit"}, Rule::pair_alloc_mismatch, "allocations",
                      std::to_string(pair_allocs_.size()) + " of the peer's",
                      "the peer CTA (rank " + std::to_string(rank() ^ 1) + ") executed tcgen05.alloc.cta_group::2 " +
-                         "for both CTAs, and this CTA never executed the tcgen05.alloc.cta_group::2 that pairs with it.");
+                         "for both CTAs, and this CTA never executed the tcgen05.alloc.cta_group::2 that pairs with it."));
   if (tmem_.allocations().empty()) return;
-  throw ModelError({"kernel exit"}, Rule::tmem_not_freed, "allocations", tmem_.describe(),
-                   "the kernel ends with Tensor Memory still allocated; call tcgen05.dealloc for each.");
+  raise(ModelError({"kernel exit"}, Rule::tmem_not_freed, "allocations", tmem_.describe(),
+                   "the kernel ends with Tensor Memory still allocated; call tcgen05.dealloc for each."));
 }
 
 }  // namespace tcgen::model

@@ -26,33 +26,33 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
   check_thread(issue, {warp, 0});
   check_cta_group(issue, group);
   if (relinquished_by_)
-    throw ModelError(issue, Rule::alloc_after_relinquish, "nCols", std::to_string(ncols),
+    raise(ModelError(issue, Rule::alloc_after_relinquish, "nCols", std::to_string(ncols),
                      "warp " + std::to_string(*relinquished_by_) +
-                         " already executed tcgen05.relinquish_alloc_permit.");
+                         " already executed tcgen05.relinquish_alloc_permit."));
   if (ncols < 32 || ncols > 512 || (ncols & (ncols - 1)) != 0)
-    throw ModelError(issue, Rule::alloc_columns, "nCols", std::to_string(ncols),
-                     "columns are allocated in powers of two.");
+    raise(ModelError(issue, Rule::alloc_columns, "nCols", std::to_string(ncols),
+                     "columns are allocated in powers of two."));
   if (last_alloc_columns_ != 0 && static_cast<int>(ncols) > last_alloc_columns_)
-    letter(ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
+    raise(ModelError(issue, Rule::alloc_increase, "nCols", std::to_string(ncols),
                       "the CTA's previous tcgen05.alloc took " + std::to_string(last_alloc_columns_) + " columns."));
   check_smem(issue, "dst", dst, 4);
   int column = -1;
   if (group == CtaGroup::two && !pair_allocs_.empty()) {  // the peer's alloc took them for both
     const auto [paired, columns] = pair_allocs_.front();
     if (columns != static_cast<int>(ncols))
-      throw ModelError(issue, Rule::pair_alloc_mismatch, "nCols", std::to_string(ncols),
+      raise(ModelError(issue, Rule::pair_alloc_mismatch, "nCols", std::to_string(ncols),
                        "the peer CTA (rank " + std::to_string(peer_->rank()) +
                            ")'s tcgen05.alloc.cta_group::2 that this one pairs with took " + std::to_string(columns) +
-                           " columns.");
+                           " columns."));
     pair_allocs_.erase(pair_allocs_.begin());
     column = paired;
   } else {
     const TensorMemory* also = group == CtaGroup::two ? &peer_->tmem_ : nullptr;
     column = tmem_.find_space(static_cast<int>(ncols), also);
     if (column < 0)
-      throw ModelError(issue, Rule::alloc_unavailable, "nCols", std::to_string(ncols),
+      raise(ModelError(issue, Rule::alloc_unavailable, "nCols", std::to_string(ncols),
                        "no free aligned range of that many columns; allocated: " + tmem_.describe() +
-                           (also ? "; in the peer CTA: " + also->describe() : std::string()) + ".");
+                           (also ? "; in the peer CTA: " + also->describe() : std::string()) + "."));
     tmem_.allocate({column, static_cast<int>(ncols), warp});
     if (also) {
       peer_->tmem_.allocate({column, static_cast<int>(ncols), warp});
@@ -77,8 +77,8 @@ void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup g
   check_cta_group(issue, group);
   const int column = static_cast<int>(taddr & 0xFFFF);
   if ((taddr >> 16) != 0 || !tmem_.release(column, static_cast<int>(ncols), warp))
-    throw ModelError(issue, Rule::dealloc_mismatch, "taddr", hex(taddr) + " with nCols " + std::to_string(ncols),
-                     "live allocations: " + tmem_.describe() + ".");
+    raise(ModelError(issue, Rule::dealloc_mismatch, "taddr", hex(taddr) + " with nCols " + std::to_string(ncols),
+                     "live allocations: " + tmem_.describe() + "."));
 }
 
 void Cta::relinquish_alloc_permit(int warp, CtaGroup group) {

@@ -20,19 +20,19 @@ void Cta::cp(Thread t, CpShape shape, std::uint32_t taddr, std::uint64_t s_desc,
   try {
     f = decode_smem_descriptor(s_desc);
   } catch (const Error& e) {
-    throw ModelError(issue, Rule::descriptor_invalid, "s-desc." + e.field(), e.value(),
-                     "decoding s-desc " + hex(s_desc) + " failed: " + e.what() + ".");
+    raise(ModelError(issue, Rule::descriptor_invalid, "s-desc." + e.field(), e.value(),
+                     "decoding s-desc " + hex(s_desc) + " failed: " + e.what() + "."));
   }
   // A source is a K-major canonical matrix of row_bytes(shape) bytes a row,
   // swizzled or not: FlashMLA's MODEL1 decode copies its 128B-swizzled Q tile
   // so, on B200s. 128B_base32B is an MN-major layout.
   if (f.layout_type == 1)
-    throw ModelError(issue, Rule::unsupported, "s-desc layout type", "1 (128B_base32B)",
-                     "a tcgen05.cp source is K-major: none, 32B, 64B or 128B swizzled (PTX #tcgen05-canonical-layouts).");
+    raise(ModelError(issue, Rule::unsupported, "s-desc layout type", "1 (128B_base32B)",
+                     "a tcgen05.cp source is K-major: none, 32B, 64B or 128B swizzled (PTX #tcgen05-canonical-layouts)."));
   const int lane0 = static_cast<int>(taddr >> 16);
   if (lane0 != 0)
-    throw ModelError(issue, Rule::unsupported, "taddr lane", std::to_string(lane0),
-                     "the model copies to lane 0 only, the one lane CUTLASS uses; PTX does not say which others work.");
+    raise(ModelError(issue, Rule::unsupported, "taddr lane", std::to_string(lane0),
+                     "the model copies to lane 0 only, the one lane CUTLASS uses; PTX does not say which others work."));
   if (group == CtaGroup::one) return cp_share(issue, t, keys_.thread(t.warp, t.lane), shape, taddr, f);
   // cta_group::2: "the data is copied into the Tensor Memory of both the
   // current and the peer CTAs"; each reads the source at s-desc in its own

@@ -35,13 +35,13 @@ void for_each_cell(const LdStAccess& a, std::uint32_t taddr, F&& f) {
 std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr) {
   for (int t = 1; t < 32; ++t)
     if (taddr[t] != taddr[0])
-      throw ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
+      raise(ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
                        "thread 0 gives " + hex(taddr[0]) + "; a per-thread address does not select per-thread cells, "
-                       "the thread map does.");
+                       "the thread map does."));
   const std::uint32_t lane = taddr[0] >> 16, quarter = static_cast<std::uint32_t>(warp % 4);
   if (lane == 0 && quarter != 0) {
     // A PTX letter: unless it is an error, the access goes on in the warp's own quarter (rule.hpp).
-    letter(ModelError(issue, Rule::lane_quarter_implied, "taddr lane", "0",
+    raise(ModelError(issue, Rule::lane_quarter_implied, "taddr lane", "0",
                       "warp " + std::to_string(warp) + " owns lanes " + std::to_string(32 * quarter) + " to " +
                           std::to_string(32 * quarter + 31) + "; the model takes lane " + std::to_string(32 * quarter) +
                           ", as B200s do for FlashMLA's kernels, which give the column only."));
@@ -49,7 +49,7 @@ std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<
   }
   if (lane < TensorMemory::kLanes) return taddr[0];
   // A PTX letter: unless it is an error, the access goes on at lane % 128, as on B200s (rule.hpp).
-  letter(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
+  raise(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
                     "the model takes lane " + std::to_string(lane % TensorMemory::kLanes) +
                         " (lane % 128); an M = 256 pair's second 128 rows are lanes 0-127 of the odd CTA."));
   return (lane % TensorMemory::kLanes) << 16 | (taddr[0] & 0xFFFFu);
@@ -57,15 +57,15 @@ std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<
 
 void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) {
   const std::string p = problem(a);
-  if (!p.empty()) throw ModelError(issue, Rule::ldst_access, "shape", issue.instruction, p + ".");
+  if (!p.empty()) raise(ModelError(issue, Rule::ldst_access, "shape", issue.instruction, p + "."));
   // PTX #tcgen05-tensor-memory-ld-st-access-restrictions: warp w owns lanes 32·(w%4) … +31.
   const int lane0 = static_cast<int>(taddr >> 16), q = warp % 4, n = lanes(a.shape);
   if (lane0 < 32 * q || lane0 + n > 32 * q + 32)
-    throw ModelError(issue, Rule::lane_quarter, "taddr lane", std::to_string(lane0),
+    raise(ModelError(issue, Rule::lane_quarter, "taddr lane", std::to_string(lane0),
                      "the access covers lanes " + std::to_string(lane0) + " to " + std::to_string(lane0 + n - 1) +
                          ", but warp " + std::to_string(warp) + " (warp % 4 = " + std::to_string(q) +
                          ") may access only lanes " + std::to_string(32 * q) + " to " + std::to_string(32 * q + 31) +
-                         ".");
+                         "."));
   int first = 1 << 30, last = -1;
   for_each_cell(a, taddr, [&](int, int, int, int, int col) {
     first = std::min(first, col);
@@ -108,8 +108,8 @@ void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>&
   check_ld_st(issue, warp, a, base);
   for (int t = 0; t < 32; ++t)
     if (regs[t].size() != static_cast<std::size_t>(registers(a)))
-      throw ModelError(issue, Rule::ldst_access, "registers", std::to_string(regs[t].size()) + " in thread " +
-                       std::to_string(t), "the access takes " + std::to_string(registers(a)) + " per thread.");
+      raise(ModelError(issue, Rule::ldst_access, "registers", std::to_string(regs[t].size()) + " in thread " +
+                       std::to_string(t), "the access takes " + std::to_string(registers(a)) + " per thread."));
   for_each_cell(a, base, [&](int, int, int, int lane, int col) {
     check_order(issue, Touch::st, warp, keys_.st(warp), lane, col);
   });

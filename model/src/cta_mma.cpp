@@ -60,8 +60,8 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   try {
     decode_smem_descriptor(desc);
   } catch (const Error& e) {
-    throw ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
-                     "decoding " + w + " " + hex(desc) + " failed: " + e.what() + ".");
+    raise(ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
+                     "decoding " + w + " " + hex(desc) + " failed: " + e.what() + "."));
   }
   // The chunks are listed only when some st.shared is not yet fenced: else
   // none can break the proxy-fence rule.
@@ -72,11 +72,11 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
                                list_chunks ? &mma_chunks_ : nullptr);
   } catch (const Error& e) {
     if (e.field() != "address")
-      throw ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
-                       "reading the operand of " + w + " " + hex(desc) + " failed: " + e.what() + ".");
-    throw ModelError(issue, Rule::smem_outside_image, "address", e.value(),
+      raise(ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
+                       "reading the operand of " + w + " " + hex(desc) + " failed: " + e.what() + "."));
+    raise(ModelError(issue, Rule::smem_outside_image, "address", e.value(),
                      "the operand of " + w + " " + hex(desc) + " reaches outside the shared memory image [" +
-                         hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ").");
+                         hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ")."));
   }
   if (list_chunks) check_proxy(issue, mma_chunks_);
 }
@@ -86,13 +86,13 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
   const std::uint32_t d_tmem = now.d_tmem;
   const int element_bits = bits(type);
   if (element_bits != 8 && element_bits != 16 && element_bits != 32)
-    throw ModelError(issue, Rule::unsupported, "A type", name(type),
+    raise(ModelError(issue, Rule::unsupported, "A type", name(type),
                      "how 6- and 4-bit A elements sit in Tensor Memory is drawn only in figures "
-                     "(tcgen05-facts-2.md §1.1).");
+                     "(tcgen05-facts-2.md §1.1)."));
   const int lane0 = static_cast<int>(a_tmem >> 16), col0 = static_cast<int>(a_tmem & 0xFFFF);
   if (lane0 != static_cast<int>(d_tmem >> 16))
-    throw ModelError(issue, Rule::mma_lane_offset, "a-tmem lane", std::to_string(lane0),
-                     "d-tmem uses lane " + std::to_string(d_tmem >> 16) + ".");
+    raise(ModelError(issue, Rule::mma_lane_offset, "a-tmem lane", std::to_string(lane0),
+                     "d-tmem uses lane " + std::to_string(d_tmem >> 16) + "."));
   const int columns = k * element_bits / 32;  // 256 bits of each row: 8 columns
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
@@ -144,55 +144,55 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   check_thread(issue, t);
   check_cta_group(issue, group);
   if (kind == MmaKind::i8)
-    throw ModelError(issue, Rule::unsupported, ".kind", "kind::i8",
-                     "kind::i8 accumulates in s32, which the model's fp32 accumulator does not reproduce.");
+    raise(ModelError(issue, Rule::unsupported, ".kind", "kind::i8",
+                     "kind::i8 accumulates in s32, which the model's fp32 accumulator does not reproduce."));
   InstrDescriptorFields f;
   try {
     f = decode_instr_descriptor(idesc, kind, variant.ws, group);
   } catch (const Error& e) {
-    throw ModelError(issue, Rule::idesc_invalid, "idesc." + e.field(), e.value(),
-                     "decoding idesc " + hex(idesc) + " for kind::" + name(kind) + " failed: " + e.what() + ".");
+    raise(ModelError(issue, Rule::idesc_invalid, "idesc." + e.field(), e.value(),
+                     "decoding idesc " + hex(idesc) + " for kind::" + name(kind) + " failed: " + e.what() + "."));
   }
-  if (f.sparse) throw ModelError(issue, Rule::unsupported, "idesc.sparse", "1", "the model executes dense MMAs only.");
+  if (f.sparse) raise(ModelError(issue, Rule::unsupported, "idesc.sparse", "1", "the model executes dense MMAs only."));
   const bool scaled = block_scaled(kind);
   if (!legal_scale_vec(kind, variant.scale_vec, f.ue8m0)) {
     if (!scaled)
-      throw ModelError(issue, Rule::idesc_invalid, ".block_scale", std::to_string(variant.scale_vec) + "X",
-                       "only the kinds mxf8f6f4, mxf4 and mxf4nvf4 are block-scaled.");
+      raise(ModelError(issue, Rule::idesc_invalid, ".block_scale", std::to_string(variant.scale_vec) + "X",
+                       "only the kinds mxf8f6f4, mxf4 and mxf4nvf4 are block-scaled."));
     const bool vec_fits = legal_scale_vec(kind, variant.scale_vec, true);  // the type is what is wrong
-    throw ModelError(issue, Rule::idesc_invalid, vec_fits ? "idesc.scale_type" : ".scale_vec",
+    raise(ModelError(issue, Rule::idesc_invalid, vec_fits ? "idesc.scale_type" : ".scale_vec",
                      vec_fits ? "0 (UE4M3)" : std::to_string(variant.scale_vec) + "X",
                      "kind::" + std::string(name(kind)) + " with .scale_vec::" + std::to_string(variant.scale_vec) +
                          "X and " + (f.ue8m0 ? "UE8M0" : "UE4M3") +
                          " factors: the legal pairs are mxf8f6f4 1X, mxf4 2X, mxf4nvf4 2X (UE8M0) or 4X (UE8M0, "
-                         "UE4M3) (PTX #tcgen05-mma-scale-valid-comb).");
+                         "UE4M3) (PTX #tcgen05-mma-scale-valid-comb)."));
   }
   if (scaled)
     for (const auto& [field, id] : {std::pair{"idesc.a_sf_id", f.a_sf_id}, std::pair{"idesc.b_sf_id", f.b_sf_id}})
       if (id % variant.scale_vec != 0)
-        throw ModelError(issue, Rule::idesc_invalid, field, std::to_string(id),
+        raise(ModelError(issue, Rule::idesc_invalid, field, std::to_string(id),
                          "with .scale_vec::" + std::to_string(variant.scale_vec) + "X the ID picks a " +
                              std::to_string(variant.scale_vec) + "-byte aligned sub-column of the scale word: " +
                              (variant.scale_vec == 1 ? "0-3" : variant.scale_vec == 2 ? "0 or 2" : "0") +
-                             " (PTX #tcgen05-mma-scale-factor-a, #tcgen05-mma-scale-factor-b).");
+                             " (PTX #tcgen05-mma-scale-factor-a, #tcgen05-mma-scale-factor-b)."));
   if (variant.scale_input_d != 0 &&
       (variant.scale_input_d < 0 || variant.scale_input_d > 15 || (kind != MmaKind::f16 && kind != MmaKind::tf32)))
-    throw ModelError(issue, Rule::idesc_invalid, "scale-input-d", std::to_string(variant.scale_input_d),
-                     "scale-input-d lies in [0, 15] and is for kind::f16 and tf32 only (PTX #tcgen05-mma).");
+    raise(ModelError(issue, Rule::idesc_invalid, "scale-input-d", std::to_string(variant.scale_input_d),
+                     "scale-input-d lies in [0, 15] and is for kind::f16 and tf32 only (PTX #tcgen05-mma)."));
   if (a_tmem && f.a_mn_major)
-    throw ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem]).");
+    raise(ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem])."));
   if (group == CtaGroup::two) return pair_mma(issue, t, f, d_tmem, a_tmem, a_desc, b_desc, enable_input_d, variant);
   const int M = f.m, N = f.n, K = k_per_instruction(kind);
   const int lane0 = static_cast<int>(d_tmem >> 16);
   if (!(lane0 == 0 || (M == 64 && !variant.ws && lane0 == 16)))
-    throw ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
+    raise(ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
                      variant.ws ? "tcgen05.mma.ws puts D in Layout D, E or G, which start at lane 0."
                      : M == 128 ? "M = 128 uses Layout D, which starts at lane 0."
-                                : "M = 64 uses Layout F, which starts at lane 0 or 16.");
+                                : "M = 64 uses Layout F, which starts at lane 0 or 16."));
   if (a_tmem && variant.ws && M == 32)
-    throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(M),
+    raise(ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(M),
                      "where A lies in Tensor Memory for tcgen05.mma.ws with M = 32 is drawn only in PTX figures "
-                     "(tcgen05-facts-2.md §1.2, UNCONFIRMED).");
+                     "(tcgen05-facts-2.md §1.2, UNCONFIRMED)."));
 
   // The operands, decoded once per instruction into reused buffers: A as
   // M × K, B straight into K × N (the layout the loop nest wants).
@@ -241,17 +241,17 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
                    std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
                    bool enable_input_d, const MmaVariant& variant) {
   if (block_scaled(f.kind) && f.m != 256)
-    throw ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(f.m),
+    raise(ModelError(issue, Rule::unsupported, "idesc.m", std::to_string(f.m),
                      "a block-scaled cta_group::2 MMA is modelled for M = 256, where each CTA keeps the factors "
-                     "of its own 128 rows of A; where M = 128's 64 rows keep theirs is UNCONFIRMED.");
+                     "of its own 128 rows of A; where M = 128's 64 rows keep theirs is UNCONFIRMED."));
   if (rank() & 1)
-    letter(ModelError(issue, Rule::pair_mma_by_odd_cta, "%cluster_ctarank", std::to_string(rank()),
+    raise(ModelError(issue, Rule::pair_mma_by_odd_cta, "%cluster_ctarank", std::to_string(rank()),
                       "this CTA is the odd one of its pair; its peer, rank " + std::to_string(peer_->rank()) +
                           ", issues the pair's MMAs in CUTLASS and the public 2-CTA kernels."));
   const int lane0 = static_cast<int>(d_tmem >> 16);
   if (lane0 != 0)
-    throw ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
-                     "cta_group::2 puts D in Layout A (M = 256) or B (M = 128), which start at lane 0.");
+    raise(ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
+                     "cta_group::2 puts D in Layout A (M = 256) or B (M = 128), which start at lane 0."));
   const int M = f.m, N = f.n, K = k_per_instruction(f.kind), rows = M / 2, half = N / 2;
   const MmaShape now{d_tmem, M, N, f.kind};
   std::array<Cta*, 2> pair{};  // by rank parity

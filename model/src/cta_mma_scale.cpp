@@ -36,9 +36,9 @@ void Cta::read_scale_factors(const Issue& issue, int warp, int issuer, const cha
   const int lane0 = static_cast<int>((tmem >> 16) & 0x3FFF), col0 = static_cast<int>(tmem & 0xFFFF);
   const std::string w = which;
   if (lane0 != 0)
-    throw ModelError(issue, Rule::scale_factors, w + " lane", std::to_string(lane0),
+    raise(ModelError(issue, Rule::scale_factors, w + " lane", std::to_string(lane0),
                      "the scale factors fill lanes 0-31 of every 32-lane partition, so [" + w +
-                         "] names lane 0 (its address is " + hex(tmem) + ").");
+                         "] names lane 0 (its address is " + hex(tmem) + ")."));
   const int columns = (rows + 31) / 32;
   const std::string why = ", and the MMA reads scale factors from it through [" + w + "]";
   for (int r = 0; r < rows; ++r) {
@@ -53,19 +53,19 @@ void Cta::read_scale_factors(const Issue& issue, int warp, int issuer, const cha
       const std::uint32_t used = vec == 4 ? word : word & ((1u << (8 * vec)) - 1);
       if (q == 0) first = used;
       else if (used != first)
-        throw ModelError(issue, Rule::scale_factors, "cell", "lane " + std::to_string(lane) + ", column " +
+        raise(ModelError(issue, Rule::scale_factors, "cell", "lane " + std::to_string(lane) + ", column " +
                                                                  std::to_string(column),
                          "it holds scale bytes " + hex(used) + " where lane " + std::to_string(r % 32) +
                              " holds " + hex(first) + ": the scale factors of " + (w == "scale-A-tmem" ? "row " : "column ") +
                              std::to_string(r) + " must be the same in all four 32-lane partitions "
-                             "(tcgen05.cp .32x128b.warpx4 copies them so).");
+                             "(tcgen05.cp .32x128b.warpx4 copies them so)."));
     }
     for (int j = 0; j < vec; ++j) {
       const std::uint32_t byte = (first >> (8 * j)) & 0xFF;
       if (!ue8m0 && (byte & 0x80))
-        throw ModelError(issue, Rule::scale_factors, w + " byte", hex(byte),
+        raise(ModelError(issue, Rule::scale_factors, w + " byte", hex(byte),
                          "a UE4M3 scale factor has no sign bit: bit 7 must be 0 (row or column " + std::to_string(r) +
-                             ", factor " + std::to_string(j) + ").");
+                             ", factor " + std::to_string(j) + ")."));
       out[r * vec + j] = scale_value(byte, ue8m0);
     }
   }

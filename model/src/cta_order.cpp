@@ -39,7 +39,7 @@ std::string Cta::commit_state(const AsyncOp& op, std::uint32_t id, int warp) con
 }
 
 void Cta::unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched) {
-  letter(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
+  raise(ModelError(issue, Rule::missing_after_thread_sync, "cell", cell_name(lane, column),
                     warp_name(warp) + " has waited for the " + op.instruction + " of " + by(op.warp, op.lane) +
                         " that " + touched + " it, but has not executed tcgen05.fence::after_thread_sync since that "
                         "wait."));
@@ -61,7 +61,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   auto require = [&](bool known, auto waited, const AsyncOp& op, Rule rule, auto why) {
     if (known) return;
     if (waited()) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
-    throw ModelError(issue, rule, "cell", cell_name(lane, column), why());
+    raise(ModelError(issue, rule, "cell", cell_name(lane, column), why()));
   };
   // A tcgen05.st or ld of another warp, which must be complete: known through the issuer's fence, or,
   // a PTX letter, through its wait::st / wait::ld and a barrier or mbarrier with no fence on either side.
@@ -70,11 +70,11 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     if (w.effective.knows_complete(op.issuer, id)) return;
     if (w.pending.knows_complete(op.issuer, id)) return unfenced_wait(issue, warp, lane, column, op, touched);
     if (!w.effective.knows_complete(unfenced, id) && !w.pending.knows_complete(unfenced, id))
-      throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column), why());
+      raise(ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column), why()));
     const std::string after = w.effective.knows_complete(unfenced, id)
                                   ? std::string(".")
                                   : ", nor has " + warp_name(warp) + " run tcgen05.fence::after_thread_sync since its wait.";
-    letter(ModelError(issue, Rule::missing_before_thread_sync, "cell", cell_name(lane, column),
+    raise(ModelError(issue, Rule::missing_before_thread_sync, "cell", cell_name(lane, column),
                       "the " + op.instruction + " of " + by(op.warp, -1) + " that " + touched +
                           " it was waited for and then published by a barrier or mbarrier, but that warp ran no "
                           "tcgen05.fence::before_thread_sync between the wait and the publishing" + after));
@@ -94,10 +94,10 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       // Not waited for, and not yet let through by this warp (the letter below, once).
       const bool unwaited = c.writer >= warps_[op.warp].st_done && !w.effective.knows_complete(op.issuer, c.writer);
       if (unwaited && !published)
-        throw ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
-                         writer() + ", which has not executed tcgen05.wait::st since.");
+        raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
+                         writer() + ", which has not executed tcgen05.wait::st since."));
       if (unwaited) {
-        letter(ModelError(issue, Rule::st_published_unwaited, "cell", cell_name(lane, column),
+        raise(ModelError(issue, Rule::st_published_unwaited, "cell", cell_name(lane, column),
                           writer() + ", which then reached " + warp_name(warp) +
                               " through a barrier or mbarrier arrival without tcgen05.wait::st before it."));
         WarpState& ws = state(warp);  // unless an error, as if waited, fenced and published
@@ -132,7 +132,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
                 });
       } else if (!pipelined && touch == Touch::cp && op.issuer == issuer &&
                  !w.effective.knows_ordered(op.issuer, c.writer)) {
-        letter(ModelError(issue, Rule::cp_not_pipelined, "cell", cell_name(lane, column),
+        raise(ModelError(issue, Rule::cp_not_pipelined, "cell", cell_name(lane, column),
                           writer() + ", the same thread, and this tcgen05.cp rewrites it with no commit and wait "
                                      "between."));
       } else if (!pipelined) {
@@ -149,8 +149,8 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     const AsyncOp& op = ops_[c.reader - 1];
     auto reader = [&] { return "it is read by " + op.instruction + " of " + by(op.warp, -1); };
     if (c.reader >= warps_[op.warp].ld_done)
-      throw ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
-                       reader() + ", which has not executed tcgen05.wait::ld since.");
+      raise(ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
+                       reader() + ", which has not executed tcgen05.wait::ld since."));
     if (!same_warp(op))
       require_complete(op, c.reader, "read",
                        [&] { return reader() + ", and nothing orders this write after that read."; });
@@ -170,11 +170,11 @@ void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, i
   const bool waited = pipelined ? w.pending.knows_ordered(op.issuer, id) : w.pending.knows_complete(op.issuer, id);
   if (waited) return unfenced_wait(issue, warp, lane, column, op, "read");
   if (pipelined)
-    throw ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column),
+    raise(ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column),
                      "it is read by " + op.instruction + " of " + by(op.warp, op.lane) +
-                         ", another thread, and nothing orders this write after that read.");
-  throw ModelError(issue, Rule::mma_not_pipelined, "cell", cell_name(lane, column),
-                   unpipelined(op, "read it as its A operand", "overwrites it", now, id, warp, issuer));
+                         ", another thread, and nothing orders this write after that read."));
+  raise(ModelError(issue, Rule::mma_not_pipelined, "cell", cell_name(lane, column),
+                   unpipelined(op, "read it as its A operand", "overwrites it", now, id, warp, issuer)));
 }
 
 std::string Cta::unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
@@ -188,13 +188,13 @@ std::string Cta::unpipelined(const AsyncOp& op, const char* earlier, const char*
          commit_state(op, id, warp) + "), or accept the FA4 order (strict mode off).";
 }
 
-void Cta::check_written(const Issue& issue, int lane, int column, const char* why) const {
+void Cta::check_written(const Issue& issue, int lane, int column, const char* why) {
   if (const std::uint32_t by_mma = tmem_.undefined_by(lane, column))
-    throw ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column),
+    raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column),
                      "it holds an undefined value: " + ops_[by_mma - 1].instruction + " of " +
                          by(ops_[by_mma - 1].warp, ops_[by_mma - 1].lane) +
                          " computed its row from cells never written since their tcgen05.alloc (its A row in Tensor "
-                         "Memory, or its accumulator with enable-input-d)" + why + ".");
+                         "Memory, or its accumulator with enable-input-d)" + why + "."));
   if (tmem_.writer(lane, column) != 0) return;
   std::string detail = std::string("it was never written since its tcgen05.alloc") + why + ".";
   // The user's 16x256b bug: the second store of a warp went to column + 16
@@ -208,7 +208,7 @@ void Cta::check_written(const Issue& issue, int lane, int column, const char* wh
                 "covers 16 lanes, so the second half of a warp's 32 lanes is at taddr + (16 << 16) (lane + 16), "
                 "not taddr + 16 (column + 16).";
   }
-  throw ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail);
+  raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail));
 }
 
 bool Cta::any_unfenced_st() const {
@@ -222,7 +222,7 @@ void Cta::check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chun
     const SharedMemory::GenericWrite& g = smem_.generic_write(addr);
     if (g.warp < 0 || warps_[g.warp].proxy_fences != g.proxy_fences) continue;
     // A PTX letter: unless it is an error, taken as if the writer had fenced.
-    letter(ModelError(issue, Rule::proxy_fence_missing, "address", hex(addr),
+    raise(ModelError(issue, Rule::proxy_fence_missing, "address", hex(addr),
                       "the 16 bytes there were written by st.shared of warp " + std::to_string(g.warp) +
                           ", which has not executed fence.proxy.async since."));
     ++warps_[g.warp].proxy_fences;

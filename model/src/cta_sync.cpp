@@ -34,12 +34,12 @@ void Cta::ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out) {
     const bool carried = w.pending.knows_complete(keys_.alloc_store(s.warp), s.id) ||
                          w.effective.knows_complete(keys_.alloc_store(s.warp), s.id);
     if (!(s.known_by >> warp & 1) && !carried)
-      throw ModelError(issue, Rule::alloc_address_before_barrier, "address", hex(addr),
+      raise(ModelError(issue, Rule::alloc_address_before_barrier, "address", hex(addr),
                        "tcgen05.alloc by warp " + std::to_string(s.warp) +
                            " wrote the Tensor Memory address there, and no barrier has ordered this warp after it "
                            "since: neither a bar.sync of the whole CTA, nor a named barrier (bar.sync id, count) "
                            "that warp " + std::to_string(s.warp) + " arrived at and this warp waited on, nor an "
-                           "mbarrier phase it arrived on that this warp has seen complete.");
+                           "mbarrier phase it arrived on that this warp has seen complete."));
   }
   const auto src = smem_.bytes(addr, static_cast<std::uint32_t>(out.size()));
   std::copy(src.begin(), src.end(), out.begin());
@@ -141,13 +141,13 @@ void Cta::named_barrier(std::uint64_t arrived, std::uint64_t waited) {
 
 Cta::MbarrierSlot& Cta::slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid) {
   if (mbar % 8 != 0 || !smem_.contains(mbar, 8))
-    throw ModelError(issue, Rule::mbarrier_address, "mbar", hex(mbar),
+    raise(ModelError(issue, Rule::mbarrier_address, "mbar", hex(mbar),
                      "it is not an 8-byte-aligned address inside the shared memory image [" + hex(smem_.base()) +
-                         ", " + hex(smem_.base() + smem_.size()) + ").");
+                         ", " + hex(smem_.base() + smem_.size()) + ")."));
   MbarrierSlot& s = mbarriers_[mbar];
   if (must_be_valid && !s.state.valid())
-    throw ModelError(issue, Rule::mbarrier_uninitialized, "mbar", hex(mbar),
-                     "no mbarrier.init has made it a valid mbarrier (or mbarrier.inval ended it).");
+    raise(ModelError(issue, Rule::mbarrier_uninitialized, "mbar", hex(mbar),
+                     "no mbarrier.init has made it a valid mbarrier (or mbarrier.inval ended it)."));
   return s;
 }
 
@@ -159,12 +159,12 @@ void Cta::mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::in
                  : op == MbarOp::expect_tx ? s.state.expect_tx(amount)
                                            : s.state.complete_tx(amount);
   if (r != Rule::ok)
-    throw ModelError(issue, r, "mbar", hex(mbar),
+    raise(ModelError(issue, r, "mbar", hex(mbar),
                      "it is in phase " + std::to_string(s.state.phase()) + " with " +
                          std::to_string(s.state.pending()) + " of " + std::to_string(s.state.expected()) +
                          " arrivals pending and tx-count " + std::to_string(s.state.tx()) + "; this " +
                          (op == MbarOp::arrive ? "arrives " : op == MbarOp::expect_tx ? "expects " : "completes ") +
-                         std::to_string(amount) + (op == MbarOp::arrive ? " times." : " bytes."));
+                         std::to_string(amount) + (op == MbarOp::arrive ? " times." : " bytes.")));
   for (const Knowledge* k : carried) s.filling.merge(*k);
   if (s.state.phase() != before) {  // the phase completed: what it carried reaches the waiters
     s.completed.merge(s.filling);
@@ -177,7 +177,7 @@ void Cta::mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count) {
   check_thread(issue, t);
   MbarrierSlot& s = slot(issue, mbar, false);
   const Rule r = s.state.init(count);
-  if (r != Rule::ok) throw ModelError(issue, r, "count", std::to_string(count), "mbarrier at " + hex(mbar) + ".");
+  if (r != Rule::ok) raise(ModelError(issue, r, "count", std::to_string(count), "mbarrier at " + hex(mbar) + "."));
   s.filling.clear();
   s.completed.clear();
 }

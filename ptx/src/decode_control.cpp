@@ -78,7 +78,7 @@ void assertfail(Thread& t, const Instruction& in) {
                     file = c_string(t, in, call_argument(t, in, 1, 8)),
                     function = c_string(t, in, call_argument(t, in, 3, 8));
   fault("assert", message, "true, at " + file + ":" + std::to_string(call_argument(t, in, 2, 4) & 0xFFFFFFFFu) +
-                               " in " + function + ": the kernel's device-side assert failed");
+                               " in " + function + ": the kernel's device-side assert failed", FaultKind::assertion);
 }
 
 // The called function's name: the first word after the opcode outside the (return) list.

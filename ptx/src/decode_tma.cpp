@@ -15,7 +15,7 @@ namespace tcgen::ptx {
 namespace {
 
 // Instruction::flags of a TMA load: its mode beyond .tile.
-enum : std::uint32_t { kGather4 = 1, kIm2col = 2 };
+constexpr std::uint32_t kGather4 = 1, kIm2col = 2;
 
 // The tensor map an operand points to and its tensor, the bytes the boxes at `boxes` touch checked to
 // lie in the kernel's memory (writable for a store): a map may span more than its buffer (CUTLASS's

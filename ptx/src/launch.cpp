@@ -46,7 +46,7 @@ void check_register_counts(CtaState& state, const LaunchConfig& config, const st
     const std::string expected = "the same setmaxnreg sequence in all four warps of warpgroup " + std::to_string(w / 4) +
                                  " (PTX #miscellaneous-instructions-setmaxnreg)";
     if (!same_steps) fault("setmaxnreg", value, expected);
-    state.warn(config, "setmaxnreg_not_uniform", block + ", warpgroup " + std::to_string(w / 4), "setmaxnreg", value,
+    state.raise(config, model::Rule::setmaxnreg_not_uniform, block + ", warpgroup " + std::to_string(w / 4), "setmaxnreg", value,
                expected);
   }
 }

@@ -12,15 +12,16 @@
 
 namespace tcgen::ptx {
 
-void fault(const std::string& field, const std::string& value, const std::string& expected) {
-  fail(field.c_str(), value, expected);
+void fault(const std::string& field, const std::string& value, const std::string& expected, FaultKind kind) {
+  throw ThreadFault(kind, field, value, expected);
 }
 
-ExecutionError::ExecutionError(const std::string& position, const std::string& where, const Error& cause)
+ExecutionError::ExecutionError(const std::string& position, const std::string& where, const Error& cause,
+                               FaultKind kind)
     : Error(cause.field(), cause.value(), cause.expected()),
       cause_(cause.what()),
-      field_(cause.field()),
-      message_(position + ": error: " + cause_ + "\n" + where) {
+      message_(position + ": error: " + cause_ + "\n" + where),
+      kind_(kind) {
   if (message_.ends_with('\n')) message_.pop_back();
 }
 
@@ -60,7 +61,9 @@ void Thread::report(const Error& e, const Instruction& in) const {
     << "  at " << grid_.module.name() << ":" << in.line << ": " << in.text << "\n";
   const std::string source = grid_.module.source_text(grid_.function, in.loc);
   if (!source.empty()) s << "  from " << source << "\n";
-  throw ExecutionError(position.empty() ? grid_.module.name() + ":" + std::to_string(in.line) : position, s.str(), e);
+  const auto* own = dynamic_cast<const ThreadFault*>(&e);
+  throw ExecutionError(position.empty() ? grid_.module.name() + ":" + std::to_string(in.line) : position, s.str(), e,
+                       own ? own->kind : FaultKind::launch_failure);
 }
 
 std::uint64_t Thread::special(Special s) const {
@@ -127,7 +130,7 @@ std::uint32_t Thread::shared_address(std::uint64_t addr, const Instruction& in) 
     // A 32-bit shared::cta address passed as generic to an instruction that only takes shared memory:
     // the hardware's generic-to-shared conversion keeps the low 32 bits, the window being 4 GiB-aligned.
     // A public B200 GEMM tutorial (published results) commits to __cvta_generic_to_shared's value so.
-    cta_.warn(grid_.config, "shared_offset_as_generic", where(in), "generic address", hex(addr) + " (" + in.opcode + ")",
+    cta_.raise(grid_.config, model::Rule::shared_offset_as_generic, where(in), "generic address", hex(addr) + " (" + in.opcode + ")",
               expected + "; a shared::cta address needs the instruction's .shared::cta or .shared::cluster form");
   }
   return static_cast<std::uint32_t>(addr);
@@ -139,7 +142,7 @@ const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool
     if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin)) {  // no wrap-around
       if (write && !a.writable)
         fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
-              "memory the kernel may write: it lies in " + a.name + ", which is read-only");
+              "memory the kernel may write: it lies in " + a.name + ", which is read-only", FaultKind::illegal_address);
       return reinterpret_cast<const std::uint8_t*>(addr);
     }
   }
@@ -155,7 +158,7 @@ const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool
     }
   }
   fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
-        "an address inside memory the kernel was given (out of bounds" + near + ")");
+        "an address inside memory the kernel was given (out of bounds" + near + ")", FaultKind::illegal_address);
 }
 
 // A generic address to the space whose window holds it (global outside the windows), the
@@ -294,17 +297,19 @@ void Thread::check_pending(std::uint32_t slot) const {
   for (std::uint64_t* p = pending_; p != pending_ + r_.size(); ++p)
     if (*p <= id) *p = 0;
   rt_.cta().ld_used(warp(), id);
-  cta_.warn(grid_.config, "ld_register_before_wait", where(*current_), "register",
+  cta_.raise(grid_.config, model::Rule::ld_register_before_wait, where(*current_), "register",
              "a destination of tcgen05.ld read by " + current_->opcode + " at " + grid_.module.name() + ":" +
                  std::to_string(current_->line),
              "tcgen05.wait::ld between a tcgen05.ld and any use of its destination registers "
              "(PTX #tcgen05-instructions-tcgen05-wait)");
 }
 
-void CtaState::warn(const LaunchConfig& config, const std::string& rule, const std::string& where, const std::string& field,
-                    const std::string& value, const std::string& expected) {
-  if (config.strict) fault(field, value, expected + " [" + rule + ", a PTX-letter rule: an error in strict mode]");
-  if (warnings[rule]++ == 0) first_warning[rule] = where + ": " + Error(field, value, expected).what();
+void CtaState::raise(const LaunchConfig& config, model::Rule rule, const std::string& where, const std::string& field,
+                     const std::string& value, const std::string& expected) {
+  const std::string name = model::name(rule);
+  if (model::severity(rule) == model::Severity::fault) fault(field, value, expected + " [" + name + "]");
+  if (config.strict) fault(field, value, expected + " [" + name + ", a PTX-letter rule: an error in strict mode]");
+  if (warnings[name]++ == 0) first_warning[name] = where + ": " + Error(field, value, expected).what();
 }
 
 std::string Thread::where(const Instruction& in) const {

@@ -17,6 +17,8 @@
 
 #include "tcgen/exec/cta_runtime.hpp"
 #include "tcgen/exec/host_arch.hpp"
+#include "tcgen/model/rule.hpp"
+#include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/ptx/generic_address.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
@@ -41,10 +43,11 @@ struct CtaState {
   std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
 
-  // A rule that silicon-proven kernels break (docs/model.md, severities):
-  // counted, or under LaunchConfig::strict an error.
-  void warn(const LaunchConfig& config, const std::string& rule, const std::string& where, const std::string& field,
-            const std::string& value, const std::string& expected);
+  // A broken rule of the model's table, by its severity (model/rule.hpp): a fault
+  // stops the thread; a letter or convention is counted (under LaunchConfig::strict
+  // it is an error) and the instruction goes on as if the rule had been obeyed.
+  void raise(const LaunchConfig& config, model::Rule rule, const std::string& where, const std::string& field,
+             const std::string& value, const std::string& expected);
 
   struct Arrivals {
     bool taken;
@@ -211,8 +214,14 @@ class Thread {
   std::uint64_t bulk_groups_ = 0;                          // cp.async.bulk.commit_group executed
 };
 
-// Throws tcgen::Error for a fault of the interpreter itself (an address
-// outside memory, an operand it cannot use).
-[[noreturn]] void fault(const std::string& field, const std::string& value, const std::string& expected);
+// A fault of the interpreter itself (an address outside memory, an operand it
+// cannot use, a failed assert), with what a GPU would report for it.
+struct ThreadFault : Error {
+  ThreadFault(FaultKind k, const std::string& field, const std::string& value, const std::string& expected)
+      : Error(field, value, expected), kind(k) {}
+  FaultKind kind;
+};
+[[noreturn]] void fault(const std::string& field, const std::string& value, const std::string& expected,
+                        FaultKind kind = FaultKind::launch_failure);
 
 }  // namespace tcgen::ptx

@@ -41,8 +41,11 @@ std::string short_name(const std::string& mangled) {
 
 // The error a GPU reports for a kernel fault of this kind.
 cudaError_t fault_code(const ptx::ExecutionError& e) {
-  if (e.cause_field() == "global address") return cudaErrorIllegalAddress;
-  if (e.cause_field() == "assert") return cudaErrorAssert;
+  switch (e.kind()) {
+    case ptx::FaultKind::illegal_address: return cudaErrorIllegalAddress;
+    case ptx::FaultKind::assertion: return cudaErrorAssert;
+    case ptx::FaultKind::launch_failure: break;
+  }
   return cudaErrorLaunchFailure;
 }
 

@@ -13,16 +13,17 @@
 //   TCGEN_RULE_MEMBER_ASSERTS(FooRule, TCGEN_FOO_RULES, verdict);  in a class:    rule, with its sentence
 //
 // so a broken rule stops the compile with its own sentence, and a run-time
-// check throws fail(rule_field(r), value, rule_sentence(r)).
+// check throws fail(rule_field(r), value, rule_sentence(r)). A table may add
+// columns after the sentence (the host model's severity); these ignore them.
 
-#define TCGEN_RULE_CODE_(code, field, sentence) code,
-#define TCGEN_RULE_CASE_CODE_(code, field, sentence) \
+#define TCGEN_RULE_CODE_(code, field, sentence, ...) code,
+#define TCGEN_RULE_CASE_CODE_(code, field, sentence, ...) \
   case tcgen_rule_::code: return #code;
-#define TCGEN_RULE_CASE_FIELD_(code, field, sentence) \
+#define TCGEN_RULE_CASE_FIELD_(code, field, sentence, ...) \
   case tcgen_rule_::code: return field;
-#define TCGEN_RULE_CASE_SENTENCE_(code, field, sentence) \
+#define TCGEN_RULE_CASE_SENTENCE_(code, field, sentence, ...) \
   case tcgen_rule_::code: return sentence;
-#define TCGEN_RULE_ASSERT_(code, field, sentence) static_assert(tcgen_verdict_ != tcgen_rule_::code, sentence);
+#define TCGEN_RULE_ASSERT_(code, field, sentence, ...) static_assert(tcgen_verdict_ != tcgen_rule_::code, sentence);
 
 #define TCGEN_RULE_ENUM(NAME, RULES) enum class NAME { ok, RULES(TCGEN_RULE_CODE_) }
 

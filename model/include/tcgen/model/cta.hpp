@@ -162,7 +162,7 @@ class Cta {
 
   // ---- the kernel's exit: throws if Tensor Memory is still allocated, or a
   // cta_group::2 allocation the peer made for this CTA was never matched
-  void finish() const;
+  void finish();
   // The PTX-letter rules broken so far (empty under letters_as_errors).
   const std::map<Rule, Warning>& warnings() const { return warnings_; }
   // The warp's newest tcgen05.ld (its id, 0 for none), and a use of a register that load filled: the
@@ -262,13 +262,15 @@ class Cta {
                 std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc, bool enable_input_d,
                 const MmaVariant& variant);
   void check_thread(const Issue& issue, Thread t) const;
-  // A broken PTX-letter rule: thrown under letters_as_errors, else counted.
-  void letter(const ModelError& e);
+  // A broken rule, by its severity (rule.hpp): a fault is thrown; a letter or a
+  // convention is counted in warnings() (thrown under letters_as_errors), and the
+  // caller goes on as if it had been obeyed.
+  void raise(const ModelError& e);
   // The warp waited for op, which `touched` the cell, but ran no fence::after_thread_sync since:
   // a PTX letter; unless it is an error, the warp goes on as if it had fenced.
   void unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched);
   void check_cta_group(const Issue& issue, CtaGroup group);
-  void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n) const;
+  void check_smem(const Issue& issue, const char* field, std::uint32_t addr, std::uint64_t n);
   void check_column(const Issue& issue, int column, int first, int last);
   // `mma`: the touching mma's accumulator and shape (Touch::mma_read/mma_write), for strict mode.
   void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
@@ -282,7 +284,7 @@ class Cta {
   // The detail of Rule::mma_not_pipelined: the earlier mma `op` (id) `earlier` the cell, this one `later`.
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
-  void check_written(const Issue& issue, int lane, int column, const char* why) const;
+  void check_written(const Issue& issue, int lane, int column, const char* why);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.

@@ -13,16 +13,21 @@
 
 namespace tcgen::ptx {
 
+// What a GPU reports for the fault (run/ gives each its CUDA error code): an
+// access outside every allocation, a failed device-side assert, or any other.
+enum class FaultKind { launch_failure, illegal_address, assertion };
+
 class ExecutionError : public Error {
  public:
   // position: "file:line" (CUDA's, else the PTX's); where: the lines after the first; cause: the error.
-  ExecutionError(const std::string& position, const std::string& where, const Error& cause);
-  const std::string& cause() const { return cause_; }        // cause.what()
-  const std::string& cause_field() const { return field_; }  // cause.field()
+  ExecutionError(const std::string& position, const std::string& where, const Error& cause, FaultKind kind);
+  const std::string& cause() const { return cause_; }  // cause.what()
+  FaultKind kind() const { return kind_; }
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:
-  std::string cause_, field_, message_;
+  std::string cause_, message_;
+  FaultKind kind_;
 };
 
 }  // namespace tcgen::ptx
