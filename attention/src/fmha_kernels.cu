@@ -1,5 +1,5 @@
 // Every FMHA kernel visit_fmha can pick, compiled to PTX (tcgen_ptx in
-// CMakeLists.txt) for the host model's PTX interpreter (ptx_runner.hpp):
+// CMakeLists.txt) for the host model's PTX interpreter (fmha_run.hpp with tcgen/ptx/backend.hpp):
 // `tcgen fmha --backend ptx` runs exactly what a B200 would.
 #include "tcgen/attention/device_fmha.hpp"
 

@@ -1,5 +1,5 @@
 // The sparse decode kernel and its combine step compiled to PTX (tcgen_ptx in
-// CMakeLists.txt) for the host model's PTX interpreter (sparse_decode_runner.hpp):
+// CMakeLists.txt) for the host model's PTX interpreter (sparse_decode_run.hpp with tcgen/ptx/backend.hpp):
 // `tcgen sparse-decode --backend ptx` runs exactly what a B200 would.
 #include "tcgen/attention/device_sparse_decode.hpp"
 

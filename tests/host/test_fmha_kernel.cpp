@@ -21,13 +21,13 @@
 
 #include "fresh_seed.hpp"
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/host_runner.hpp"
+#include "tcgen/attention/fmha_run.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
 #if defined(TCGEN_FMHA_PTX)
-#include "tcgen/attention/ptx_runner.hpp"
+#include "tcgen/ptx/backend.hpp"
 #endif
 
 using namespace tcgen;

@@ -23,12 +23,12 @@
 #include <string>
 
 #include "tcgen/core/error.hpp"
-#include "tcgen/gemm/host_runner.hpp"
+#include "tcgen/gemm/run.hpp"
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/gemm/reference.hpp"
 #include "../kernels/gemm_test_configs.hpp"
 #if defined(TCGEN_GEMM_TEST_PTX)
-#include "tcgen/gemm/ptx_runner.hpp"
+#include "tcgen/ptx/backend.hpp"
 #endif
 
 using namespace tcgen;

@@ -11,7 +11,7 @@
 
 #include "test_model_support.hpp"
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/host_runner.hpp"
+#include "tcgen/attention/fmha_run.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
 #include "tcgen/attention/fmha_problem.hpp"
 #include "tcgen/exec/launch_options.hpp"

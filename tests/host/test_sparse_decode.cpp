@@ -21,9 +21,10 @@
 #include "tcgen/attention/sparse_decode_check.hpp"
 #include "tcgen/attention/sparse_decode_inputs.hpp"
 #include "tcgen/attention/sparse_decode_kernel.hpp"
-#include "tcgen/attention/sparse_decode_runner.hpp"
+#include "tcgen/attention/sparse_decode_run.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/ptx/backend.hpp"
 #include "tcgen/ptx/module.hpp"
 #include "tcgen/tile/convert.hpp"
 

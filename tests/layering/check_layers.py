@@ -1,5 +1,6 @@
 """The floors of tcgen, checked from the sources: who may include the host
-model, that attention stands beside gemm (not on it), that README's table of
+model, that attention stands beside gemm (not on it), that the kernels and
+the PTX interpreter know nothing of each other, that README's table of
 dependencies is CMake's, and that no header a device kernel includes pulls
 in the host model, directly or through another header.
 
@@ -38,6 +39,12 @@ for rel, text in sources():
         failures.append(f"{rel} includes the host model (tcgen/model/), which only {', '.join(MODEL_USERS)} may")
     if rel.startswith("attention/") and '#include "tcgen/gemm/' in text:
         failures.append(f"{rel} includes tcgen/gemm/: attention and gemm are siblings on tile/")
+    # The kernels are launch values (exec/launchable.hpp) that any backend runs; the PTX interpreter
+    # stands beside them and knows none of them, nor they it.
+    if rel.startswith(("gemm/", "attention/")) and '#include "tcgen/ptx/' in text:
+        failures.append(f"{rel} includes tcgen/ptx/: the kernels know no backend beyond exec's launchable")
+    if rel.startswith("ptx/") and re.search(r'#include "tcgen/(gemm|attention)/', text):
+        failures.append(f"{rel} includes a kernel: the PTX interpreter launches any exec::Launchable")
 
 # README's "depends on" column against the tcgen libraries each piece's
 # CMakeLists.txt links (DEPENDS and target_link_libraries, all its targets).

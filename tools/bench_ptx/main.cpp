@@ -14,9 +14,9 @@
 #include <string>
 
 #include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/host_runner.hpp"
+#include "tcgen/attention/fmha_run.hpp"
 #include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/ptx_runner.hpp"
+#include "tcgen/ptx/backend.hpp"
 #include "tcgen/core/error.hpp"
 
 using namespace tcgen;

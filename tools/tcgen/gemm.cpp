@@ -21,7 +21,7 @@
 #include "tcgen/core/error.hpp"
 #include "gemm_configs.hpp"
 #include "tcgen/exec/unit_pool.hpp"
-#include "tcgen/gemm/host_runner.hpp"
+#include "tcgen/gemm/run.hpp"
 #include "tcgen/gemm/matrix.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/gemm/reference.hpp"

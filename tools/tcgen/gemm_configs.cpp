@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "tcgen/gemm/host_runner.hpp"
-#include "tcgen/gemm/ptx_runner.hpp"
+#include "tcgen/gemm/run.hpp"
+#include "tcgen/ptx/backend.hpp"
 #if defined(TCGEN_SM100)
 #include "tcgen/gemm/sm100_runner.hpp"
 #endif

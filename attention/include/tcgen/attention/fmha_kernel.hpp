@@ -65,6 +65,8 @@ struct Fmha {
   static constexpr unsigned kLoadWarp = 0, kMmaWarp = 1, kFirstSoftmaxWarp = 2;
   static constexpr unsigned kFirstCorrectionWarp = kFirstSoftmaxWarp + 4 * kQTiles;
   static constexpr unsigned kThreads = 32 * (kFirstCorrectionWarp + 4);
+  // The __global__ that runs it on a device (device_fmha.hpp), instantiated for this Fmha.
+  static constexpr const char* kEntry = "tcgen::attention::fmha_kernel";
 
   using Plan = FmhaPlan<kD, E>;
   using Tmem = typename Plan::Tmem;

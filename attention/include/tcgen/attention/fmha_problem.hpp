@@ -133,7 +133,7 @@ struct FmhaOutput {
   std::vector<float> lse;        // [batch, heads, seq_q], natural log
 };
 
-// What a runner returns (host_runner.hpp, ptx_runner.hpp, sm100_runner.hpp).
+// What a runner returns (fmha_run.hpp, sm100_runner.hpp).
 struct FmhaRun {
   FmhaOutput out;
   exec::RunStats stats;

@@ -22,6 +22,9 @@ namespace tcgen::attention {
 struct SparseDecodeCombine {
   static constexpr int kD = Model1Layout::kDim, kRowsPerCta = 4, kDimsPerLane = kD / 32;
   static constexpr unsigned kThreads = 32 * kRowsPerCta;
+  static constexpr std::uint32_t kSmemBytes = 0;  // registers and shuffles only
+  // The __global__ that runs it on a device (device_sparse_decode.hpp).
+  static constexpr const char* kEntry = "tcgen::attention::sparse_decode_combine_kernel";
 
   struct Params {
     const float* o_split = nullptr;    // [splits, rows, 512]

@@ -127,6 +127,8 @@ struct SparseDecode {
   static constexpr int kChunks = kD / tile::kBlockK;  // 64-dim swizzle chunks of Q and of a keys tile
   static constexpr int kStages = 2;
   static constexpr unsigned kFirstSoftmaxWarp = 4, kMmaWarp = 8, kThreads = 32 * 9;
+  // The __global__ that runs it on a device (device_sparse_decode.hpp).
+  static constexpr const char* kEntry = "tcgen::attention::sparse_decode_kernel";
   static constexpr ElementType E = ElementType::bf16;
 
   using Tmem = SparseDecodePlan;

@@ -2,7 +2,7 @@
 // Running the GEMM kernel on sm_100a: the __global__ entry (one line around
 // Gemm<C>::run with exec::DeviceArch), the tensor maps the driver encodes
 // from the same specs the host model reads, and the launch of a persistent
-// grid, one CTA per SM at most. The host-model counterpart is host_runner.hpp.
+// grid, one CTA per SM at most. The host-model and PTX counterpart is run.hpp.
 //
 //   gemm::Problem p{...};   // device pointers
 //   CUDA_CHECK(gemm::run_device<gemm::Config{}>(p, sm_count));

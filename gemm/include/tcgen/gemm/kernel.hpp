@@ -86,6 +86,8 @@ struct Gemm {
   // A pair's seventh warp: the even CTA's asks clusterlaunchcontrol for tiles (next_tile).
   static constexpr unsigned kSchedulerWarp = kFirstEpilogueWarp + kEpilogueWarps;
   static constexpr unsigned kThreads = 32 * (kFirstEpilogueWarp + kEpilogueWarps + (kPair ? 1 : 0));
+  // The __global__ that runs it on a device (device_gemm.hpp), instantiated for Gemm<C>.
+  static constexpr const char* kEntry = "tcgen::gemm::gemm_kernel";
 
   // One tcgen05.mma: M = 128 (a pair: 256), N = tile_n, K = 16, f32
   // accumulator; its idesc is computed and checked by the mma library (an

@@ -7,7 +7,7 @@
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/exec/backend.hpp"
 #include "tcgen/gemm/config.hpp"
-#include "tcgen/gemm/host_runner.hpp"
+#include "tcgen/gemm/run.hpp"
 #include "tcgen/gemm/problem.hpp"
 
 namespace tcgen::gemm {

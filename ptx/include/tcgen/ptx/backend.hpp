@@ -3,8 +3,15 @@
 // run(problem, …, options, ptx::Interpreter{module}) executes the kernel's
 // sm_100a PTX on the host model. The module must hold the kernel's
 // instantiation for the problem (nvcc -ptx of the kernel's *_kernels.cu).
+#include <chrono>
+#include <typeinfo>
+#include <vector>
+
 #include "tcgen/exec/backend.hpp"
 #include "tcgen/exec/launch_options.hpp"
+#include "tcgen/exec/launchable.hpp"
+#include "tcgen/exec/smem_budget.hpp"
+#include "tcgen/ptx/device_layout.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
 
@@ -19,6 +26,26 @@ struct Interpreter {
 // The launch's counts as a run's statistics, beside the run's seconds.
 inline exec::RunStats run_stats(const LaunchStats& s, double seconds) {
   return {seconds, s.instructions, s.warnings, s.first_warning, s.ctas};
+}
+
+// The PTX interpreter's launcher of a Launchable: the parameters in the
+// device's byte layout, the entry instantiated for the kernel type, the
+// kernel's buffers as the only global memory it may touch.
+template <exec::Launchable L>
+exec::RunStats launch(const Interpreter& backend, const L& l) {
+  using K = typename L::Kernel;
+  const auto params = l.template params<DeviceLayout>(encode_tensor_map);
+  const Argument args[] = {argument(params)};
+  std::vector<Allocation> memory;
+  for (const exec::Buffer& b : l.buffers()) memory.push_back({b.data, b.bytes, b.name, b.writable});
+  const auto start = std::chrono::steady_clock::now();
+  // As exec::device::launch: 1 KiB beyond the kernel's bytes for smem_base() to align.
+  const std::uint32_t smem = K::kSmemBytes == 0 ? 0 : K::kSmemBytes + exec::kSmemAlignment;
+  const LaunchStats s = ptx::launch(backend.module, backend.module.entry_instance(K::kEntry, typeid(K)),
+                                    {.grid = l.grid(), .block = {K::kThreads, 1, 1}, .cluster = l.cluster(),
+                                     .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict},
+                                    args, memory);
+  return run_stats(s, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace tcgen::ptx
