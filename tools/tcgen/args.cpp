@@ -72,7 +72,7 @@ std::int64_t parse_integer(std::string_view option, std::string_view text, std::
   return v;
 }
 
-Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
+Args::Args(std::span<const std::string> args, std::span<const Option> allowed) : allowed_(allowed) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() < 3 || a.compare(0, 2, "--") != 0)
@@ -97,7 +97,7 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
            before->second == typed ? "expected each option at most once"
                                    : "expected one of the two, which name one option");
     typed_[key] = typed;
-    if (it->takes_value) {
+    if (it->takes_value()) {
       if (!inline_value) {
         if (i + 1 == args.size() || args[i + 1].compare(0, 2, "--") == 0)
           fail(("--" + key).c_str(), "(no value)", "expected a value after --" + key);
@@ -111,10 +111,10 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) {
   }
 }
 
-const std::string& Args::text(std::string_view name) const {
-  const auto it = values_.find(std::string(name));
-  if (it == values_.end()) fail(("--" + std::string(name)).c_str(), "(not given)", "expected the option, which is required (see --help)");
-  return it->second;
+std::string Args::text(std::string_view name) const {
+  if (const auto it = values_.find(std::string(name)); it != values_.end()) return it->second;
+  if (const Option* o = find_option(allowed_, name); o && !o->fallback.empty()) return std::string(o->fallback);
+  fail(("--" + std::string(name)).c_str(), "(not given)", "expected the option, which is required (see --help)");
 }
 
 std::string Args::text_or(std::string_view name, std::string_view fallback) const {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "csv.hpp"
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
@@ -19,10 +20,21 @@ using layout::Int;
 using layout::TmemAccess;
 using layout::TmemShape;
 
-constexpr Option kOptions[] = {{"shape", true}, {"num", true},  {"pack", false}, {"half-split", true},
-                               {"csv", false},  {"info", false}, {"svg", true}};
+constexpr Option kOptions[] = {
+    {"shape", "S", "32x32b 16x64b 16x128b 16x256b 16x32bx2"},
+    {"num", "N", ".num: 1, 2, 4, ... 128, at most 128 registers per thread (default {--num})", "1"},
+    {"pack", {},
+     ".pack::16b (ld) / .unpack::16b (st): a register holds two 16-bit\n"
+     "values, bits 0-15 from column 2c and bits 16-31 from column 2c+1"},
+    {"half-split", "C",
+     "16x32bx2 only: immHalfSplitoff, the column of the second 16-lane\n"
+     "half (default N, or 2N with --pack: the halves side by side)"},
+    {"csv", {}, "print thread,reg,bits,lane,col per register (per 16-bit half\nwith --pack: bits 0-15 / 16-31; otherwise 0-31)"},
+    {"info", {}, "print the summary (the default without --csv)"},
+    {"svg", "FILE", "draw lanes x columns, each cell labelled T<thread>.R<reg>\n(.lo/.hi with --pack), coloured by thread"}};
+static_assert(defaults_documented(kOptions));
 
-constexpr const char* kHelp = R"(usage: tcgen atom --shape S [--num N] [--pack] [--half-split C]
+constexpr std::string_view kAbout = R"(usage: tcgen atom --shape S [--num N] [--pack] [--half-split C]
                   [--csv | --info] [--svg FILE]
 
 One warp-wide tcgen05.ld / tcgen05.st: which Tensor Memory cell (lane, column),
@@ -30,18 +42,9 @@ relative to taddr, register i of thread t holds (PTX #tcgen05-matrix-fragments;
 CUTLASS Copy_Traits<SM100_TMEM_LOAD_*>). st uses the same map as ld.
 
 options:
-  --shape S        32x32b 16x64b 16x128b 16x256b 16x32bx2
-  --num N          .num: 1, 2, 4, ... 128, at most 128 registers per thread (default 1)
-  --pack           .pack::16b (ld) / .unpack::16b (st): a register holds two 16-bit
-                   values, bits 0-15 from column 2c and bits 16-31 from column 2c+1
-  --half-split C   16x32bx2 only: immHalfSplitoff, the column of the second 16-lane
-                   half (default N, or 2N with --pack: the halves side by side)
-  --csv            print thread,reg,bits,lane,col per register (per 16-bit half
-                   with --pack: bits 0-15 / 16-31; otherwise 0-31)
-  --info           print the summary (the default without --csv)
-  --svg FILE       draw lanes x columns, each cell labelled T<thread>.R<reg>
-                   (.lo/.hi with --pack), coloured by thread
+)";
 
+constexpr std::string_view kExample = R"(
 example:
   tcgen atom --shape 16x256b --num 1 --csv
 )";
@@ -170,14 +173,14 @@ const std::span<const Option> atom_options{kOptions};
 
 int atom(std::span<const std::string> argv) {
   if (wants_help(argv)) {
-    std::cout << kHelp;
+    std::cout << kAbout << options_help(kOptions) << kExample;
     return 0;
   }
   const Args args(argv, kOptions);
   if (args.flag("csv") && args.flag("info")) fail("--info", "with --csv", "expected at most one of --csv and --info");
   TmemAccess a;
   a.shape = parse_shape(args.text("shape"));
-  a.num = args.integer_or("num", 1, 0, 65536);
+  a.num = args.integer("num", 0, 65536);
   a.pack = args.flag("pack");
   if (args.has("half-split")) {
     if (a.shape != TmemShape::s16x32bx2)

@@ -1,29 +1,21 @@
-// tcgen completion bash: a bash completion script written from the same
-// option tables the verbs parse with (verbs.hpp), so it offers exactly the
-// commands and options tcgen accepts. Install it with
+// tcgen completion bash: a bash completion script written from the verb
+// registry and the option tables the verbs parse with (verb.hpp), so it
+// offers exactly the commands and options tcgen accepts. Install it with
 //   tcgen completion bash > ~/.local/share/bash-completion/completions/tcgen
 // or `source <(tcgen completion bash)`.
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "tcgen/core/error.hpp"
+#include "verb.hpp"
 #include "verbs.hpp"
 
 namespace tcgen::cli {
 
 namespace {
-
-constexpr Command kCommands[] = {
-    {"layout smem", {}}, {"layout tmem", {}}, {"atom", {}}, {"desc smem", {}}, {"desc decode", {}},
-    {"idesc", {}},       {"idesc decode", {}}, {"gemm", {}}, {"fmha", {}},     {"sparse-decode", {}}, {"ptx", {}},
-#if defined(TCGEN_RUN)
-    {"run", {}},
-#endif
-};
 
 constexpr const char* kHelp = R"(usage: tcgen completion bash
 
@@ -35,11 +27,29 @@ takes a value completes file names. Use it with
   tcgen completion bash > ~/.local/share/bash-completion/completions/tcgen
 )";
 
+// One command line the script completes: its words after "tcgen" and its options.
+struct Command {
+  std::string words;
+  std::span<const Option> options;
+};
+
+// Every command of the built verbs, in tcgen --help order: a verb with options
+// of its own (or no sub-verbs), then each of its sub-verbs.
+std::vector<Command> commands() {
+  std::vector<Command> all;
+  for (const Verb& v : verbs()) {
+    if (!v.built) continue;
+    if (!v.options.empty() || v.subverbs.empty()) all.push_back({std::string(v.words), v.options});
+    for (const SubVerb& s : v.subverbs) all.push_back({std::string(v.words).append(" ").append(s.word), s.options});
+  }
+  return all;
+}
+
 // "--a --b-type ..." for one command, aliases too.
 std::string option_words(const Command& c, bool with_values) {
   std::string w;
   for (const Option& o : c.options)
-    if (o.takes_value == with_values) {
+    if (o.takes_value() == with_values) {
       w.append(w.empty() ? "--" : " --").append(o.name);
       if (!o.alias.empty()) w.append(" --").append(o.alias);
     }
@@ -47,25 +57,6 @@ std::string option_words(const Command& c, bool with_values) {
 }
 
 }  // namespace
-
-std::span<const Command> commands() {
-  // Filled here, not in the initializer: the tables live in the verbs' files.
-  static const auto table = [] {
-    std::vector<Command> all(std::begin(kCommands), std::end(kCommands));
-    const std::span<const Option> options[] = {layout_smem_options, layout_tmem_options, atom_options,
-                                               desc_smem_options,   desc_decode_options, idesc_options,
-                                               idesc_decode_options, gemm_options,       fmha_options,
-                                               sparse_decode_options, ptx_options,
-#if defined(TCGEN_RUN)
-                                               run_options,
-#endif
-    };
-    static_assert(std::size(options) == std::size(kCommands), "one option table per command, in kCommands' order");
-    for (std::size_t i = 0; i < all.size(); ++i) all[i].options = options[i];
-    return all;
-  }();
-  return table;
-}
 
 int completion(std::span<const std::string> args) {
   if (wants_help(args)) {
@@ -75,11 +66,12 @@ int completion(std::span<const std::string> args) {
   if (args.size() != 1 || args[0] != "bash")
     fail("shell", args.empty() ? "(none)" : args[0], "expected bash: tcgen completion bash");
   // The first words: verbs; then the sub-verbs of each verb that has them.
-  std::set<std::string> verbs = {"help", "completion"};
+  const std::vector<Command> all = commands();
+  std::set<std::string> verbs = {"help"};
   std::map<std::string, std::string> subverbs;
   std::string pairs;  // "layout:smem desc:decode ...": the two-word commands
-  for (const Command& c : commands()) {
-    const std::string w(c.words);
+  for (const Command& c : all) {
+    const std::string& w = c.words;
     const auto space = w.find(' ');
     verbs.insert(w.substr(0, space));
     if (space == std::string::npos) continue;
@@ -111,11 +103,10 @@ int completion(std::span<const std::string> args) {
             << "    done\n"
             << "  fi\n"
             << "  case \"$command\" in\n";
-  for (const Command& c : commands())
+  for (const Command& c : all)
     std::cout << "    \"" << c.words << "\") switches=\"" << option_words(c, false) << " --help\"; values=\""
               << option_words(c, true) << "\" ;;\n";
   std::cout << "    help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W \"" << first << "\" -- \"$cur\")); return ;;\n"
-            << "    completion) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W \"bash\" -- \"$cur\")); return ;;\n"
             << "  esac\n"
             << "  if [[ $COMP_CWORD -eq 2 ]]; then\n"
             << "    case \"${COMP_WORDS[1]}\" in\n";

@@ -1,12 +1,14 @@
 // tcgen desc: the 64-bit shared-memory matrix descriptors of tcgen05.mma
 // (and wgmma): build them for each MMA K step of an operand tile, or decode
 // one. PTX #tcgen05-shared-memory-descriptor, #tcgen05-canonical-layouts.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "dtype.hpp"
 #include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
@@ -26,12 +28,38 @@ using mma::DescriptorArch;
 constexpr Int kWindowBytes = Int{1} << 18;  // the 18-bit shared-memory window of the start address
 constexpr Int kMaxExtent = 65536;
 
-constexpr Option kSmemOptions[] = {{"dtype", true}, {"major", true},  {"swizzle", true}, {"rows", true},
-                                   {"cols", true},  {"addr", true},   {"arch", true},    {"anchor", true},
-                                   {"json", false}};
-constexpr Option kDecodeOptions[] = {{"arch", true}, {"json", false}};
+constexpr Option kSmemOptions[] = {
+    {"dtype", "T", "element: bf16 fp16 tf32 e4m3 e5m2 s8 u8 e2m1 e2m1.p64 e2m3 e3m2"},
+    {"rows", "R"},
+    {"cols", "C", "M or N extent; K extent (see 'tcgen layout smem --help')"},
+    {"major", "K|MN", "which dimension is contiguous (default {--major})", "K"},
+    {"swizzle", "S", "none 32B 64B 128B 128B_base32B (default {--swizzle})", "none"},
+    {"addr", "A",
+     "shared-memory address of the tile, decimal or 0x hex, a multiple\n"
+     "of 16 below 0x40000 (default {--addr})",
+     "0"},
+    {"arch", "A",
+     "{--arch} (default): tcgen05.mma form, layout_type is the SM100 code\n"
+     "(0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B); sm90: wgmma form,\n"
+     "no version bit, layout_type is the SM90 code (0 none, 1 128B,\n"
+     "2 64B, 3 32B). The code reported is always the asked arch's.",
+     "sm100"},
+    {"anchor", "A",
+     "{--anchor} (default): the data is swizzled on its absolute address\n"
+     "(CuTe, TMA), base offset 0; tile: swizzled on the offset from the\n"
+     "tile, the base offset says where the pattern starts (the tile\n"
+     "address must then be a multiple of 128)",
+     "absolute"},
+    {"json", {},
+     "a JSON array, one object per K step:\n"
+     "{\"kstep\":0,\"desc\":\"0x...\",\"start_address\":..,\"lbo\":..,\"sbo\":..,\n"
+     " \"base_offset\":..,\"layout_type\":..}"}};
+constexpr Option kDecodeOptions[] = {
+    {"arch", "A", "the instruction the descriptor is for: {--arch} (default) or sm90, as above", "sm100"},
+    {"json", {}, "one JSON object of the fields"}};
+static_assert(defaults_documented(kSmemOptions) && defaults_documented(kDecodeOptions));
 
-constexpr const char* kHelp = R"(usage: tcgen desc smem --dtype T --rows R --cols C [--major K|MN] [--swizzle S]
+constexpr std::string_view kAbout = R"(usage: tcgen desc smem --dtype T --rows R --cols C [--major K|MN] [--swizzle S]
                         [--addr A] [--arch sm100|sm90] [--anchor absolute|tile] [--json]
        tcgen desc decode VALUE [--arch sm100|sm90] [--json]
 
@@ -42,32 +70,26 @@ desc smem: one descriptor per MMA K step (32 B of K) of a canonical operand tile
 (the tile of 'tcgen layout smem'), in issue order. Each step's start address
 advances by the step's offset, inside a swizzle atom too; LBO, SBO and base
 offset stay the tile's. Addresses and offsets are in bytes.
-  --dtype T      element: bf16 fp16 tf32 e4m3 e5m2 s8 u8 e2m1 e2m1.p64 e2m3 e3m2
-  --rows R       M or N extent;  --cols C  K extent (see 'tcgen layout smem --help')
-  --major K|MN   which dimension is contiguous (default K)
-  --swizzle S    none 32B 64B 128B 128B_base32B (default none)
-  --addr A       shared-memory address of the tile, decimal or 0x hex, a multiple
-                 of 16 below 0x40000 (default 0)
-  --arch A       sm100 (default): tcgen05.mma form, layout_type is the SM100 code
-                 (0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B); sm90: wgmma form,
-                 no version bit, layout_type is the SM90 code (0 none, 1 128B,
-                 2 64B, 3 32B). The code reported is always the asked arch's.
-  --anchor A     absolute (default): the data is swizzled on its absolute address
-                 (CuTe, TMA), base offset 0; tile: swizzled on the offset from the
-                 tile, the base offset says where the pattern starts (the tile
-                 address must then be a multiple of 128)
-  --json         a JSON array, one object per K step:
-                 {"kstep":0,"desc":"0x...","start_address":..,"lbo":..,"sbo":..,
-                  "base_offset":..,"layout_type":..}
+)";
 
+constexpr std::string_view kDecodeAbout = R"(
 desc decode: every field of VALUE (0x hex or decimal) and what it means. A value
 the hardware would reject (reserved bits set, swizzle code 3/5/7, no version bit,
 absolute LBO mode, base offset without a swizzle) exits 2 naming the field.
+)";
 
+constexpr std::string_view kExamples = R"(
 examples:
   tcgen desc smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --addr 0x400 --json
   tcgen desc decode 0x4000404000010040
 )";
+
+// The --help of both forms: each one's paragraph and options, the options aligned.
+std::string help_text() {
+  const std::size_t column = std::max(help_column(kSmemOptions), help_column(kDecodeOptions));
+  return std::string(kAbout) + options_help(kSmemOptions, column) + std::string(kDecodeAbout) +
+         options_help(kDecodeOptions, column) + std::string(kExamples);
+}
 
 // 0x followed by 1-16 hex digits, or a decimal integer.
 std::uint64_t parse_u64(const char* option, const std::string& text, const char* expected) {
@@ -115,15 +137,15 @@ int desc_smem(std::span<const std::string> argv) {
   const Dtype& dt = parse_dtype(args.text("dtype"));
   layout::SmemOperandSpec spec;
   spec.element = dt.element;
-  spec.major = parse_major("--major", args.text_or("major", "K"));
-  spec.swizzle = parse_swizzle(args.text_or("swizzle", "none"));
+  spec.major = parse_major("--major", args.text("major"));
+  spec.swizzle = parse_swizzle(args.text("swizzle"));
   spec.rows = args.integer("rows", 1, kMaxExtent);
   spec.cols = args.integer("cols", 1, kMaxExtent);
-  const DescriptorArch arch = parse_arch(args.text_or("arch", "sm100"));
-  const layout::SwizzleAnchor anchor = parse_anchor(args.text_or("anchor", "absolute"));
+  const DescriptorArch arch = parse_arch(args.text("arch"));
+  const layout::SwizzleAnchor anchor = parse_anchor(args.text("anchor"));
   const char* addr_expected = "expected a multiple of 16 below 262144 (0x40000), decimal or 0x hex: the descriptor "
                               "stores (addr & 0x3FFFF) >> 4";
-  const std::string addr_text = args.text_or("addr", "0");
+  const std::string addr_text = args.text("addr");
   const std::uint64_t addr = parse_u64("--addr", addr_text, addr_expected);
   if (addr % 16 != 0 || addr >= static_cast<std::uint64_t>(kWindowBytes)) fail("--addr", addr_text, addr_expected);
   const layout::SmemOperand op = layout::make_smem_operand(spec);
@@ -178,7 +200,7 @@ int desc_decode(std::span<const std::string> argv) {
   if (argv.empty() || argv[0].compare(0, 2, "--") == 0) fail("descriptor", "(not given)", expected);
   const std::uint64_t value = parse_u64("descriptor", argv[0], expected);
   const Args args(argv.subspan(1), kDecodeOptions);
-  const DescriptorArch arch = parse_arch(args.text_or("arch", "sm100"));
+  const DescriptorArch arch = parse_arch(args.text("arch"));
   const mma::SmemDescriptorFields f = mma::decode(value, arch);  // refuses naming the field
   const auto lines = mma::describe(value, arch);
   if (args.flag("json")) {
@@ -207,7 +229,7 @@ const std::span<const Option> desc_decode_options{kDecodeOptions};
 int desc(std::span<const std::string> argv) {
   if (argv.empty()) fail("desc", "(none)", "expected smem or decode after desc; see tcgen desc --help");
   if (wants_help(argv)) {
-    std::cout << kHelp;
+    std::cout << help_text();
     return 0;
   }
   if (argv[0] == "smem") return desc_smem(argv.subspan(1));

@@ -1,10 +1,12 @@
 // tcgen idesc: build or explain the 32-bit instruction descriptor of tcgen05.mma.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "dtype.hpp"
 #include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
@@ -21,14 +23,38 @@ using mma::MmaKind;
 using mma::ScaleType;
 
 constexpr Option kBuildOptions[] = {
-    {"kind", true},       {"a-type", true},    {"b-type", true},   {"d-type", true},       {"m", true},
-    {"n", true},          {"a-major", true},   {"b-major", true},  {"negate-a", false}, {"negate-b", false},
-    {"sparse", false},    {"selector", true},  {"cta-group", true}, {"ws", false},     {"ws-shift", true},
-    {"saturate", false},  {"scale", true},     {"a-sf-id", true},  {"b-sf-id", true}, {"k96", false},
-    {"json", false}};
-constexpr Option kDecodeOptions[] = {{"kind", true}, {"cta-group", true}, {"ws", false}, {"json", false}};
+    {"kind", "K", "f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4"},
+    {"a-type", "A"},
+    {"b-type", "B",
+     "operand types: fp16 (or f16)/bf16 (f16), tf32 (tf32),\n"
+     "e4m3/e5m2/e2m3/e3m2/e2m1 (f8f6f4, mxf8f6f4), s8/u8 (i8),\n"
+     "e2m1 (mxf4, mxf4nvf4)"},
+    {"d-type", "D", "accumulator type: f32 (default), fp16 (f16, f8f6f4), s32 (i8, default there)"},
+    {"m", "M"},
+    {"n", "N", "the MMA shape; K follows from the kind and sparsity"},
+    {"a-major", "K|MN", "A's major-ness (default {--a-major}; MN sets the \"transpose A\" bit)", "K"},
+    {"b-major", "K|MN", "B's major-ness (default {--b-major})", "K"},
+    {"negate-a"},
+    {"negate-b", {}, "negate A, or B (the descriptor's negate bits)"},
+    {"sparse", {}, "tcgen05.mma.sp: structured-sparse A, K doubles"},
+    {"selector", "S", "sparsity selector 0-3 (sparse f16/tf32; default {--selector})", "0"},
+    {"cta-group", "G", "{--cta-group} (default) or 2", "1"},
+    {"ws", {}, "tcgen05.mma.ws (weight stationary)"},
+    {"ws-shift", "S", ".ws maximum B-reuse shift: 0, 8, 16 or 32 (default {--ws-shift})", "0"},
+    {"saturate", {}, "saturate the s32 result (i8)"},
+    {"scale", "T", "block-scaled kinds: {--scale} (default) or ue4m3 (mxf4nvf4)", "ue8m0"},
+    {"a-sf-id", "I", "A's scale-factor sub-column ID (block-scaled kinds; default {--a-sf-id})", "0"},
+    {"b-sf-id", "I", "B's scale-factor sub-column ID (block-scaled kinds; default {--b-sf-id})", "0"},
+    {"k96", {}, "mxf4/mxf4nvf4 K = 96 (sm_103a)"},
+    {"json", {}, "one JSON object instead of the table"}};
+constexpr Option kDecodeOptions[] = {
+    {"kind", "K", "the instruction's kind (default {--kind}; Tables 42-44 differ by kind)", "f16"},
+    {"cta-group", "G", "the instruction's .cta_group (default: 2 if M = 256, else 1)"},
+    {"ws", {}, "the instruction is tcgen05.mma.ws (default: when M = 32)"},
+    {"json", {}, "one JSON object instead of the table"}};
+static_assert(defaults_documented(kBuildOptions) && defaults_documented(kDecodeOptions));
 
-constexpr const char* kHelp = R"(usage: tcgen idesc --kind K --a-type A --b-type B [--d-type D] --m M --n N [options] [--json]
+constexpr std::string_view kAbout = R"(usage: tcgen idesc --kind K --a-type A --b-type B [--d-type D] --m M --n N [options] [--json]
        tcgen idesc decode IDESC [--kind K] [--cta-group 1|2] [--ws] [--json]
 
 The 32-bit instruction descriptor (idesc) of tcgen05.mma, PTX
@@ -37,37 +63,22 @@ shapes and types of #tcgen05-kind-shapes (Table 39). An illegal request exits
 with status 2 and one line naming the field and the legal values.
 
 build options:
-  --kind K          f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4
-  --a-type A, --b-type B
-                    operand types: fp16 (or f16)/bf16 (f16), tf32 (tf32),
-                    e4m3/e5m2/e2m3/e3m2/e2m1 (f8f6f4, mxf8f6f4), s8/u8 (i8),
-                    e2m1 (mxf4, mxf4nvf4)
-  --d-type D        accumulator type: f32 (default), fp16 (f16, f8f6f4), s32 (i8, default there)
-  --m M, --n N      the MMA shape; K follows from the kind and sparsity
-  --a-major K|MN    A's major-ness (default K; MN sets the "transpose A" bit)
-  --b-major K|MN    B's major-ness (default K)
-  --negate-a, --negate-b
-  --sparse          tcgen05.mma.sp: structured-sparse A, K doubles
-  --selector S      sparsity selector 0-3 (sparse f16/tf32)
-  --cta-group G     1 (default) or 2
-  --ws              tcgen05.mma.ws (weight stationary)
-  --ws-shift S      .ws maximum B-reuse shift: 0, 8, 16 or 32
-  --saturate        saturate the s32 result (i8)
-  --scale T         block-scaled kinds: ue8m0 (default) or ue4m3 (mxf4nvf4)
-  --a-sf-id I, --b-sf-id I   scale-factor sub-column IDs (block-scaled kinds)
-  --k96             mxf4/mxf4nvf4 K = 96 (sm_103a)
-  --json            one JSON object instead of the table
+)";
 
-decode options:
-  IDESC             the descriptor, hex (0x...) or decimal
-  --kind K          the instruction's kind (default f16; Tables 42-44 differ by kind)
-  --cta-group G     the instruction's .cta_group (default: 2 if M = 256, else 1)
-  --ws              the instruction is tcgen05.mma.ws (default: when M = 32)
-
+constexpr std::string_view kExamples = R"(
 examples:
   tcgen idesc --kind f16 --a-type bf16 --b-type bf16 --d-type f32 --m 128 --n 256 --json
   tcgen idesc decode 0x08400490 --kind f16
 )";
+
+// The --help of both forms: the build options, then decode's argument and options, aligned.
+std::string help_text() {
+  const std::size_t column = std::max(help_column(kBuildOptions), help_column(kDecodeOptions));
+  std::string idesc = "  IDESC";
+  idesc.resize(column, ' ');
+  return std::string(kAbout) + options_help(kBuildOptions, column) + "\ndecode options:\n" + idesc +
+         "the descriptor, hex (0x...) or decimal\n" + options_help(kDecodeOptions, column) + std::string(kExamples);
+}
 
 ElementType parse_type(const Args& args, std::string_view option, ElementType fallback, bool required) {
   if (!args.has(option)) {
@@ -200,7 +211,7 @@ int decode_verb(std::span<const std::string> argv) {
   if (argv.empty() || argv[0].compare(0, 2, "--") == 0) fail("idesc", "(not given)", "expected tcgen idesc decode IDESC");
   const std::uint32_t w = parse_word(argv[0]);
   const Args args(argv.subspan(1), kDecodeOptions);
-  const MmaKind kind = mma::parse_mma_kind(args.text_or("kind", "f16"));
+  const MmaKind kind = mma::parse_mma_kind(args.text("kind"));
   // cta_group and .ws are qualifiers of the instruction, not bits of the
   // descriptor; unless given, take the only ones M allows.
   const int m = mma::block_scaled(kind) ? static_cast<int>(mma::idesc_mx::m.extract(w)) << 7
@@ -222,7 +233,7 @@ const std::span<const Option> idesc_decode_options{kDecodeOptions};
 
 int idesc(std::span<const std::string> argv) {
   if (wants_help(argv)) {
-    std::cout << kHelp;
+    std::cout << help_text();
     return 0;
   }
   if (!argv.empty() && argv[0] == "decode") return decode_verb(argv.subspan(1));
@@ -234,21 +245,21 @@ int idesc(std::span<const std::string> argv) {
   s.d = parse_type(args, "d-type", s.kind == MmaKind::i8 ? ElementType::s32 : ElementType::f32, false);
   s.m = static_cast<int>(args.integer("m", 0, 65536));
   s.n = static_cast<int>(args.integer("n", 0, 65536));
-  s.a_major = parse_major("--a-major", args.text_or("a-major", "K"));
-  s.b_major = parse_major("--b-major", args.text_or("b-major", "K"));
+  s.a_major = parse_major("--a-major", args.text("a-major"));
+  s.b_major = parse_major("--b-major", args.text("b-major"));
   s.negate_a = args.flag("negate-a");
   s.negate_b = args.flag("negate-b");
   s.sparse = args.flag("sparse");
-  s.sparse_selector = static_cast<int>(args.integer_or("selector", 0, 0, 65536));
-  s.cta_group = static_cast<int>(args.integer_or("cta-group", 1, 0, 65536));
+  s.sparse_selector = static_cast<int>(args.integer("selector", 0, 65536));
+  s.cta_group = static_cast<int>(args.integer("cta-group", 0, 65536));
   s.ws = args.flag("ws");
-  s.ws_b_reuse_shift = static_cast<int>(args.integer_or("ws-shift", 0, 0, 65536));
+  s.ws_b_reuse_shift = static_cast<int>(args.integer("ws-shift", 0, 65536));
   s.saturate = args.flag("saturate");
-  const std::string scale = args.text_or("scale", "ue8m0");
+  const std::string scale = args.text("scale");
   if (scale != "ue8m0" && scale != "ue4m3") fail("--scale", scale, "expected ue8m0 or ue4m3");
   s.scale_type = scale == "ue8m0" ? ScaleType::ue8m0 : ScaleType::ue4m3;
-  s.a_sf_id = static_cast<int>(args.integer_or("a-sf-id", 0, 0, 65536));
-  s.b_sf_id = static_cast<int>(args.integer_or("b-sf-id", 0, 0, 65536));
+  s.a_sf_id = static_cast<int>(args.integer("a-sf-id", 0, 65536));
+  s.b_sf_id = static_cast<int>(args.integer("b-sf-id", 0, 65536));
   s.k96 = args.flag("k96");
   print(mma::make_instr_descriptor(s), s, args.flag("json"), "");
   return 0;

@@ -1,6 +1,8 @@
 #include "kernel_run.hpp"
 
+#include <cstdio>
 #include <fstream>
+#include <iostream>
 
 #include "output_file.hpp"
 #include "run_files.hpp"
@@ -45,7 +47,7 @@ void check_run_files(const Args& a, std::initializer_list<const char*> inputs, s
 }
 
 Backend parse_backend(const Args& a) {
-  const std::string b = a.text_or("backend", "host");
+  const std::string b = a.text("backend");
   if (b != "host" && b != "ptx" && b != "sm100")
     fail("--backend", b, "expected host (the host model), ptx (the kernel's PTX on the host model) or sm100 (a B200)");
   if (a.has("ptx") && b != "ptx") fail("--ptx", a.text("ptx"), "expected --backend ptx, which runs it");
@@ -96,9 +98,53 @@ void report_ptx_stats(Report& report, const exec::RunStats& stats) {
   }
 }
 
-void raise_as_option(const Error& e, std::span<const FieldOption> fields) {
-  for (const FieldOption& f : fields)
-    if (e.field() == f.field) fail(f.option, e.value(), e.expected());
+void raise_as_option(const Error& e, const Args& a) {
+  const auto sets = [&](const Option& o) {
+    for (std::string_view f = o.fields; !f.empty();) {
+      const std::size_t space = f.find(' ');
+      if (f.substr(0, space) == e.field()) return true;
+      f = space == std::string_view::npos ? std::string_view() : f.substr(space + 1);
+    }
+    return false;
+  };
+  const Option* chosen = nullptr;
+  for (const Option& o : a.options())
+    if (sets(o) && (!chosen || (a.has(o.name) && !a.has(chosen->name)))) chosen = &o;
+  if (chosen) fail(("--" + std::string(chosen->name)).c_str(), e.value(), e.expected());
+}
+
+int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Module* kernels,
+                   const exec::LaunchOptions& launch, Report& report) {
+  // The problem is valid by now: an error from the run is the kernel's (a broken
+  // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
+  exec::RunStats stats;
+  try {
+    report.text("backend: %s\n", job.backend_text(backend, kernels).c_str());
+    std::fflush(stdout);
+    stats = job.launch(backend, kernels, launch);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "tcgen: the " << job.kernel() << " kernel failed on "
+              << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model") << (backend == Backend::ptx ? " (PTX)" : "")
+              << ": " << e.what() << '\n';
+    report.text("result: FAILED (the kernel did not finish)\n");
+    report.field("passed", false);
+    report.field("failure", e.what());
+    report.finish();
+    return 1;
+  }
+  if (backend == Backend::ptx) report_ptx_stats(report, stats);
+  job.report_time(backend, stats.seconds, report);
+  bool passed = true;
+  if (!a.flag("no-reference")) {
+    passed = job.check(report);
+  } else {
+    report.text("result: not checked (--no-reference: no fp64 reference was computed)\n");
+    report.field("checked", false);
+  }
+  job.write_outputs(report);
+  report.finish();
+  return passed ? 0 : 1;
 }
 
 }  // namespace tcgen::cli

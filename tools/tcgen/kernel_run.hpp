@@ -1,7 +1,9 @@
 #pragma once
-// What the verbs that run a kernel (gemm, fmha) share, written once: the
-// outputs checked before the work, --backend and --ptx, the B200's presence,
-// the --save-inputs directory, and a PTX run's statistics in the report.
+// What the verbs that run a kernel (gemm, fmha, sparse-decode) share, written
+// once: the outputs checked before the work, --backend and --ptx, the B200's
+// presence, the --save-inputs directory, the library's errors told as the
+// options', and the driver that runs a parsed problem on its backend, checks
+// it against the reference and reports.
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -12,6 +14,8 @@
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/backend.hpp"
+#include "tcgen/exec/launch_options.hpp"
+#include "tcgen/ptx/backend.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
 
@@ -61,25 +65,60 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
 // "executed: N PTX instructions" and each PTX-letter warning with its count, as text and fields.
 void report_ptx_stats(Report& report, const exec::RunStats& stats);
 
-// The libraries name a problem's fields ("seq_q", "backend"); the CLI names
-// the options that set them. A field beside the option that sets it:
-struct FieldOption {
-  const char* field;
-  const char* option;
-};
-// Throws a tcgen::Error like `e` that names its field's option (value and
-// expected kept) when `fields` has the field; returns otherwise.
-void raise_as_option(const Error& e, std::span<const FieldOption> fields);
+// The libraries name a problem's fields ("seq_q", "backend"); the options
+// declare the fields they set (Option::fields). Throws a tcgen::Error like `e`
+// naming the option of `a` that sets its field (value and expected kept): the
+// one given where several set it (sparse-decode's --batch, or --q for files),
+// else the first declared; returns when no option sets it.
+void raise_as_option(const Error& e, const Args& a);
 // f(), with a tcgen::Error it raises naming its field's option; any other
 // error (a ModelError, an ExecutionError, ...) goes on as it was thrown.
 template <class F>
-auto as_options(std::span<const FieldOption> fields, F&& f) -> decltype(f()) {
+auto as_options(const Args& a, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const Error& e) {
-    raise_as_option(e, fields);
+    raise_as_option(e, a);
     throw;
   }
 }
+
+// f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
+// (strict as launch.letters_as_errors), or exec::Sm100 (only in a build with
+// CUDA: parse_backend refuses sm100 elsewhere).
+template <class F>
+exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch, F&& f) {
+  if (backend == Backend::ptx) return f(ptx::Interpreter{*kernels, launch, launch.letters_as_errors});
+#if defined(TCGEN_SM100)
+  if (backend == Backend::sm100) return f(exec::Sm100{});
+#endif
+  return f(exec::HostModel{launch});
+}
+
+// A kernel verb's problem, parsed, validated and described: what differs
+// between gemm, fmha and sparse-decode once the driver takes over.
+class KernelJob {
+ public:
+  virtual ~KernelJob() = default;
+  // The kernel as the failure sentence names it: "GEMM", "FMHA", "sparse decode".
+  virtual const char* kernel() const = 0;
+  // What runs it, after "backend: " (`kernels`: the PTX module for --backend ptx).
+  virtual std::string backend_text(Backend backend, const ptx::Module* kernels) const = 0;
+  // The kernel's launch (on_backend), keeping its output for check() and write_outputs().
+  virtual exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) = 0;
+  // The kernel's time, as text and fields.
+  virtual void report_time(Backend backend, double seconds, Report& report) const = 0;
+  // The fp64 reference and the comparison with it, reported; true when within the bounds.
+  virtual bool check(Report& report) const = 0;
+  // --out and the other output files.
+  virtual void write_outputs(Report& report) const = 0;
+};
+
+// The driver: runs `job` on `backend`; a kernel that does not finish is
+// reported (stderr and "result: FAILED") with exit 1. Then the PTX run's
+// statistics, the time, the check unless --no-reference, the outputs and the
+// JSON report; exit 0 within the bounds (or unchecked), 1 beyond.
+int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Module* kernels,
+                   const exec::LaunchOptions& launch, Report& report);
 
 }  // namespace tcgen::cli

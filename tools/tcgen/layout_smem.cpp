@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "csv.hpp"
 #include "dtype.hpp"
 #include "svg.hpp"
@@ -27,10 +28,24 @@ using layout::SmemSwizzle;
 constexpr Int kMaxExtent = 65536;
 constexpr Int kWindowBytes = Int{1} << 18;  // descriptor start address: 14 bits of 16-byte units
 
-constexpr Option kOptions[] = {{"dtype", true}, {"major", true}, {"swizzle", true}, {"rows", true},
-                               {"cols", true},  {"csv", false},  {"info", false},   {"svg", true}};
+constexpr Option kOptions[] = {
+    {"dtype", "T",
+     "element: bf16 fp16 tf32 e4m3 e5m2 s8 u8 e2m1 e2m1.p64 e2m3 e3m2\n"
+     "(e2m1 = packed 4-bit, kind::mxf4; e2m1.p64, e2m3, e3m2 = the padded\n"
+     "f8f6f4 formats, 16 values per 16 bytes)"},
+    {"rows", "R", "M or N extent, a multiple of the swizzle atom's (8 for K-major)"},
+    {"cols", "C", "K extent, a multiple of the atom's K extent and of the MMA K step"},
+    {"major", "K|MN", "which dimension is contiguous (default {--major})", "K"},
+    {"swizzle", "S", "none 32B 64B 128B 128B_base32B (default {--swizzle}; 128B_base32B is\nonly for tf32 MN-major, which needs it)",
+     "none"},
+    {"csv", {},
+     "print row,col,offset for every element (row-major); offset is the\n"
+     "byte from the tile base after the swizzle; sub-byte types add bit"},
+    {"info", {}, "print the summary (the default without --csv): layout, LBO, SBO,\nlayout type, K steps, size"},
+    {"svg", "FILE", "draw the tile: memory order (128-byte lines of 16-byte chunks)\nnext to the logical tile"}};
+static_assert(defaults_documented(kOptions));
 
-constexpr const char* kHelp = R"(usage: tcgen layout smem --dtype T --rows R --cols C [--major K|MN] [--swizzle S]
+constexpr std::string_view kAbout = R"(usage: tcgen layout smem --dtype T --rows R --cols C [--major K|MN] [--swizzle S]
                          [--csv | --info] [--svg FILE]
 
 A tcgen05.mma shared-memory operand tile of R rows (M for A, N for B) by C
@@ -38,21 +53,9 @@ columns (K), in the canonical layout (PTX #tcgen05-canonical-layouts), with the
 tile base aligned to the swizzle pattern (1024 B for 128B).
 
 options:
-  --dtype T      element: bf16 fp16 tf32 e4m3 e5m2 s8 u8 e2m1 e2m1.p64 e2m3 e3m2
-                 (e2m1 = packed 4-bit, kind::mxf4; e2m1.p64, e2m3, e3m2 = the padded
-                 f8f6f4 formats, 16 values per 16 bytes)
-  --rows R       M or N extent, a multiple of the swizzle atom's (8 for K-major)
-  --cols C       K extent, a multiple of the atom's K extent and of the MMA K step
-  --major K|MN   which dimension is contiguous (default K)
-  --swizzle S    none 32B 64B 128B 128B_base32B (default none; 128B_base32B is
-                 only for tf32 MN-major, which needs it)
-  --csv          print row,col,offset for every element (row-major); offset is the
-                 byte from the tile base after the swizzle; sub-byte types add bit
-  --info         print the summary (the default without --csv): layout, LBO, SBO,
-                 layout type, K steps, size
-  --svg FILE     draw the tile: memory order (128-byte lines of 16-byte chunks)
-                 next to the logical tile
+)";
 
+constexpr std::string_view kExample = R"(
 example:
   tcgen layout smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --csv
 )";
@@ -230,7 +233,7 @@ const std::span<const Option> layout_smem_options{kOptions};
 
 int layout_smem(std::span<const std::string> argv) {
   if (wants_help(argv)) {
-    std::cout << kHelp;
+    std::cout << kAbout << options_help(kOptions) << kExample;
     return 0;
   }
   const Args args(argv, kOptions);
@@ -238,8 +241,8 @@ int layout_smem(std::span<const std::string> argv) {
   const Dtype& dt = parse_dtype(args.text("dtype"));
   layout::SmemOperandSpec spec;
   spec.element = dt.element;
-  spec.major = parse_major("--major", args.text_or("major", "K"));
-  spec.swizzle = parse_swizzle(args.text_or("swizzle", "none"));
+  spec.major = parse_major("--major", args.text("major"));
+  spec.swizzle = parse_swizzle(args.text("swizzle"));
   spec.rows = args.integer("rows", 1, kMaxExtent);
   spec.cols = args.integer("cols", 1, kMaxExtent);
   const SmemOperand op = layout::make_smem_operand(spec);

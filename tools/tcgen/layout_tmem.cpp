@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "csv.hpp"
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
@@ -22,10 +23,22 @@ using layout::DatapathLayout;
 using layout::Int;
 using layout::kTmemLanes;
 
-constexpr Option kOptions[] = {{"m", true},      {"n", true},   {"cta-group", true}, {"ws", false},
-                               {"sparse", false}, {"csv", false}, {"info", false},     {"svg", true}};
+constexpr Option kOptions[] = {
+    {"m", "M", "rows of D: 64 or 128 (cta_group 1), 32/64/128 with --ws,\n128 or 256 (cta_group 2)"},
+    {"n", "N", "columns of D: 8..256 step 8 (cta_group 1), 64/128/256 with --ws,\n16..256 step 16 (cta_group 2)"},
+    {"cta-group", "G", "1 or 2 (default {--cta-group}); with 2, CTA v of the pair holds rows\n[v*M/2, (v+1)*M/2)", "1"},
+    {"ws", {}, "the .ws (weight-stationary) variant, cta_group 1 only"},
+    {"sparse", {}, "sparse A (only changes M=128 cta_group 2: Layout C instead of B)"},
+    {"csv", {}, "print row,col,lane,column for every element of D (row-major);\nwith --cta-group 2: row,col,cta,lane,column"},
+    {"info", {},
+     "print the summary (the default without --csv): layout letter,\n"
+     "columns used, allowed lane offsets, which warp reads which rows"},
+    {"svg", "FILE",
+     "draw lanes x columns, each cell labelled with the (row, col) of D\n"
+     "it holds, coloured by lane quarter (the warp that may access it)"}};
+static_assert(defaults_documented(kOptions));
 
-constexpr const char* kHelp = R"(usage: tcgen layout tmem --m M --n N [--cta-group 1|2] [--ws] [--sparse]
+constexpr std::string_view kAbout = R"(usage: tcgen layout tmem --m M --n N [--cta-group 1|2] [--ws] [--sparse]
                          [--csv | --info] [--svg FILE]
 
 Where tcgen05.mma writes the M x N accumulator D in Tensor Memory: the
@@ -33,21 +46,9 @@ datapath Layouts A-G of PTX #tcgen05-data-path-layout-organization, as
 (lane, column) from the d-tmem address (cells are 32 bits; f16 D is not packed).
 
 options:
-  --m M           rows of D: 64 or 128 (cta_group 1), 32/64/128 with --ws,
-                  128 or 256 (cta_group 2)
-  --n N           columns of D: 8..256 step 8 (cta_group 1), 64/128/256 with --ws,
-                  16..256 step 16 (cta_group 2)
-  --cta-group G   1 or 2 (default 1); with 2, CTA v of the pair holds rows
-                  [v*M/2, (v+1)*M/2)
-  --ws            the .ws (weight-stationary) variant, cta_group 1 only
-  --sparse        sparse A (only changes M=128 cta_group 2: Layout C instead of B)
-  --csv           print row,col,lane,column for every element of D (row-major);
-                  with --cta-group 2: row,col,cta,lane,column
-  --info          print the summary (the default without --csv): layout letter,
-                  columns used, allowed lane offsets, which warp reads which rows
-  --svg FILE      draw lanes x columns, each cell labelled with the (row, col) of D
-                  it holds, coloured by lane quarter (the warp that may access it)
+)";
 
+constexpr std::string_view kExample = R"(
 example:
   tcgen layout tmem --m 128 --n 256 --cta-group 1 --csv
 )";
@@ -187,7 +188,7 @@ const std::span<const Option> layout_tmem_options{kOptions};
 
 int layout_tmem(std::span<const std::string> argv) {
   if (wants_help(argv)) {
-    std::cout << kHelp;
+    std::cout << kAbout << options_help(kOptions) << kExample;
     return 0;
   }
   const Args args(argv, kOptions);
@@ -195,7 +196,7 @@ int layout_tmem(std::span<const std::string> argv) {
   AccumulatorSpec spec;
   spec.m = static_cast<int>(args.integer("m", 0, 65536));
   spec.n = static_cast<int>(args.integer("n", 0, 65536));
-  spec.cta_group = static_cast<int>(args.integer_or("cta-group", 1, 0, 65536));
+  spec.cta_group = static_cast<int>(args.integer("cta-group", 0, 65536));
   spec.ws = args.flag("ws");
   spec.sparse = args.flag("sparse");
   const layout::Layout L = layout::make_accumulator_layout(spec);

@@ -2,6 +2,7 @@
 // Exit codes: 0 success; 1 a numerical check failed; 2 a bad command line or
 // an illegal request (one sentence on stderr); 3 a file that cannot be read
 // or written; 4 an internal error.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -12,44 +13,21 @@
 #include "output_file.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/core/log.hpp"
-#include "verbs.hpp"
+#include "verb.hpp"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: tcgen <verb> [options]
+using tcgen::cli::Option;
+using tcgen::cli::Verb;
+
+constexpr std::string_view kUsageHead = R"(usage: tcgen <verb> [options]
 
 Print or draw the Blackwell tcgen05 layouts that tcgen models.
 
 verbs:
-  layout smem   a shared-memory operand tile (canonical layout, swizzle, LBO/SBO):
-                  tcgen layout smem --dtype bf16 --major K --swizzle 128B --rows 128 --cols 64 --csv
-  layout tmem   the accumulator D in Tensor Memory (datapath Layouts A-G):
-                  tcgen layout tmem --m 128 --n 256 --cta-group 1 --csv
-  atom          one tcgen05.ld/st access: which thread register holds which TMEM cell:
-                  tcgen atom --shape 16x256b --num 1 --csv
-  desc          shared-memory matrix descriptors, one per MMA K step, or decode one:
-                  tcgen desc smem --dtype bf16 --swizzle 128B --rows 128 --cols 64 --addr 0x400
-  idesc         the 32-bit tcgen05.mma instruction descriptor, or decode one:
-                  tcgen idesc --kind f16 --a-type bf16 --b-type bf16 --d-type f32 --m 128 --n 256 --json
-  gemm          D = A·Bᵀ with the tcgen05 GEMM on the host model (its PTX too, or a B200), against fp64:
-                  tcgen gemm --m 200 --n 300 --k 250 [--a a.npy --b b.npy] [--out d.npy] [--backend ptx]
-  fmha          attention O = softmax(scale·Q·Kᵀ + mask)·V and LSE on the host model (its PTX too, or a B200), against fp64:
-                  tcgen fmha [--batch 1 --heads 2 --heads-kv 1 --seq-q 256 --seq-k 333 --head-dim 128] [--causal]
-  sparse-decode DeepSeek-V4 sparse decode attention over an FP8 MODEL1 cache (FlashMLA's semantics), against fp64:
-                  tcgen sparse-decode [--heads 64 --topk 512] [--q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy]
-  ptx           what the host model's PTX interpreter makes of a PTX file or of a program's embedded PTX:
-                kernels, parameters, what it cannot run:
-                  tcgen ptx [--json] kernel.ptx|./app
-  run           an unmodified CUDA program (nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared)
-                on the host model, every kernel's PTX with every rule checked:
-                  tcgen run [--strict] [--json] -- ./app args
-  completion    a bash completion script for all of the above:
-                  source <(tcgen completion bash)
+)";
 
-layout smem, layout tmem and atom print a summary, or --csv for the full
-mapping, and --svg FILE draws it; desc, idesc, gemm, fmha, sparse-decode, ptx and run take
---json for their report. 'tcgen <verb> --help' lists the verb's options.
-
+constexpr std::string_view kUsageTail = R"(
 'tcgen help VERB' is 'tcgen VERB --help'; 'tcgen --version' prints the version.
 
 Exit codes: 0 success; 1 a numerical check failed; 2 a bad command line or
@@ -57,15 +35,95 @@ request (one sentence on stderr); 3 a file that cannot be read or written;
 4 an internal error.
 )";
 
-constexpr const char* kLayoutUsage = R"(usage: tcgen layout smem|tmem [options]
+// "a, b and c" (`last` "or": "a, b or c").
+std::string listed(const std::vector<std::string_view>& items, std::string_view last) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    // append(), not operator+: GCC 12 warns falsely (-Wrestrict) on such concatenations.
+    if (i > 0 && i + 1 == items.size()) s.append(" ").append(last).append(" ");
+    else if (i > 0) s.append(", ");
+    s.append(items[i]);
+  }
+  return s;
+}
 
-  layout smem   a shared-memory operand tile; see 'tcgen layout smem --help'
-  layout tmem   the accumulator D in Tensor Memory; see 'tcgen layout tmem --help'
-)";
+// `text` as lines of at most 80 characters, broken at spaces.
+std::string wrapped(const std::string& text) {
+  std::string out, line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > 80) out.append(line).append("\n"), line.clear();
+    line.append(line.empty() ? "" : " ").append(word);
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
+// The first word of a verb's words ("layout" of "layout smem"), and the rest ("" for one word).
+std::string_view first_word(std::string_view words) { return words.substr(0, words.find(' ')); }
+std::string_view second_word(std::string_view words) {
+  const auto space = words.find(' ');
+  return space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+}
+
+bool takes(const Verb& v, std::string_view option) {
+  const auto in = [&](std::span<const Option> options) {
+    return std::any_of(options.begin(), options.end(), [&](const Option& o) { return o.name == option; });
+  };
+  return in(v.options) || std::any_of(v.subverbs.begin(), v.subverbs.end(), [&](const auto& s) { return in(s.options); });
+}
+
+// tcgen --help: each verb with its summary and example, then what the verbs share.
+std::string usage() {
+  std::string out(kUsageHead);
+  std::vector<std::string_view> csv, json;
+  for (const Verb& v : tcgen::cli::verbs()) {
+    std::string name(v.words);
+    name.resize(std::max<std::size_t>(name.size() + 1, 14), ' ');
+    std::string summary(v.summary);
+    for (std::size_t at = 0; (at = summary.find('\n', at)) != std::string::npos; at += 17) summary.insert(at + 1, 16, ' ');
+    out.append("  ").append(name).append(summary).append(":\n                  ").append(v.example).append("\n");
+    if (takes(v, "csv")) csv.push_back(v.words);
+    if (takes(v, "json")) json.push_back(v.words);
+  }
+  // append(), not operator+: GCC 12 warns falsely (-Wrestrict) on such concatenations.
+  const std::string shared = listed(csv, "and")
+                                 .append(" print a summary, or --csv for the full mapping, and --svg FILE draws it; ")
+                                 .append(listed(json, "and"))
+                                 .append(" take --json for their report. 'tcgen <verb> --help' lists the verb's options.");
+  return out.append("\n").append(wrapped(shared)).append(kUsageTail);
+}
+
+// The verbs' names as the errors list them: "layout smem, ..., run or completion".
+std::string verb_list() {
+  std::vector<std::string_view> words;
+  for (const Verb& v : tcgen::cli::verbs()) words.push_back(v.words);
+  return listed(words, "or");
+}
+
+// tcgen layout --help: the verbs whose first word is `group`.
+std::string group_usage(std::string_view group) {
+  std::vector<std::string_view> seconds;
+  std::string lines;
+  for (const Verb& v : tcgen::cli::verbs())
+    if (first_word(v.words) == group && !second_word(v.words).empty()) {
+      seconds.push_back(second_word(v.words));
+      std::string name(v.words);
+      name.resize(std::max<std::size_t>(name.size() + 1, 14), ' ');
+      const std::string_view summary = v.summary.substr(0, v.summary.find('\n'));
+      lines.append("  ").append(name).append(summary).append(";\n                see 'tcgen ").append(v.words).append(" --help'\n");
+    }
+  std::string names;
+  for (const std::string_view s : seconds) names.append(names.empty() ? "" : "|").append(s);
+  return "usage: tcgen " + std::string(group) + " " + names + " [options]\n\n" + lines;
+}
 
 int run(const std::vector<std::string>& args) {
   using namespace tcgen::cli;
-  if (args.empty()) tcgen::fail("verb", "(none)", "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help");
+  if (args.empty()) tcgen::fail("verb", "(none)", "expected " + verb_list() + "; see tcgen --help");
   const std::string& verb = args[0];
   tcgen::log().debug("verb {} with {} arguments (TCGEN_LOG=debug shows this)", verb, args.size() - 1);
   const std::span<const std::string> rest(args.data() + 1, args.size() - 1);
@@ -80,36 +138,31 @@ int run(const std::vector<std::string>& args) {
     return run(asked);
   }
   if (verb == "--help" || verb == "-h" || verb == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return 0;
   }
-  if (verb == "atom") return atom(rest);
-  if (verb == "desc") return desc(rest);
-  if (verb == "idesc") return idesc(rest);
-  if (verb == "gemm") return gemm(rest);
-  if (verb == "fmha") return fmha(rest);
-  if (verb == "sparse-decode") return sparse_decode(rest);
-  if (verb == "ptx") return ptx_module(rest);
-  if (verb == "completion") return completion(rest);
-#if defined(TCGEN_RUN)
-  if (verb == "run") return run_program(rest);
-#else
-  if (verb == "run") tcgen::fail("verb", verb, "expected a build with nvcc: tcgen run needs the CUDA toolkit's headers");
-#endif
-  if (verb == "layout") {
-    if (rest.empty()) tcgen::fail("layout", "(none)", "expected smem or tmem after layout; see tcgen layout --help");
-    const std::span<const std::string> tail = rest.subspan(1);
-    if (rest[0] == "smem") return layout_smem(tail);
-    if (rest[0] == "tmem") return layout_tmem(tail);
+  // A verb of two words ("layout smem") is run with the arguments after both.
+  std::vector<std::string_view> seconds;  // the second words `verb` may take
+  for (const Verb& v : verbs()) {
+    if (first_word(v.words) != verb) continue;
+    const std::string_view second = second_word(v.words);
+    if (second.empty()) return v.run(rest);
+    if (!rest.empty() && rest[0] == second) return v.run(rest.subspan(1));
+    seconds.push_back(second);
+  }
+  if (!seconds.empty()) {
+    const std::string expected = "expected " + listed(seconds, "or") + " after " + verb;
+    if (rest.empty()) tcgen::fail(verb.c_str(), "(none)", expected + "; see tcgen " + verb + " --help");
     if (rest[0] == "--help" || rest[0] == "-h") {
-      std::cout << kLayoutUsage;
+      std::cout << group_usage(verb);
       return 0;
     }
-    tcgen::fail("layout", rest[0], "expected smem or tmem after layout");
+    tcgen::fail(verb.c_str(), rest[0], expected);
   }
-  constexpr std::string_view kVerbs[] = {"layout", "atom", "desc", "idesc", "gemm", "fmha", "sparse-decode", "ptx", "run", "completion"};
-  tcgen::fail("verb", verb, "expected layout smem, layout tmem, atom, desc, idesc, gemm, fmha, sparse-decode, ptx, run or completion; see tcgen --help" +
-                                did_you_mean(verb, kVerbs, ""));
+  std::vector<std::string_view> names;
+  for (const Verb& v : verbs())
+    if (names.empty() || names.back() != first_word(v.words)) names.push_back(first_word(v.words));
+  tcgen::fail("verb", verb, "expected " + verb_list() + "; see tcgen --help" + did_you_mean(verb, names, ""));
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ examples:
   tcgen ptx ./app
 )";
 
-constexpr Option kOptions[] = {{"json", false}};
+constexpr Option kOptions[] = {{"json"}};
 
 // One module's facts: its text to `report`, its fields to `fields` (the report itself for a .ptx file,
 // an item of its list for a program); its kernels and the instructions that cannot run are counted.

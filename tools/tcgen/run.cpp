@@ -21,13 +21,14 @@
 #include "args.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
+#include "help.hpp"
 #include "verbs.hpp"
 
 namespace tcgen::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json] -- PROGRAM [ARGS...]
+constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json] -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
 kernel it launches runs as PTX through the model of tcgen05 with each
@@ -43,22 +44,9 @@ line for each rule then says where it was first broken (CUDA file:line with
 -lineinfo, PTX line, kernel, block, warp, lane) and how. A fault's report
 starts with a compiler-style "file:line: error: ..." line.
 
-  --strict     PTX-letter rules (docs/model.md) are errors, not counted warnings
-  --seed N     schedule threads in a random order drawn from N (races show up)
-  --threads N  OS threads running a launch's CTAs at once, 1 to 1024 (default:
-               one per core); each cluster keeps its own schedule and seed, so
-               the results are the same on any number unless CTAs meet through
-               global memory (atomics, flags)
-  --quiet      no summary line
-  --json       the summary as one JSON object, the last line on stderr (stdout
-               is the program's): verb, program, arguments, exit_code, signal,
-               kernel_launches, warnings {rule: count}, first_broken {rule:
-               where it was first broken and how}, fault (the sticky
-               error's name, or null), driver_only, unemulated_driver_functions,
-               ended_without_summary (null, or why there is no summary: a
-               crash, an abort, _exit, the loader, the static runtime); always
-               printed, after the sentence that says why where there is one
+)";
 
+constexpr std::string_view kHelpTail = R"(
 Driver functions the program looks up that tcgen does not emulate are named
 once, after it ends (it was given null pointers for them).
 
@@ -69,7 +57,24 @@ that never loaded tcgen's runtime, whatever its own exit code.
 )";
 
 // Before "--" (parsed by hand: everything after it is the program's).
-constexpr Option kOptions[] = {{"strict", false}, {"seed", true}, {"threads", true}, {"quiet", false}, {"json", false}};
+constexpr Option kOptions[] = {
+    {"strict", {}, "PTX-letter rules (docs/model.md) are errors, not counted warnings"},
+    {"seed", "N", "schedule threads in a random order drawn from N (races show up)"},
+    {"threads", "N",
+     "OS threads running a launch's CTAs at once, 1 to 1024 (default:\n"
+     "one per core); each cluster keeps its own schedule and seed, so\n"
+     "the results are the same on any number unless CTAs meet through\n"
+     "global memory (atomics, flags)"},
+    {"quiet", {}, "no summary line"},
+    {"json", {},
+     "the summary as one JSON object, the last line on stderr (stdout\n"
+     "is the program's): verb, program, arguments, exit_code, signal,\n"
+     "kernel_launches, warnings {rule: count}, first_broken {rule:\n"
+     "where it was first broken and how}, fault (the sticky\n"
+     "error's name, or null), driver_only, unemulated_driver_functions,\n"
+     "ended_without_summary (null, or why there is no summary: a\n"
+     "crash, an abort, _exit, the loader, the static runtime); always\n"
+     "printed, after the sentence that says why where there is one"}};
 
 // What tcgen's libraries told tcgen run through its pipe (TCGEN_RUN_FD): tagged
 // lines ("loaded", "static_runtime", "unemulated NAME", "json KEY VALUE [N]",
@@ -141,7 +146,7 @@ const std::span<const Option> run_options{kOptions};
 
 int run_program(std::span<const std::string> args) {
   if (!args.empty() && wants_help(args.first(1))) {
-    std::cout << kHelp;
+    std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
     return 0;
   }
   bool strict = false, quiet = false, json = false;

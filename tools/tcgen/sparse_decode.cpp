@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "help.hpp"
 #include "budget.hpp"
 #include "kernel_run.hpp"
 #include "npy.hpp"
@@ -37,16 +38,79 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr Option kOptions[] = {
-    {"batch", true},       {"s-q", true, "seq-q"},          {"heads", true},         {"topk", true},
-    {"block-size", true},  {"num-blocks", true},   {"extra-topk", true},    {"extra-block-size", true},
-    {"extra-num-blocks", true}, {"no-extra", false}, {"no-topk-length", false}, {"no-sink", false},
-    {"q", true},           {"k-cache", true},      {"indices", true},       {"topk-length", true},
-    {"attn-sink", true},   {"extra-k-cache", true}, {"extra-indices", true}, {"extra-topk-length", true},
-    {"softmax-scale", true, "scale"}, {"splits", true},     {"out", true},           {"lse", true},
-    {"seed", true},        {"backend", true},      {"ptx", true},           {"strict-ptx", false},
-    {"save-inputs", true}, {"no-reference", false}, {"json", false},        {"quiet", false},
-    {"threads", true},     {"force", false}};
+constexpr Option kExampleOptions[] = {
+    {"batch", "B", "batch size (default {--batch})", "2", {}, "batch"},
+    {"s-q", "S", "query tokens a batch entry, 1 to 16 (default {--s-q}); --seq-q too", "2", "seq-q", "s_q"},
+    {"heads", "H", "query heads, a multiple of 64 (default {--heads}; V4-Pro: 128)", "64", {}, "heads"},
+    {"topk", "K", "indices a query row (default {--topk})", "512", {}, "keys.topk"},
+    {"block-size", "N", "tokens a cache block (default {--block-size})", "64", {}, "keys.block_size"},
+    {"num-blocks", "NB", "blocks of the cache (default {--num-blocks})", "32"},
+    {"extra-topk", "K2", {}, "128", {}, "extra.topk"},
+    {"extra-block-size", "N2", {}, "64", {}, "extra.block_size"},
+    {"extra-num-blocks", "NB2",
+     "the extra cache (default {--extra-topk} indices, blocks of {--extra-block-size}, {--extra-num-blocks} blocks)", "4"},
+    {"no-extra", {}, "no extra cache"},
+    {"no-topk-length", {}, "every row takes all its indices (default: random lengths)"},
+    {"no-sink", {}, "no attention sink (default: sinks uniform in [-2, 2))"},
+    {"seed", "N", "the example's seed (default {--seed})", "1"}};
+constexpr Option kFileOptions[] = {
+    {"q", "FILE", "Q [batch, s_q, heads, 512], float32, float16 or float64, rounded to bf16", {}, {}, "batch s_q heads"},
+    {"k-cache", "FILE",
+     "the cache's bytes [num_blocks, block_bytes], uint8, in MODEL1\n"
+     "layout; block_bytes = block_size · 584 rounded up to a multiple\n"
+     "of 576 (--block-size is required with it)",
+     {}, {}, "keys.cache"},
+    {"indices", "FILE",
+     "[batch, s_q, topk], int32 (int64 read): block · block_size + slot, -1 none;\n"
+     "an index past the cache (>= num_blocks · block_size) is refused,\n"
+     "where FlashMLA's kernel reads it as -1: it is more often a wrong\n"
+     "block table than a choice, so tcgen names it (write -1 instead)",
+     {}, {}, "keys.topk keys.indices"},
+    {"topk-length", "FILE", "[batch], int32: the first n indices of each row count", {}, {}, "keys.lengths"},
+    {"attn-sink", "FILE", "[heads], float32 (float64 rounded to it): the sinks", {}, {}, "sink"},
+    {"extra-k-cache", "FILE", {}, {}, {}, "extra.cache"},
+    {"extra-indices", "FILE", {}, {}, {}, "extra.topk extra.indices"},
+    {"extra-topk-length", "FILE", "the extra cache, likewise (--extra-block-size with it)", {}, {}, "extra.lengths"}};
+constexpr Option kSharedOptions[] = {
+    {"softmax-scale", "S", "the scale of q·k (default 1/sqrt(512)); always printed;\n--scale (fmha's name) too", {},
+     "scale"},
+    {"splits", "N",
+     "CTAs over one row's key blocks, 1 to 128 (default: the\n"
+     "scheduler's choice, filling 148 SMs; 1: no combine step)",
+     {}, {}, "splits"},
+    {"out", "FILE", "write O [batch, s_q, heads, 512] as float32 .npy (bf16 values)"},
+    {"lse", "FILE",
+     "write LSE [batch, heads, s_q] as float32 .npy, the layout of\n"
+     "FlashMLA's softmax_lse (+inf: no key)"},
+    {"backend", "B",
+     "{--backend} (default): the host model, every tcgen05 rule checked;\n"
+     "ptx: the kernel's sm_100a PTX on the host model through\n"
+     "tcgen's PTX interpreter; sm100: a B200 (exit 3 where there\n"
+     "is none; 2 where tcgen was built without nvcc)",
+     "host", {}, "backend"},
+    {"ptx", "FILE",
+     "with --backend ptx: the PTX to run (default: this build's\n"
+     "attention/src/sparse_decode_kernels.cu)"},
+    {"strict-ptx", {},
+     "host model: PTX-letter rules as errors, and tcgen05.mma\n"
+     "pipelined only as PTX promises (kernels that run on B200s\n"
+     "may break some; this one keeps them all)"},
+    {"save-inputs", "DIR",
+     "write the inputs as DIR/q.npy, k_cache.npy, indices.npy,\n"
+     "topk_length.npy, attn_sink.npy, extra_k_cache.npy,\n"
+     "extra_indices.npy, extra_topk_length.npy (those the problem\n"
+     "has): given back as files they run the same problem again;\n"
+     "files that exist are refused unless --force, and a file\n"
+     "the run reads is never written"},
+    {"force", {}, "with --save-inputs: replace its files where they exist"},
+    {"no-reference", {}, "skip the fp64 reference and the check; exit 0"},
+    {"json", {}, "the report as one JSON object on stdout"},
+    {"quiet", {},
+     "no estimate and no progress on stderr (CTAs done, rate,\n"
+     "time left: in place on a terminal, else a line every 5 s)"},
+    {"threads", "N", "host and ptx: the OS threads running CTAs at once, 1 to 1024"}};
+constexpr auto kOptions = joined(kExampleOptions, kFileOptions, kSharedOptions);
+static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_SPARSE_DECODE_PTX)
 constexpr const char* kBuiltPtx = TCGEN_SPARSE_DECODE_PTX;
@@ -54,7 +118,7 @@ constexpr const char* kBuiltPtx = TCGEN_SPARSE_DECODE_PTX;
 constexpr const char* kBuiltPtx = "";
 #endif
 
-constexpr const char* kHelp = R"(usage: tcgen sparse-decode [--batch B --s-q S --heads H --topk K --block-size N --num-blocks NB]
+constexpr std::string_view kAbout = R"(usage: tcgen sparse-decode [--batch B --s-q S --heads H --topk K --block-size N --num-blocks NB]
                   [--extra-topk K2 --extra-block-size N2 --extra-num-blocks NB2 | --no-extra]
                   [--no-topk-length] [--no-sink] [--seed N]
                   [--q q.npy --k-cache cache.npy --block-size N --indices idx.npy
@@ -87,83 +151,24 @@ sentence on stderr); 3: a file that cannot be read or written (outputs are
 checked before the work and written whole or not at all), or no B200 for
 --backend sm100.
 
-options (the built-in example):
-  --batch B          batch size (default 2)
-  --s-q S            query tokens a batch entry, 1 to 16 (default 2); --seq-q too
-  --heads H          query heads, a multiple of 64 (default 64; V4-Pro: 128)
-  --topk K           indices a query row (default 512)
-  --block-size N     tokens a cache block (default 64)
-  --num-blocks NB    blocks of the cache (default 32)
-  --extra-topk K2, --extra-block-size N2, --extra-num-blocks NB2
-                     the extra cache (default 128 indices, blocks of 64, 4 blocks)
-  --no-extra         no extra cache
-  --no-topk-length   every row takes all its indices (default: random lengths)
-  --no-sink          no attention sink (default: sinks uniform in [-2, 2))
-  --seed N           the example's seed (default 1)
-options (files, FlashMLA's arrays; all or the built-in example):
-  --q FILE           Q [batch, s_q, heads, 512], float32, float16 or float64, rounded to bf16
-  --k-cache FILE     the cache's bytes [num_blocks, block_bytes], uint8, in MODEL1
-                     layout; block_bytes = block_size · 584 rounded up to a multiple
-                     of 576 (--block-size is required with it)
-  --indices FILE     [batch, s_q, topk], int32 (int64 read): block · block_size + slot, -1 none;
-                     an index past the cache (>= num_blocks · block_size) is refused,
-                     where FlashMLA's kernel reads it as -1: it is more often a wrong
-                     block table than a choice, so tcgen names it (write -1 instead)
-  --topk-length FILE [batch], int32: the first n indices of each row count
-  --attn-sink FILE   [heads], float32 (float64 rounded to it): the sinks
-  --extra-k-cache, --extra-indices, --extra-topk-length FILE
-                     the extra cache, likewise (--extra-block-size with it)
-options (both):
-  --softmax-scale S  the scale of q·k (default 1/sqrt(512)); always printed;
-                     --scale (fmha's name) too
-  --splits N         CTAs over one row's key blocks, 1 to 128 (default: the
-                     scheduler's choice, filling 148 SMs; 1: no combine step)
-  --out FILE         write O [batch, s_q, heads, 512] as float32 .npy (bf16 values)
-  --lse FILE         write LSE [batch, heads, s_q] as float32 .npy, the layout of
-                     FlashMLA's softmax_lse (+inf: no key)
-  --backend B        host (default): the host model, every tcgen05 rule checked;
-                     ptx: the kernel's sm_100a PTX on the host model through
-                     tcgen's PTX interpreter; sm100: a B200 (exit 3 where there
-                     is none; 2 where tcgen was built without nvcc)
-  --ptx FILE         with --backend ptx: the PTX to run (default: this build's
-                     attention/src/sparse_decode_kernels.cu)
-  --strict-ptx       host model: PTX-letter rules as errors, and tcgen05.mma
-                     pipelined only as PTX promises (kernels that run on B200s
-                     may break some; this one keeps them all)
-  --save-inputs DIR  write the inputs as DIR/q.npy, k_cache.npy, indices.npy,
-                     topk_length.npy, attn_sink.npy, extra_k_cache.npy,
-                     extra_indices.npy, extra_topk_length.npy (those the problem
-                     has): given back as files they run the same problem again;
-                     files that exist are refused unless --force, and a file
-                     the run reads is never written
-  --force            with --save-inputs: replace its files where they exist
-  --no-reference     skip the fp64 reference and the check; exit 0
-  --json             the report as one JSON object on stdout
-  --quiet            no estimate and no progress on stderr (CTAs done, rate,
-                     time left: in place on a terminal, else a line every 5 s)
-  --threads N        host and ptx: the OS threads running CTAs at once, 1 to 1024
+)";
 
+constexpr std::string_view kExamples = R"(
 examples:
   tcgen sparse-decode
   tcgen sparse-decode --heads 128 --s-q 1 --topk 2048 --num-blocks 64 --splits 1
   tcgen sparse-decode --q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy --out o.npy --lse lse.npy
 )";
 
-static_assert(attention::kSparseOBound == 1e-2 && attention::kSparseLseBound == 1e-3, "update the bounds in kHelp");
+// The --help: the description, the options in their three parts, the examples.
+std::string help_text() {
+  const std::size_t column = help_column(kOptions);
+  return std::string(kAbout) + "options (the built-in example):\n" + options_help(kExampleOptions, column) +
+         "options (files, FlashMLA's arrays; all or the built-in example):\n" + options_help(kFileOptions, column) +
+         "options (both):\n" + options_help(kSharedOptions, column) + std::string(kExamples);
+}
 
-// validate()'s fields and the options that set them: for the built-in
-// example, and for files (where the sizes are the arrays' shapes).
-constexpr FieldOption kExampleFields[] = {
-    {"batch", "--batch"}, {"s_q", "--s-q"}, {"heads", "--heads"}, {"splits", "--splits"},
-    {"keys.topk", "--topk"}, {"keys.block_size", "--block-size"}, {"extra.topk", "--extra-topk"},
-    {"extra.block_size", "--extra-block-size"}, {"backend", "--backend"}};
-constexpr FieldOption kFileFields[] = {
-    {"batch", "--q"}, {"s_q", "--q"}, {"heads", "--q"}, {"splits", "--splits"},
-    {"keys.topk", "--indices"}, {"keys.block_size", "--block-size"}, {"keys.cache", "--k-cache"},
-    {"keys.indices", "--indices"}, {"keys.lengths", "--topk-length"}, {"extra.topk", "--extra-indices"},
-    {"extra.block_size", "--extra-block-size"}, {"extra.cache", "--extra-k-cache"},
-    {"extra.indices", "--extra-indices"}, {"extra.lengths", "--extra-topk-length"}, {"sink", "--attn-sink"},
-    {"backend", "--backend"}};
+static_assert(attention::kSparseOBound == 1e-2 && attention::kSparseLseBound == 1e-3, "update the bounds in kAbout");
 
 // A dimension of a file's shape as an int, refused (not clamped) past `most`.
 int dimension(const char* option, const std::string& path, const std::vector<std::size_t>& shape, std::size_t i,
@@ -295,25 +300,9 @@ double run_bytes(const Args& a, double batch, double s_q, double heads, double c
          148.0 * 64 * 512 * 4 + (check ? 2 * topk * 512 * 4 : 0) + latent_tokens * 512 * 4 + 64.0 * (1 << 20);
 }
 
-}  // namespace
-
-const std::span<const Option> sparse_decode_options{kOptions};
-
-int sparse_decode(std::span<const std::string> args) {
-  if (wants_help(args)) {
-    std::cout << kHelp;
-    return 0;
-  }
-  const Args a(args, kOptions);
-  check_outputs(a, {"out", "lse"});
-  const SavedInputs saved(a, saved_names(a));
-  check_run_files(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
-                      "extra-topk-length", "ptx"},
-                  {"out", "lse"}, saved);
-  if (a.flag("strict-ptx") && a.text_or("backend", "host") == "sm100")
-    fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
-  const Backend backend = parse_backend(a);
-  const bool files = a.has("q") || a.has("k-cache") || a.has("indices");
+// Files and the built-in example exclude each other: --q, --k-cache and
+// --indices together, the other files only with them, the example's sizes only without.
+void check_source(const Args& a, bool files) {
   if (files)
     for (const char* need : {"q", "k-cache", "indices"})
       if (!a.has(need))
@@ -331,71 +320,67 @@ int sparse_decode(std::span<const std::string> args) {
       }
   if (files && a.has("extra-block-size") && !a.has("extra-k-cache"))
     fail("--extra-block-size", a.text("extra-block-size"), "expected it with --extra-k-cache");
-  const std::uint64_t seed = static_cast<std::uint64_t>(a.integer_or("seed", 1, 0, std::int64_t{1} << 62));
+}
 
-  attention::SparseDecodeInputs in;
-  std::string inputs;
-  if (files) {
-    check_input_files_fit(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
-                              "extra-topk-length"});
-    std::string q_name;
-    in = read_inputs(a, q_name);
-    check_memory("--q, --k-cache, --indices", "batch " + std::to_string(in.batch) + ", s_q " + std::to_string(in.s_q) +
-                                                  ", heads " + std::to_string(in.heads) + ", topk " +
-                                                  std::to_string(in.keys.topk + in.extra.topk),
-                 run_bytes(a, in.batch, in.s_q, in.heads, double(in.keys.bytes.size() + in.extra.bytes.size()),
-                           double(in.keys.indices.size() + in.extra.indices.size()), in.keys.topk + in.extra.topk, 0));
-    inputs = "inputs: " + q_name + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
-  } else {
-    attention::SparseDecodeExample e;
-    e.batch = static_cast<int>(a.integer_or("batch", 2, 1, 4096));
-    e.s_q = static_cast<int>(a.integer_or("s-q", 2, 1, 16));
-    e.heads = static_cast<int>(a.integer_or("heads", 64, 1, 65535));
-    e.topk = static_cast<int>(a.integer_or("topk", 512, 1, 1 << 20));
-    e.block_size = static_cast<int>(a.integer_or("block-size", 64, 1, 4096));
-    e.num_blocks = static_cast<int>(a.integer_or("num-blocks", 32, 1, 1 << 16));
-    e.extra_topk = a.flag("no-extra") ? 0 : static_cast<int>(a.integer_or("extra-topk", 128, 1, 1 << 20));
-    e.extra_block_size = static_cast<int>(a.integer_or("extra-block-size", 64, 1, 4096));
-    e.extra_num_blocks = static_cast<int>(a.integer_or("extra-num-blocks", 4, 1, 1 << 16));
-    e.lengths = !a.flag("no-topk-length");
-    e.sink = !a.flag("no-sink");
-    if (e.heads % attention::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
-      fail("--heads", std::to_string(e.heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
-    {
-      const double rows = double(e.batch) * e.s_q, tokens = double(e.block_size) * e.num_blocks,
-                   extra_tokens = double(e.extra_block_size) * e.extra_num_blocks;
-      const double cache = double(attention::Model1Layout{e.block_size}.block_bytes()) * e.num_blocks +
-                           (e.extra_topk ? double(attention::Model1Layout{e.extra_block_size}.block_bytes()) * e.extra_num_blocks : 0);
-      check_memory("--batch, --s-q, --heads, --topk, --block-size, --num-blocks",
-                   std::to_string(e.batch) + ", " + std::to_string(e.s_q) + ", " + std::to_string(e.heads) + ", " +
-                       std::to_string(e.topk) + ", " + std::to_string(e.block_size) + ", " + std::to_string(e.num_blocks),
-                   run_bytes(a, e.batch, e.s_q, e.heads, cache, rows * (e.topk + e.extra_topk), e.topk + e.extra_topk,
-                             std::max(tokens, extra_tokens)));
-    }
-    in = attention::random_sparse_decode_inputs(e, seed);
-    inputs = "inputs: built-in example from seed " + std::to_string(seed) +
-             ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
-             "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
-  }
+// The inputs from the files, refused before they are read when the run would not fit; `inputs` names them.
+attention::SparseDecodeInputs file_inputs(const Args& a, std::string& inputs) {
+  check_input_files_fit(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
+                            "extra-topk-length"});
+  std::string q_name;
+  attention::SparseDecodeInputs in = read_inputs(a, q_name);
+  check_memory("--q, --k-cache, --indices", "batch " + std::to_string(in.batch) + ", s_q " + std::to_string(in.s_q) +
+                                                ", heads " + std::to_string(in.heads) + ", topk " +
+                                                std::to_string(in.keys.topk + in.extra.topk),
+               run_bytes(a, in.batch, in.s_q, in.heads, double(in.keys.bytes.size() + in.extra.bytes.size()),
+                         double(in.keys.indices.size() + in.extra.indices.size()), in.keys.topk + in.extra.topk, 0));
+  inputs = "inputs: " + q_name + " (rounded to bf16), " + a.text("k-cache") + ", " + a.text("indices");
+  return in;
+}
 
-  const bool scale_given = a.has("softmax-scale");
-  attention::SoftmaxScale scale = attention::SoftmaxScale::explicit_value(0.044194173824159216f);
-  if (scale_given) {
-    const std::string& t = a.text("softmax-scale");
-    char* end = nullptr;
-    const double x = std::strtod(t.c_str(), &end);
-    if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
-      fail("--softmax-scale", t, "expected a positive finite number, e.g. 0.0441941738");
-    scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
-  }
-  const int splits = static_cast<int>(a.integer_or("splits", 0, 1, attention::kSparseMaxSplits));
-  const attention::SparseDecodeProblem problem = in.problem(scale, splits);
-  if (files)
-    as_options(kFileFields, [&] { problem.validate(); });
-  else
-    as_options(kExampleFields, [&] { problem.validate(); });
+// The built-in example's inputs from `seed`, refused before they are drawn when the run would not fit.
+attention::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t seed, std::string& inputs) {
+  attention::SparseDecodeExample e;
+  e.batch = static_cast<int>(a.integer("batch", 1, 4096));
+  e.s_q = static_cast<int>(a.integer("s-q", 1, 16));
+  e.heads = static_cast<int>(a.integer("heads", 1, 65535));
+  e.topk = static_cast<int>(a.integer("topk", 1, 1 << 20));
+  e.block_size = static_cast<int>(a.integer("block-size", 1, 4096));
+  e.num_blocks = static_cast<int>(a.integer("num-blocks", 1, 1 << 16));
+  e.extra_topk = a.flag("no-extra") ? 0 : static_cast<int>(a.integer("extra-topk", 1, 1 << 20));
+  e.extra_block_size = static_cast<int>(a.integer("extra-block-size", 1, 4096));
+  e.extra_num_blocks = static_cast<int>(a.integer("extra-num-blocks", 1, 1 << 16));
+  e.lengths = !a.flag("no-topk-length");
+  e.sink = !a.flag("no-sink");
+  if (e.heads % attention::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
+    fail("--heads", std::to_string(e.heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
+  const double rows = double(e.batch) * e.s_q, tokens = double(e.block_size) * e.num_blocks,
+               extra_tokens = double(e.extra_block_size) * e.extra_num_blocks;
+  const double cache = double(attention::Model1Layout{e.block_size}.block_bytes()) * e.num_blocks +
+                       (e.extra_topk ? double(attention::Model1Layout{e.extra_block_size}.block_bytes()) * e.extra_num_blocks : 0);
+  check_memory("--batch, --s-q, --heads, --topk, --block-size, --num-blocks",
+               std::to_string(e.batch) + ", " + std::to_string(e.s_q) + ", " + std::to_string(e.heads) + ", " +
+                   std::to_string(e.topk) + ", " + std::to_string(e.block_size) + ", " + std::to_string(e.num_blocks),
+               run_bytes(a, e.batch, e.s_q, e.heads, cache, rows * (e.topk + e.extra_topk), e.topk + e.extra_topk,
+                         std::max(tokens, extra_tokens)));
+  inputs = "inputs: built-in example from seed " + std::to_string(seed) +
+           ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
+           "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
+  return attention::random_sparse_decode_inputs(e, seed);
+}
 
-  const std::size_t B = in.batch, S = in.s_q, H = in.heads;
+// --softmax-scale, else FlashMLA's default 1/sqrt(512).
+attention::SoftmaxScale parse_scale(const Args& a) {
+  if (!a.has("softmax-scale")) return attention::SoftmaxScale::explicit_value(0.044194173824159216f);
+  const std::string t = a.text("softmax-scale");
+  char* end = nullptr;
+  const double x = std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
+    fail("--softmax-scale", t, "expected a positive finite number, e.g. 0.0441941738");
+  return attention::SoftmaxScale::explicit_value(static_cast<float>(x));
+}
+
+// The query rows none of whose indices (within their lengths, in either cache) names a key.
+int rows_without_keys(const attention::SparseDecodeInputs& in) {
   int empty_rows = 0;
   for (int b = 0; b < in.batch; ++b)
     for (int s = 0; s < in.s_q; ++s) {
@@ -403,11 +388,19 @@ int sparse_decode(std::span<const std::string> args) {
       for (const attention::SparseDecodeInputs::Cache* c : {&in.keys, &in.extra}) {
         if (c->topk == 0) continue;
         const int n = c->lengths.empty() ? c->topk : c->lengths[b];
-        for (int j = 0; j < n && !any; ++j) any = c->indices[(std::size_t(b) * S + s) * c->topk + j] >= 0;
+        for (int j = 0; j < n && !any; ++j) any = c->indices[(std::size_t(b) * in.s_q + s) * c->topk + j] >= 0;
       }
       empty_rows += any ? 0 : 1;
     }
-  Report report(a.flag("json"));
+  return empty_rows;
+}
+
+// The problem as the report states it, before the run: sizes, shapes, sink, scale, splits, inputs, work.
+void describe(const Args& a, const attention::SparseDecodeInputs& in, const attention::SparseDecodeProblem& problem,
+              const std::string& inputs, Report& report) {
+  const std::size_t B = in.batch, S = in.s_q, H = in.heads;
+  const int empty_rows = rows_without_keys(in);
+  const double scale = problem.scale.value();
   report.text("tcgen sparse-decode: DeepSeek-V4 sparse decode (FlashMLA MODEL1), batch %zu, s_q %zu, heads %zu, "
               "topk %d%s\n",
               B, S, H, in.keys.topk, in.extra.topk > 0 ? (", extra topk " + std::to_string(in.extra.topk)).c_str() : "");
@@ -423,13 +416,13 @@ int sparse_decode(std::span<const std::string> args) {
                                 : "",
               B, S, H, B, H, S);
   report.text("sink: %s\n", in.sink.empty() ? "none" : "per head, O · 1/(1 + exp(sink − LSE)); LSE without it");
-  if (scale_given)
-    report.text("softmax scale: %.9g (from --softmax-scale)\n", double(scale.value()));
+  if (a.has("softmax-scale"))
+    report.text("softmax scale: %.9g (from --softmax-scale)\n", scale);
   else
-    report.text("softmax scale: %.9g (1/sqrt(512), the default)\n", double(scale.value()));
+    report.text("softmax scale: %.9g (1/sqrt(512), the default)\n", scale);
   report.text("splits: %d CTA%s over each row's %d key blocks of 64%s\n", problem.split_count(),
               problem.split_count() == 1 ? "" : "s", problem.key_blocks(),
-              splits > 0 ? " (from --splits)" : problem.split_count() == 1 ? " (the scheduler: the grid fills 148 SMs)"
+              a.has("splits") ? " (from --splits)" : problem.split_count() == 1 ? " (the scheduler: the grid fills 148 SMs)"
                                                                           : ", then the combine step (the scheduler's choice, to fill 148 SMs)");
   if (empty_rows > 0)
     report.text("rows without a key: %d of %zu query rows: O = 0 and LSE = +inf there (FlashMLA's convention)\n",
@@ -444,12 +437,119 @@ int sparse_decode(std::span<const std::string> args) {
   report.field("heads", in.heads);
   report.field("topk", in.keys.topk);
   report.field("extra_topk", in.extra.topk);
-  report.field("softmax_scale", double(scale.value()));
+  report.field("softmax_scale", scale);
   report.field("splits", problem.split_count());
   report.field("rows_without_keys", empty_rows);
   report.field("inputs", inputs.substr(8));
   report.field("gflop", flops * 1e-9);
   report.field("kv_megabytes", kv_bytes * 1e-6);
+}
+
+// One launch of the sparse decode kernel (and its combine step), checked and written as the driver asks.
+class SparseDecodeJob : public KernelJob {
+ public:
+  SparseDecodeJob(const Args& a, const attention::SparseDecodeInputs& in, const attention::SparseDecodeProblem& problem)
+      : a_(a), in_(in), problem_(problem) {}
+
+  const char* kernel() const override { return "sparse decode"; }
+
+  std::string backend_text(Backend backend, const ptx::Module* kernels) const override {
+    if (backend == Backend::host) return "host model, every tcgen05 rule checked";
+    if (backend == Backend::ptx) return "ptx, " + kernels->name() + " on the host model";
+    return "sm100 (device 0)";
+  }
+
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
+    run_ = {};
+    return on_backend(backend, kernels, launch, [&](const auto& on) {
+      run_ = attention::run(problem_, in_.q_bits, on);
+      return run_.stats;
+    });
+  }
+
+  void report_time(Backend backend, double seconds, Report& report) const override {
+    report.text("kernel time %.6f s (%s; %.4g GFLOP/s, %.4g GB/s of cache)\n", seconds,
+                backend == Backend::sm100 ? "sm100, CUDA events" : backend == Backend::ptx ? "PTX on the host model" : "host model",
+                problem_.flops() / seconds * 1e-9, problem_.kv_bytes() / seconds * 1e-9);
+    report.field("seconds", seconds);
+  }
+
+  bool check(Report& report) const override {
+    const auto ref_start = std::chrono::steady_clock::now();
+    const attention::SparseDecodeResult ref = attention::sparse_decode_reference(problem_, in_.q);
+    const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
+    report.text("reference time %.6f s (fp64 over the dequantised cache, plain C++)\n", ref_seconds);
+    report.field("reference_seconds", ref_seconds);
+    const attention::SparseDecodeCheck c = attention::check_sparse_decode(ref, run_.out);
+    report.text("O max row relative error (2-norm) %.3g (bound 1e-2)\n", c.o.max_rel_error);
+    report.text("LSE max relative error %.3g (bound 1e-3)\n", c.lse.max_rel_error);
+    report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
+    report.field("o_max_row_relative_error", c.o.max_rel_error);
+    report.field("lse_max_relative_error", c.lse.max_rel_error);
+    report.field("passed", c.ok());
+    return c.ok();
+  }
+
+  void write_outputs(Report& report) const override {
+    const std::size_t B = in_.batch, S = in_.s_q, H = in_.heads;
+    if (a_.has("out")) {
+      std::vector<float> o(run_.out.o.size());
+      for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(ElementType::bf16, run_.out.o[i]);
+      write_npy("--out", a_.text("out"), {B, S, H, 512}, o);
+      report.text("wrote %s (%zux%zux%zux512 float32, bf16 values)\n", a_.text("out").c_str(), B, S, H);
+      report.field("wrote", a_.text("out"));
+    }
+    if (a_.has("lse")) {
+      // The kernel's LSE is [batch, s_q, heads]; FlashMLA returns softmax_lse as [batch, heads, s_q].
+      std::vector<float> lse(run_.out.lse.size());
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t s = 0; s < S; ++s)
+          for (std::size_t h = 0; h < H; ++h) lse[(b * H + h) * S + s] = run_.out.lse[(b * S + s) * H + h];
+      write_npy("--lse", a_.text("lse"), {B, H, S}, std::span<const float>(lse));
+      report.text("wrote %s (%zux%zux%zu float32 [batch, heads, s_q] as FlashMLA's softmax_lse, +inf for a row without a key)\n",
+                  a_.text("lse").c_str(), B, H, S);
+      report.field("wrote_lse", a_.text("lse"));
+    }
+  }
+
+ private:
+  const Args& a_;
+  const attention::SparseDecodeInputs& in_;
+  const attention::SparseDecodeProblem& problem_;
+  attention::SparseDecodeRun run_;
+};
+
+}  // namespace
+
+const std::span<const Option> sparse_decode_options{kOptions};
+
+int sparse_decode(std::span<const std::string> args) {
+  if (wants_help(args)) {
+    std::cout << help_text();
+    return 0;
+  }
+  const Args a(args, kOptions);
+  check_outputs(a, {"out", "lse"});
+  const SavedInputs saved(a, saved_names(a));
+  check_run_files(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
+                      "extra-topk-length", "ptx"},
+                  {"out", "lse"}, saved);
+  if (a.flag("strict-ptx") && a.text("backend") == "sm100")
+    fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
+  const Backend backend = parse_backend(a);
+  const bool files = a.has("q") || a.has("k-cache") || a.has("indices");
+  check_source(a, files);
+  const std::uint64_t seed = static_cast<std::uint64_t>(a.integer("seed", 0, std::int64_t{1} << 62));
+
+  std::string inputs;
+  const attention::SparseDecodeInputs in = files ? file_inputs(a, inputs) : example_inputs(a, seed, inputs);
+  const attention::SoftmaxScale scale = parse_scale(a);
+  const int splits = static_cast<int>(a.integer_or("splits", 0, 1, attention::kSparseMaxSplits));
+  const attention::SparseDecodeProblem problem = in.problem(scale, splits);
+  as_options(a, [&] { problem.validate(); });
+
+  Report report(a.flag("json"));
+  describe(a, in, problem, inputs, report);
   report.field("backend", name(backend));
   // Loaded before anything is written: a missing file exits 3, a bad one 2, and --save-inputs has written nothing.
   std::optional<ptx::Module> kernels;
@@ -459,7 +559,6 @@ int sparse_decode(std::span<const std::string> args) {
     report.field("saved_inputs", saved.dir());
   }
 
-  attention::SparseDecodeRun run;
   exec::LaunchOptions launch;
   launch.letters_as_errors = a.flag("strict-ptx");
   launch.strict_mma_pipelining = a.flag("strict-ptx");
@@ -469,85 +568,15 @@ int sparse_decode(std::span<const std::string> args) {
     // Measured per OS thread on the 2-core CI VM (tcgen sparse-decode --threads 1 --topk 2048 --heads 128
     // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64
     // reference 4.6 GFLOP/s. Rounded down: they only say when a run is long.
-    const TimeEstimate t{.kernel_flops = flops, .kernel_rate = backend == Backend::host ? 2e9 : 0.25e9,
-                         .threads = static_cast<unsigned>(std::min<std::uint64_t>(
-                             exec::pool_threads(launch.threads),
-                             std::uint64_t(B) * S * (H / attention::kSparseHeadsPerCta) * problem.split_count())),
-                         .reference_flops = a.flag("no-reference") ? 0 : flops, .reference_rate = 3e9};
+    const std::uint64_t ctas =
+        std::uint64_t(in.batch) * in.s_q * (in.heads / attention::kSparseHeadsPerCta) * problem.split_count();
+    const TimeEstimate t{.kernel_flops = problem.flops(), .kernel_rate = backend == Backend::host ? 2e9 : 0.25e9,
+                         .threads = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(launch.threads), ctas)),
+                         .reference_flops = a.flag("no-reference") ? 0 : problem.flops(), .reference_rate = 3e9};
     announce_long_run(t, a.flag("quiet"));
   }
-  try {
-    if (backend == Backend::host) {
-      report.text("backend: host model, every tcgen05 rule checked\n");
-      std::fflush(stdout);
-      run = attention::run(problem, in.q_bits, exec::HostModel{launch});
-    } else if (backend == Backend::ptx) {
-      report.text("backend: ptx, %s on the host model\n", kernels->name().c_str());
-      std::fflush(stdout);
-      run = attention::run(problem, in.q_bits, ptx::Interpreter{*kernels, launch, a.flag("strict-ptx")});
-      report_ptx_stats(report, run.stats);
-    } else {
-#if defined(TCGEN_SM100)
-      report.text("backend: sm100 (device 0)\n");
-      std::fflush(stdout);
-      run = attention::run(problem, in.q_bits, exec::Sm100{});
-#endif
-    }
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "tcgen: the sparse decode kernel failed on "
-              << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model") << (backend == Backend::ptx ? " (PTX)" : "")
-              << ": " << e.what() << '\n';
-    report.text("result: FAILED (the kernel did not finish)\n");
-    report.field("passed", false);
-    report.field("failure", e.what());
-    report.finish();
-    return 1;
-  }
-  const double seconds = run.stats.seconds;
-  report.text("kernel time %.6f s (%s; %.4g GFLOP/s, %.4g GB/s of cache)\n", seconds,
-              backend == Backend::sm100 ? "sm100, CUDA events" : backend == Backend::ptx ? "PTX on the host model" : "host model",
-              flops / seconds * 1e-9, kv_bytes / seconds * 1e-9);
-  report.field("seconds", seconds);
-  bool passed = true;
-  if (!a.flag("no-reference")) {
-    const auto ref_start = std::chrono::steady_clock::now();
-    const attention::SparseDecodeResult ref = attention::sparse_decode_reference(problem, in.q);
-    const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
-    report.text("reference time %.6f s (fp64 over the dequantised cache, plain C++)\n", ref_seconds);
-    report.field("reference_seconds", ref_seconds);
-    const attention::SparseDecodeCheck c = attention::check_sparse_decode(ref, run.out);
-    report.text("O max row relative error (2-norm) %.3g (bound 1e-2)\n", c.o.max_rel_error);
-    report.text("LSE max relative error %.3g (bound 1e-3)\n", c.lse.max_rel_error);
-    report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
-    report.field("o_max_row_relative_error", c.o.max_rel_error);
-    report.field("lse_max_relative_error", c.lse.max_rel_error);
-    report.field("passed", c.ok());
-    passed = c.ok();
-  } else {
-    report.text("result: not checked (--no-reference: no fp64 reference was computed)\n");
-    report.field("checked", false);
-  }
-  if (a.has("out")) {
-    std::vector<float> o(run.out.o.size());
-    for (std::size_t i = 0; i < o.size(); ++i) o[i] = decode(ElementType::bf16, run.out.o[i]);
-    write_npy("--out", a.text("out"), {B, S, H, 512}, o);
-    report.text("wrote %s (%zux%zux%zux512 float32, bf16 values)\n", a.text("out").c_str(), B, S, H);
-    report.field("wrote", a.text("out"));
-  }
-  if (a.has("lse")) {
-    // The kernel's LSE is [batch, s_q, heads]; FlashMLA returns softmax_lse as [batch, heads, s_q].
-    std::vector<float> lse(run.out.lse.size());
-    for (std::size_t b = 0; b < B; ++b)
-      for (std::size_t s = 0; s < S; ++s)
-        for (std::size_t h = 0; h < H; ++h) lse[(b * H + h) * S + s] = run.out.lse[(b * S + s) * H + h];
-    write_npy("--lse", a.text("lse"), {B, H, S}, std::span<const float>(lse));
-    report.text("wrote %s (%zux%zux%zu float32 [batch, heads, s_q] as FlashMLA's softmax_lse, +inf for a row without a key)\n",
-                a.text("lse").c_str(), B, H, S);
-    report.field("wrote_lse", a.text("lse"));
-  }
-  report.finish();
-  return passed ? 0 : 1;
+  SparseDecodeJob job(a, in, problem);
+  return run_kernel_job(job, a, backend, kernels ? &*kernels : nullptr, launch, report);
 }
 
 }  // namespace tcgen::cli

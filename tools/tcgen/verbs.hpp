@@ -1,9 +1,8 @@
 #pragma once
-// The verbs of the tcgen program. Each takes the arguments after its name,
-// prints its --help when asked, and throws tcgen::Error on a bad request.
+// The verbs of the tcgen program, each defined in its own file: its entry
+// point and its option tables, which the registry (verb.hpp, verbs.cpp) lists.
 #include <span>
 #include <string>
-#include <string_view>
 
 #include "args.hpp"
 
@@ -18,20 +17,12 @@ int gemm(std::span<const std::string> args);         // tcgen gemm
 int fmha(std::span<const std::string> args);         // tcgen fmha
 int sparse_decode(std::span<const std::string> args);  // tcgen sparse-decode
 int ptx_module(std::span<const std::string> args);   // tcgen ptx
-int run_program(std::span<const std::string> args);  // tcgen run
+int run_program(std::span<const std::string> args);  // tcgen run (a build without nvcc: why it is missing)
 int completion(std::span<const std::string> args);   // tcgen completion bash
 
 // Each command's options: the tables its parser checks against (ptx and run
-// parse by hand, naming the same tables in their errors), shared with the
-// completion script so that the two cannot drift apart.
+// parse by hand, naming the same tables in their errors).
 extern const std::span<const Option> layout_smem_options, layout_tmem_options, atom_options, desc_smem_options,
     desc_decode_options, idesc_options, idesc_decode_options, gemm_options, fmha_options, sparse_decode_options, ptx_options, run_options;
-
-struct Command {
-  std::string_view words;  // what follows "tcgen": "gemm", "layout smem", "idesc decode"
-  std::span<const Option> options;
-};
-// Every command, in tcgen --help order.
-std::span<const Command> commands();
 
 }  // namespace tcgen::cli
