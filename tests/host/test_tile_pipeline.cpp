@@ -1,4 +1,5 @@
-// tile::Ring and tile::Stage (tile/pipeline.hpp): which mbarrier and which
+// tile::Ring and tile::Stage (tile/pipeline.hpp), and the one-way signals
+// (tile/signal.hpp): which mbarrier and which
 // parity each side of a pipeline names, round after round. The facts are
 // PTX's (#parallel-synchronization-and-communication-instructions-mbarrier-test-wait):
 // try_wait.parity P succeeds once the phase of parity P has completed, and a
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "tcgen/tile/pipeline.hpp"
+#include "tcgen/tile/signal.hpp"
 
 using tcgen::tile::Ring;
 using tcgen::tile::Stage;
@@ -41,4 +43,34 @@ TEST_CASE("tile::Ring: one slot alternates its phase every use; two rings over d
   CHECK(v.full == 0x128);
   CHECK(v.empty == 0x138);
   CHECK(k.phase == v.phase);
+}
+
+namespace {
+
+// Use i of a signal over N barriers against a Ring<N> advanced i times: the
+// indexed form the kernels use must name what walking the ring names.
+template <int N>
+void signal_walks_as_ring() {
+  constexpr std::uint32_t kFirst = 0x480;
+  const tcgen::tile::MmaSignal<N> signal{{kFirst}};
+  Ring<N> ring;
+  for (int use = 0; use < 4 * N + 3; ++use, ring.advance()) {
+    CAPTURE(N);
+    CAPTURE(use);
+    const Stage s = ring.stage(kFirst, 0);
+    CHECK(signal.barrier(use) == s.full);
+    CHECK(signal.parity(use) == s.phase);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tile signals: use i names barrier i % N of round i / N, as a ring walked i times does") {
+  signal_walks_as_ring<1>();
+  signal_walks_as_ring<2>();
+  signal_walks_as_ring<3>();
+  // Known points, PTX's parity rule: one barrier alternates every use; two alternate every second.
+  CHECK(tcgen::tile::ArrivalSignal<1>{{0x100}}.parity(5) == 1u);
+  CHECK(tcgen::tile::ArrivalSignal<2>{{0x100}}.barrier(5) == 0x108u);
+  CHECK(tcgen::tile::ArrivalSignal<2>{{0x100}}.parity(5) == 0u);
 }

@@ -48,6 +48,8 @@
 #include "tcgen/tile/global_io.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/pipeline.hpp"
+#include "tcgen/tile/signal.hpp"
+#include "tcgen/tile/tmem_scale.hpp"
 #include "tcgen/tile/smem_plan.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/tmem/tile_access.hpp"
@@ -214,7 +216,14 @@ struct Fmha {
   static constexpr TCGEN_HD std::uint32_t at(std::uint32_t smem, int i = 0) {
     return Smem::template address<N>(smem, i);
   }
-  static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
+  // The hand-offs (tile/signal.hpp): Q's load; per Q tile t, each used once per key block.
+  static constexpr TCGEN_HD tile::TmaSignal<> q_full(std::uint32_t smem) { return {{bar<"q_full">(smem)}}; }
+  static constexpr TCGEN_HD tile::MmaSignal<> s_full(std::uint32_t smem, int t) { return {{bar<"s_full">(smem, t)}}; }
+  static constexpr TCGEN_HD tile::ArrivalSignal<> p_full(std::uint32_t smem, int t) { return {{bar<"p_full">(smem, t)}}; }
+  static constexpr TCGEN_HD tile::MmaSignal<> o_done(std::uint32_t smem, int t) { return {{bar<"o_done">(smem, t)}}; }
+  static constexpr TCGEN_HD tile::ArrivalSignal<> o_ready(std::uint32_t smem, int t) { return {{bar<"o_ready">(smem, t)}}; }
+  static constexpr TCGEN_HD tile::ArrivalSignal<> stats(std::uint32_t smem, int t) { return {{bar<"stats">(smem, t)}}; }
+  static constexpr TCGEN_HD tile::ArrivalSignal<> done(std::uint32_t smem, int t) { return {{bar<"done">(smem, t)}}; }
   // K_j and V_j fill and drain as one slot of the K/V ring, each with its own
   // full/empty mbarriers, so that P·V(j - 1) need not wait for K_j's load.
   using KvRing = tile::Ring<kStages>;
@@ -251,10 +260,10 @@ struct Fmha {
   template <exec::KernelArch Arch>
   static TCGEN_HD void load(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Work& w) {
     if (w.blocks == 0) return;
-    a.mbarrier_arrive_expect_tx(bar<"q_full">(smem), kQTiles * kQBytes);
+    q_full(smem).expect_bytes(a, 0, kQTiles * kQBytes);
     for (int t = 0; t < kQTiles; ++t)
       for (int c = 0; c < kChunks; ++c)
-        Q::load(a, p.q, at<"q">(smem, t) + c * Q::bytes, bar<"q_full">(smem), w.m0 + t * kM,
+        Q::load(a, p.q, at<"q">(smem, t) + c * Q::bytes, q_full(smem).barrier(0), w.m0 + t * kM,
                 c * tile::kBlockK, w.head);
     KvRing ring;
     for (int i = 0; i < w.blocks; ++i, ring.advance()) {
@@ -297,7 +306,7 @@ struct Fmha {
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w, PReuse reuse) {
     if (w.blocks == 0) return;
-    a.mbarrier_wait(bar<"q_full">(smem), 0);
+    q_full(smem).wait(a, 0);
     KvRing ring, previous;
     for (int i = 0; i <= w.blocks; ++i) {
       const tile::Stage keys = k_stage(smem, ring);
@@ -309,7 +318,7 @@ struct Fmha {
             a.fence_after_thread_sync();
           }
           if (i > 0 && reuse == PReuse::wait_for_pv) {  // P·V(i - 1) has read P_t before S_t overwrites it
-            a.mbarrier_wait(bar<"o_done">(smem, t), parity(i - 1));
+            o_done(smem, t).wait(a, i - 1);
             a.fence_after_thread_sync();
           }
           for (int c = 0; c < kChunks; ++c) {
@@ -318,7 +327,7 @@ struct Fmha {
             TCGEN_UNROLL
             for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, Plan::s(base, t), tq, tk, k, c > 0 || k > 0);
           }
-          a.commit(SAtom{}, bar<"s_full">(smem, t));
+          s_full(smem, t).commit(a, SAtom{}, i);
         }
       }
       if (i > 0) v_stage(smem, previous).release(a, PvAtom{});
@@ -333,8 +342,8 @@ struct Fmha {
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply_pv(Arch& a, std::uint32_t smem, tmem::TmemAddress base, int t, int i,
                                    const KvRing& ring) {
-    a.mbarrier_wait(bar<"p_full">(smem, t), parity(i));
-    if (i > 0) a.mbarrier_wait(bar<"o_ready">(smem, t), parity(i - 1));
+    p_full(smem, t).wait(a, i);
+    if (i > 0) o_ready(smem, t).wait(a, i - 1);
     v_stage(smem, ring).wait(a);
     a.fence_after_thread_sync();
     const PTile pt = Plan::p(base, t);
@@ -344,7 +353,7 @@ struct Fmha {
       TCGEN_UNROLL
       for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, Plan::o(base, t), ph, tv, k, i > 0 || c > 0 || k > 0);
     }
-    a.commit(PvAtom{}, bar<"o_done">(smem, t));
+    o_done(smem, t).commit(a, PvAtom{}, i);
   }
 
   template <exec::KernelArch Arch>
@@ -362,7 +371,7 @@ struct Fmha {
     for (int i = 0; i < w.blocks; ++i) {
       const int key0 = (w.first_block + i) * kN;
       const auto visible = [&](int col) { return key0 + col >= keys.begin && key0 + col < keys.end; };
-      a.mbarrier_wait(bar<"s_full">(smem, t), parity(i));
+      s_full(smem, t).wait(a, i);
       a.fence_after_thread_sync();
       // The row's maximum over the keys it sees; the factor to the correction warps.
       float block_max = kNone;
@@ -372,12 +381,12 @@ struct Fmha {
         a.wait_ld();
         TCGEN_UNROLL
         for (int j = 0; j < SWalk::registers; ++j)
-          if (visible(SWalk::column(c, j))) block_max = block_max > f32(v[j]) ? block_max : f32(v[j]);
+          if (visible(SWalk::column(c, j))) block_max = block_max > tile::f32(v[j]) ? block_max : tile::f32(v[j]);
       }
       const float factor = r.rescale_to(block_max, pr.scale);
       if (i > 0) {
         a.smem_store(row_slot(at<"factor">(smem), t, row), factor);
-        arrive_warp(a, bar<"stats">(smem, t));
+        stats(smem, t).arrive_warp(a, i - 1);
       }
       // P over S's upper half, chunks from last to first (fmha_plan.hpp says why).
       TCGEN_KEEP_ROLLED
@@ -388,8 +397,8 @@ struct Fmha {
         TCGEN_UNROLL
         for (int j = 0; j < PWalk::registers; ++j) {
           const int col = PWalk::column(c, j);
-          const float p0 = visible(col) ? r.probability(f32(v[2 * j]), pr.scale) : 0.0f;
-          const float p1 = visible(col + 1) ? r.probability(f32(v[2 * j + 1]), pr.scale) : 0.0f;
+          const float p0 = visible(col) ? r.probability(tile::f32(v[2 * j]), pr.scale) : 0.0f;
+          const float p1 = visible(col + 1) ? r.probability(tile::f32(v[2 * j + 1]), pr.scale) : 0.0f;
           packed[j] = tile::pack2<E>(p0, p1);
           r.add(p0 + p1);
         }
@@ -397,11 +406,11 @@ struct Fmha {
       }
       a.wait_st();
       a.fence_before_thread_sync();
-      a.mbarrier_arrive(bar<"p_full">(smem, t));
+      p_full(smem, t).arrive(a, i);
     }
     a.smem_store(row_slot(at<"inverse">(smem), t, row), r.inverse_sum());
     if (m < pr.seq_q) p.lse[static_cast<std::size_t>(w.head) * pr.seq_q + m] = r.lse(pr.scale);
-    arrive_warp(a, bar<"done">(smem, t));
+    done(smem, t).arrive_warp(a, 0);
   }
 
   template <exec::KernelArch Arch>
@@ -411,27 +420,27 @@ struct Fmha {
     const int row = 32 * quarter + static_cast<int>(a.lane_index());
     for (int i = 1; i < w.blocks; ++i) {
       for (int t = 0; t < kQTiles; ++t) {
-        a.mbarrier_wait(bar<"stats">(smem, t), parity(i - 1));
+        stats(smem, t).wait(a, i - 1);
         float factor = 1.0f;
         a.smem_load(row_slot(at<"factor">(smem), t, row), factor);
-        a.mbarrier_wait(bar<"o_done">(smem, t), parity(i - 1));
+        o_done(smem, t).wait(a, i - 1);
         a.fence_after_thread_sync();
         // tcgen05.ld/st are warp-wide: the warp skips O only if none of its rows grew.
-        if (a.any_sync(0xFFFFFFFFu, factor != 1.0f)) scale_o(a, Plan::o(base, t), quarter, factor);
+        if (a.any_sync(0xFFFFFFFFu, factor != 1.0f)) tile::scale_tmem<Ld, OWalk>(a, Plan::o(base, t), quarter, factor);
         a.fence_before_thread_sync();
-        a.mbarrier_arrive(bar<"o_ready">(smem, t));
+        o_ready(smem, t).arrive(a, i - 1);
       }
     }
     // Epilogue: O / l to global memory (zeros for a tile that saw no key).
     const FmhaProblem& pr = p.problem;
     for (int t = 0; t < kQTiles; ++t) {
-      a.mbarrier_wait(bar<"done">(smem, t), 0);
+      done(smem, t).wait(a, 0);
       float inverse = 0.0f;
       a.smem_load(row_slot(at<"inverse">(smem), t, row), inverse);
       const int m = w.m0 + t * kM + row;
       Out* out = p.o + (static_cast<std::size_t>(w.head) * pr.seq_q + m) * kD;
       if (w.blocks > 0) {
-        a.mbarrier_wait(bar<"o_done">(smem, t), parity(w.blocks - 1));
+        o_done(smem, t).wait(a, w.blocks - 1);
         a.fence_after_thread_sync();
       }
       TCGEN_UNROLL
@@ -446,7 +455,7 @@ struct Fmha {
           for (int j = 0; j < OWalk::registers; j += 8) {
             tile::Vec16 packed;
             TCGEN_UNROLL
-            for (int k = 0; k < 4; ++k) packed.w[k] = tile::pack2<E>(f32(v[j + 2 * k]) * inverse, f32(v[j + 2 * k + 1]) * inverse);
+            for (int k = 0; k < 4; ++k) packed.w[k] = tile::pack2<E>(tile::f32(v[j + 2 * k]) * inverse, tile::f32(v[j + 2 * k + 1]) * inverse);
             tile::store16(out + OWalk::column(c, j), packed);
           }
         }
@@ -454,27 +463,6 @@ struct Fmha {
     }
   }
 
-  template <exec::KernelArch Arch>
-  static TCGEN_HD void scale_o(Arch& a, const OTile& o, int quarter, float factor) {
-    TCGEN_UNROLL
-    for (int c = 0; c < OWalk::accesses; ++c) {
-      typename Ld::Registers v = a.ld(Ld{}, OWalk::address(o, quarter, c));
-      a.wait_ld();
-      TCGEN_UNROLL
-      for (int j = 0; j < OWalk::registers; ++j) v[j] = std::bit_cast<std::uint32_t>(f32(v[j]) * factor);
-      a.st(Ld{}, OWalk::address(o, quarter, c), v);
-    }
-    a.wait_st();
-  }
-
-  // One arrival per warp, after every lane's shared-memory and TMEM work.
-  template <exec::KernelArch Arch>
-  static TCGEN_HD void arrive_warp(Arch& a, std::uint32_t mbar) {
-    a.sync_warp();
-    if (a.elect_one()) a.mbarrier_arrive(mbar);
-  }
-
-  static TCGEN_HD float f32(std::uint32_t u) { return std::bit_cast<float>(u); }
 };
 
 // Calls visit.template operator()<Fmha<E, D>>() for the problem's dtype and

@@ -58,6 +58,8 @@
 #include "tcgen/tile/global_io.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/pipeline.hpp"
+#include "tcgen/tile/signal.hpp"
+#include "tcgen/tile/tmem_scale.hpp"
 #include "tcgen/tile/smem_plan.hpp"
 #include "tcgen/tmem/plan.hpp"
 #include "tcgen/tmem/tile_access.hpp"
@@ -273,8 +275,11 @@ struct SparseDecode {
   static constexpr TCGEN_HD std::uint32_t at(std::uint32_t smem, int i = 0) {
     return Smem::template address<N>(smem, i);
   }
-  // Use `use` of a barrier that completes once per use: its phase's parity.
-  static constexpr TCGEN_HD std::uint32_t parity(int use) { return static_cast<std::uint32_t>(use) & 1u; }
+  // The hand-offs (tile/signal.hpp): Q's load; S, P and P·V of key block i, two blocks in flight.
+  static constexpr TCGEN_HD tile::TmaSignal<> q_full(std::uint32_t smem) { return {{bar<"q_full">(smem)}}; }
+  static constexpr TCGEN_HD tile::MmaSignal<2> s_full(std::uint32_t smem) { return {{bar<"s_full">(smem)}}; }
+  static constexpr TCGEN_HD tile::ArrivalSignal<2> p_full(std::uint32_t smem) { return {{bar<"p_full">(smem)}}; }
+  static constexpr TCGEN_HD tile::MmaSignal<2> pv_done(std::uint32_t smem) { return {{bar<"pv_done">(smem)}}; }
   using KvRing = tile::Ring<kStages>;
   static constexpr TCGEN_HD tile::Stage kv_stage(std::uint32_t smem, const KvRing& ring) {
     return ring.stage(bar<"kv_full">(smem), bar<"kv_empty">(smem));
@@ -307,9 +312,9 @@ struct SparseDecode {
 
   template <exec::KernelArch Arch>
   static TCGEN_HD void load_q(Arch& a, const Params<Arch>& p, std::uint32_t smem, const Work& w) {
-    a.mbarrier_arrive_expect_tx(bar<"q_full">(smem), kTileBytes);
+    q_full(smem).expect_bytes(a, 0, kTileBytes);
     for (int c = 0; c < kChunks; ++c)
-      Chunk::load(a, p.q, at<"q">(smem) + c * kChunkBytes, bar<"q_full">(smem), w.row * p.heads + w.head0,
+      Chunk::load(a, p.q, at<"q">(smem) + c * kChunkBytes, q_full(smem).barrier(0), w.row * p.heads + w.head0,
                   c * tile::kBlockK);
   }
 
@@ -326,7 +331,7 @@ struct SparseDecode {
       stage.acquire(a);
       fill_key(a, at<"kv">(smem, ring.slot), list, index, key, half);
       a.fence_proxy_async();  // the generic stores, before tcgen05.mma reads the tile (async proxy)
-      a.mbarrier_arrive(stage.full);
+      stage.arrive(a);
     }
     // The tail: each stage's last release (a tcgen05.commit arrival) lands
     // before the CTA exits; a stage never filled counts as released.
@@ -381,7 +386,7 @@ struct SparseDecode {
   template <exec::KernelArch Arch>
   static TCGEN_HD void multiply(Arch& a, std::uint32_t smem, tmem::TmemAddress base, const Work& w) {
     if (w.count == 0) return;
-    a.mbarrier_wait(bar<"q_full">(smem), 0);
+    q_full(smem).wait(a, 0);
     KvRing ring, previous;
     for (int i = 0; i <= w.count; ++i) {
       if (i < w.count) {
@@ -395,11 +400,11 @@ struct SparseDecode {
           TCGEN_UNROLL
           for (int k = 0; k < Chunk::Tile::ksteps; ++k) a.mma(SAtom{}, s, tq, tk, k, c > 0 || k > 0);
         }
-        a.commit(SAtom{}, bar<"s_full">(smem, i % 2));
+        s_full(smem).commit(a, SAtom{}, i);
       }
       if (i > 0) {
         const int j = i - 1;
-        a.mbarrier_wait(bar<"p_full">(smem, j % 2), parity(j / 2));
+        p_full(smem).wait(a, j);
         a.fence_after_thread_sync();
         const typename Chunk::Tile tp(at<"p">(smem, j % 2));
         for (int h = 0; h < 2; ++h) {
@@ -409,7 +414,7 @@ struct SparseDecode {
           for (int k = 0; k < VHalf::ksteps; ++k) a.mma(PvAtom{}, o, tp, tv, k, j > 0 || k > 0);
         }
         kv_stage(smem, previous).release(a, PvAtom{});
-        a.commit(PvAtom{}, bar<"pv_done">(smem, j % 2));
+        pv_done(smem).commit(a, PvAtom{}, j);
         previous.advance();
       }
       if (i < w.count) ring.advance();
@@ -435,29 +440,29 @@ struct SparseDecode {
       std::uint32_t visible = 0;  // bit j: key 32·half + j of the block is one
       for (int j = 0; j < 32; ++j)
         if (key_index(w, w.first + i, 32 * half + j) >= 0) visible |= 1u << j;
-      a.mbarrier_wait(bar<"s_full">(smem, i % 2), parity(i / 2));
+      s_full(smem).wait(a, i);
       a.fence_after_thread_sync();
       const typename Ld::Registers s = a.ld(Ld{}, SWalk::address(s_tile(base, i), quarter, 0));
       a.wait_ld();
       float block_max = kNone;
       TCGEN_UNROLL
       for (int j = 0; j < 32; ++j)
-        if (visible >> j & 1u) block_max = block_max > f32(s[j]) ? block_max : f32(s[j]);
+        if (visible >> j & 1u) block_max = block_max > tile::f32(s[j]) ? block_max : tile::f32(s[j]);
       const float other = a.shfl_sync(0xFFFFFFFFu, block_max, partner);
       const float factor = r.rescale_to(block_max > other ? block_max : other, p.scale);
       // tcgen05.ld/st are warp-wide: the warp rescales O if any of its heads' maximum grew.
       if (i > 0 && a.any_sync(0xFFFFFFFFu, factor != 1.0f)) {
-        a.mbarrier_wait(bar<"pv_done">(smem, (i - 1) % 2), parity((i - 1) / 2));
+        pv_done(smem).wait(a, i - 1);
         a.fence_after_thread_sync();
-        for (int h = 0; h < 2; ++h) scale_o(a, o_tile(base, h), quarter, factor);
+        for (int h = 0; h < 2; ++h) tile::scale_tmem<Ld, OWalk>(a, o_tile(base, h), quarter, factor);
       }
       // P_i goes where P_{i-2} was: P·V_{i-2} has read it.
-      if (i >= 2) a.mbarrier_wait(bar<"pv_done">(smem, i % 2), parity((i - 2) / 2));
+      if (i >= 2) pv_done(smem).wait(a, i - 2);
       tile::Vec16 packed[4];
       TCGEN_UNROLL
       for (int j = 0; j < 32; j += 2) {
-        const float p0 = visible >> j & 1u ? r.probability(f32(s[j]), p.scale) : 0.0f;
-        const float p1 = visible >> (j + 1) & 1u ? r.probability(f32(s[j + 1]), p.scale) : 0.0f;
+        const float p0 = visible >> j & 1u ? r.probability(tile::f32(s[j]), p.scale) : 0.0f;
+        const float p1 = visible >> (j + 1) & 1u ? r.probability(tile::f32(s[j + 1]), p.scale) : 0.0f;
         packed[j / 8].w[(j % 8) / 2] = tile::pack2<E>(p0, p1);
         r.add(p0 + p1);
       }
@@ -465,7 +470,7 @@ struct SparseDecode {
       for (int c = 0; c < 4; ++c) a.smem_store(pt + chunk_offset(head, 32 * half + 8 * c), packed[c]);
       a.fence_proxy_async();         // P's generic stores, before the MMA reads them
       a.fence_before_thread_sync();  // O's rescale (tcgen05.st), before the MMA accumulates into it
-      a.mbarrier_arrive(bar<"p_full">(smem, i % 2));
+      p_full(smem).arrive(a, i);
     }
     r.sum += a.shfl_sync(0xFFFFFFFFu, r.sum, partner);  // both halves' sums: the head's l
     epilogue(a, p, smem, base, w, r, head, half, quarter);
@@ -481,7 +486,7 @@ struct SparseDecode {
     if (p.splits == 1 && p.sink != nullptr && r.sum > 0.0f)
       keep /= 1.0f + std::exp(p.sink[w.head0 + head] - lse);  // exp(lse) / (exp(lse) + exp(sink))
     if (w.count > 0) {
-      a.mbarrier_wait(bar<"pv_done">(smem, (w.count - 1) % 2), parity((w.count - 1) / 2));
+      pv_done(smem).wait(a, w.count - 1);
       a.fence_after_thread_sync();
     }
     for (int h = 0; h < 2; ++h) {
@@ -498,15 +503,15 @@ struct SparseDecode {
           if (p.splits == 1) {
             tile::Vec16 out;
             TCGEN_UNROLL
-            for (int k = 0; k < 4; ++k) out.w[k] = tile::pack2<E>(f32(v[j + 2 * k]) * keep, f32(v[j + 2 * k + 1]) * keep);
+            for (int k = 0; k < 4; ++k) out.w[k] = tile::pack2<E>(tile::f32(v[j + 2 * k]) * keep, tile::f32(v[j + 2 * k + 1]) * keep);
             tile::store16(p.o + row * kD + d0 + j, out);
           } else {
             float* out = p.o_split + (static_cast<std::size_t>(w.split) * p.rows + row) * kD + d0 + j;
             tile::Vec16 lo, hi;
             TCGEN_UNROLL
             for (int k = 0; k < 4; ++k) {
-              lo.w[k] = std::bit_cast<std::uint32_t>(f32(v[j + k]) * keep);
-              hi.w[k] = std::bit_cast<std::uint32_t>(f32(v[j + 4 + k]) * keep);
+              lo.w[k] = std::bit_cast<std::uint32_t>(tile::f32(v[j + k]) * keep);
+              hi.w[k] = std::bit_cast<std::uint32_t>(tile::f32(v[j + 4 + k]) * keep);
             }
             tile::store16(out, lo);
             tile::store16(out + 4, hi);
@@ -521,20 +526,6 @@ struct SparseDecode {
       p.lse_split[static_cast<std::size_t>(w.split) * p.rows + row] = lse;
   }
 
-  template <exec::KernelArch Arch>
-  static TCGEN_HD void scale_o(Arch& a, const OTile& o, int quarter, float factor) {
-    TCGEN_UNROLL
-    for (int s = 0; s < OWalk::accesses; ++s) {
-      typename Ld::Registers v = a.ld(Ld{}, OWalk::address(o, quarter, s));
-      a.wait_ld();
-      TCGEN_UNROLL
-      for (int j = 0; j < OWalk::registers; ++j) v[j] = std::bit_cast<std::uint32_t>(f32(v[j]) * factor);
-      a.st(Ld{}, OWalk::address(o, quarter, s), v);
-    }
-    a.wait_st();
-  }
-
-  static TCGEN_HD float f32(std::uint32_t u) { return std::bit_cast<float>(u); }
 };
 
 }  // namespace tcgen::attention

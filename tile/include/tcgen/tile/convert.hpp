@@ -6,6 +6,7 @@
 // "the value converted from input a is stored in the upper half of d and
 // the value converted from input b is stored in the lower half"); on the
 // host tcgen::encode / decode round the same way, so both give the same bits.
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -14,6 +15,9 @@
 #include "tcgen/core/host_device.hpp"
 
 namespace tcgen::tile {
+
+// An f32 accumulator cell as tcgen05.ld leaves it in a register: its bits.
+TCGEN_HD inline float f32(std::uint32_t bits) { return std::bit_cast<float>(bits); }
 
 // Storage of one D element: float for f32, its 16-bit pattern otherwise.
 template <ElementType D>

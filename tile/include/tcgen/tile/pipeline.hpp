@@ -37,6 +37,11 @@ struct Stage {
   TCGEN_HD void expect_bytes(Arch& a, std::uint32_t bytes) const {
     a.mbarrier_arrive_expect_tx(full, bytes);
   }
+  // Producer: one of the counted arrivals that make the slot full (threads that fill it with stores).
+  template <exec::KernelArch Arch>
+  TCGEN_HD void arrive(Arch& a) const {
+    a.mbarrier_arrive(full);
+  }
   // Producer: the slot is full once the MMAs issued so far complete (tcgen05.commit).
   template <exec::KernelArch Arch, class Atom>
   TCGEN_HD void commit(Arch& a, Atom atom) const {
