@@ -63,14 +63,16 @@ TEST_CASE("the FMHA TMEM plan: two Q tiles (S0/S1, O0/O1) up to head_dim 128, on
   using P64 = FmhaPlan<64, ElementType::bf16>::Tmem;
   using P128 = FmhaPlan<128, ElementType::fp16>::Tmem;
   using P256 = FmhaPlan<256, ElementType::bf16>::Tmem;
-  static_assert(P128::column<"S0"> == 0 && P128::column<"S1"> == 128);
-  static_assert(P128::column<"P0"> == 64 && P128::column<"P1"> == 192);  // FA4: tmem_p_offset = S + n_block_size / 2
-  static_assert(P128::column<"O0"> == 256 && P128::column<"O1"> == 384);
+  // Tile t's region is copy t: S0 = copy 0 of S, S1 = copy 1, and so on.
+  static_assert(P128::column<"S"> == 0 && P128::column<"S"> + P128::stride<"S"> == 128);
+  static_assert(P128::column<"P"> == 64 &&
+                P128::column<"P"> + P128::stride<"P"> == 192);  // FA4: tmem_p_offset = S + n_block_size / 2
+  static_assert(P128::column<"O"> == 256 && P128::column<"O"> + P128::stride<"O"> == 384);
   static_assert(P128::columns == 512 && P128::allocation == 512);
-  static_assert(P64::column<"O0"> == 256 && P64::column<"O1"> == 320);
+  static_assert(P64::column<"O"> == 256 && P64::column<"O"> + P64::stride<"O"> == 320);
   static_assert(P64::columns == 384 && P64::allocation == 512);
   // Two tiles of head_dim 256 would need 2 · (128 + 256) = 768 of the 512 columns.
-  static_assert(P256::column<"S0"> == 0 && P256::column<"P0"> == 64 && P256::column<"O0"> == 128);
+  static_assert(P256::copies<"S"> == 1 && P256::column<"S"> == 0 && P256::column<"P"> == 64 && P256::column<"O"> == 128);
   static_assert(P256::columns == 384 && P256::allocation == 512);
 }
 

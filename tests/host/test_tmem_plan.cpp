@@ -231,3 +231,36 @@ TEST_CASE("tile types agree with the plan's column count") {
   CHECK(region_columns(CutlassFmha::regions[4]) == static_cast<int>(CutlassFmha::Tile<"P0">::columns));
   CHECK(region_columns(FlashMlaPrefill::regions[3]) == static_cast<int>(FlashMlaPrefill::Tile<"Q">::columns));
 }
+
+// FA4's plan again (@0251105a: tmem_s_offset = [0, 128], tmem_o_offset = [256, 384], P at S + 64), its
+// pairs declared as counted regions: copy t must be where FA4 puts tile t.
+using Fa4Counted = Plan<accumulator("S", kS).count(2), accumulator("O", {128, 128}).count(2),
+                        operand("P", 128, 128, ElementType::bf16).count(2).alias_of("S", 64),
+                        scratch("vec", 128, 2).count(2).alias_of("S", 0)>;
+
+TEST_CASE("counted regions: copy i of a region, and of its alias, where the named pairs sit") {
+  const TmemAddress base(0, 0);
+  static_assert(Fa4Counted::allocation == Fa4::allocation && Fa4Counted::columns == Fa4::columns);
+  for (int t = 0; t < 2; ++t) {
+    CAPTURE(t);
+    CHECK(Fa4Counted::tile<"S">(base, t).address == (t == 0 ? Fa4::tile<"S0">(base) : Fa4::tile<"S1">(base)).address);
+    CHECK(Fa4Counted::tile<"O">(base, t).address == (t == 0 ? Fa4::tile<"O0">(base) : Fa4::tile<"O1">(base)).address);
+    CHECK(Fa4Counted::tile<"P">(base, t).address == (t == 0 ? Fa4::tile<"P0">(base) : Fa4::tile<"P1">(base)).address);
+    CHECK(Fa4Counted::tile<"vec">(base, t).address ==
+          (t == 0 ? Fa4::tile<"vec0">(base) : Fa4::tile<"vec1">(base)).address);
+  }
+  CHECK(Fa4Counted::tile<"O">(base, 1).address.column() == 384u);  // FA4's tmem_o_offset[1]
+}
+
+TEST_CASE("counted regions: the copy rules") {
+  const Region s = accumulator("S", kS).count(2);
+  rejects(std::array{accumulator("S", kS).count(0)}, PlanRule::copies, 0, "S.copies");
+  // An alias has its host's copies: copy i in copy i.
+  rejects(std::array{s, operand("P", 128, 128, ElementType::bf16).alias_of("S", 64)}, PlanRule::copies, 1, "P.copies");
+  // Three copies of 256 columns need 768.
+  rejects(std::array{accumulator("A", {128, 256}).count(3)}, PlanRule::columns, 0, "A.column");
+  // A region fixed over S's second copy.
+  rejects(std::array{s, accumulator("B", kS).at(128)}, PlanRule::overlap, 1, "B.column");
+  // The next region follows every copy.
+  CHECK(start_column(std::array{s, accumulator("O", kS)}, 1) == 256);
+}

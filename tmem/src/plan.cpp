@@ -29,9 +29,11 @@ std::string describe(std::span<const Region> rs, int i, bool placed) {
     s += std::to_string(r.rows) + "x" + std::to_string(r.kind == RegionKind::operand ? r.k : r.width);
   s += std::string(" ") + name(r.element) + "), lane " + std::to_string(r.lane);
   if (!r.host.empty()) s += std::string(", alias of ") + r.host.text + " + " + std::to_string(r.column);
+  if (r.copies != 1) s += ", " + std::to_string(r.copies) + " copies";
   if (!placed) return s;
   const int first = start_column(rs, i);
-  return s + ", columns [" + std::to_string(first) + ", " + std::to_string(first + region_columns(r)) + ")";
+  return s + ", columns [" + std::to_string(first) + ", " + std::to_string(first + region_columns(r)) + ")" +
+         (r.copies != 1 ? " and every " + std::to_string(copy_stride(rs, i)) + " after" : "");
 }
 
 }  // namespace

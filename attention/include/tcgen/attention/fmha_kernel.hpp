@@ -28,7 +28,7 @@
 // within the others every score is masked per element. The TMEM plan is
 // FmhaPlan (fmha_plan.hpp), two Q tiles in flight for head_dim 64 and 128,
 // one for 256.
-#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -47,6 +47,7 @@
 #include "tcgen/tile/convert.hpp"
 #include "tcgen/tile/global_io.hpp"
 #include "tcgen/tile/operand.hpp"
+#include "tcgen/tile/mma_tile.hpp"
 #include "tcgen/tile/pipeline.hpp"
 #include "tcgen/tile/signal.hpp"
 #include "tcgen/tile/tmem_scale.hpp"
@@ -72,9 +73,9 @@ struct Fmha {
 
   using Plan = FmhaPlan<kD, E>;
   using Tmem = typename Plan::Tmem;
-  using STile = typename Tmem::template Tile<"S0">;
-  using OTile = typename Tmem::template Tile<"O0">;
-  using PTile = typename Tmem::template Tile<"P0">;
+  using STile = typename Tmem::template Tile<"S">;
+  using OTile = typename Tmem::template Tile<"O">;
+  using PTile = typename Tmem::template Tile<"P">;
   using PHalf = tmem::OperandTile<kM, tile::kBlockK, E>;  // the P columns one V tile multiplies
   using Out = tile::Storage<E>;
 
@@ -109,11 +110,6 @@ struct Fmha {
   static constexpr std::uint32_t kQBytes = kChunks * Q::bytes, kKBytes = kChunks * K::bytes,
                                  kVBytes = kVChunks * V::bytes;
   static constexpr std::uint32_t kRowsBytes = kQTiles * kM * 4;  // one float per row of each tile
-  static constexpr std::uint32_t kFixedBytes = kQTiles * kQBytes + 2 * kRowsBytes + 8 * 64;  // 64 mbarriers at most
-  // As many K/V stages as fit, up to 3: 3 at head_dim 64, 2 at 128, 1 at 256.
-  static constexpr int kStages =
-      static_cast<int>(std::min<std::uint32_t>(3, (exec::kKernelSmemBytes - kFixedBytes) / (kKBytes + kVBytes)));
-  static_assert(kStages >= 1, "one K and one V block must fit beside the Q tiles");
 
   // Arrivals per phase. p_full and o_ready hand TMEM written by tcgen05.st
   // to the MMA: every thread arrives after its own wait::st and
@@ -121,20 +117,24 @@ struct Fmha {
   // pattern of tcgen05-facts.md §7.4), so 128 (a warpgroup: one thread per
   // row). stats and done hand shared memory, ordered by __syncwarp and the
   // release of one arrive per warp: 4. TMA transactions and tcgen05.commit: 1.
-  using Smem = tile::SmemPlan<tile::buffer("q", kQBytes, 1024, kQTiles),  // Q tile t: kChunks swizzled 64-column tiles
-                              tile::buffer("k", kKBytes, 1024, kStages),  // the K ring
-                              tile::buffer("v", kVBytes, 1024, kStages),  // the V ring
-                              tile::buffer("factor", kRowsBytes),         // each row's rescale factor, per tile
-                              tile::buffer("inverse", kRowsBytes),        // each row's 1/l, per tile
-                              tile::barriers("q_full", 1, 1), tile::barriers("k_full", kStages, 1),
-                              tile::barriers("k_empty", kStages, 1), tile::barriers("v_full", kStages, 1),
-                              tile::barriers("v_empty", kStages, 1), tile::barriers("s_full", kQTiles, 1),
-                              tile::barriers("p_full", kQTiles, kM), tile::barriers("o_done", kQTiles, 1),
-                              tile::barriers("o_ready", kQTiles, kM), tile::barriers("stats", kQTiles, kM / 32),
-                              tile::barriers("done", kQTiles, kM / 32), tile::buffer("tmem_slot", 4, 4)>;
+  static constexpr auto kSmemEntries = [](int stages) {
+    return std::array{tile::buffer("q", kQBytes, 1024, kQTiles),  // Q tile t: kChunks swizzled 64-column tiles
+                      tile::buffer("k", kKBytes, 1024, stages),   // the K ring
+                      tile::buffer("v", kVBytes, 1024, stages),   // the V ring
+                      tile::buffer("factor", kRowsBytes),         // each row's rescale factor, per tile
+                      tile::buffer("inverse", kRowsBytes),        // each row's 1/l, per tile
+                      tile::barriers("q_full", 1, 1), tile::barriers("k_full", stages, 1),
+                      tile::barriers("k_empty", stages, 1), tile::barriers("v_full", stages, 1),
+                      tile::barriers("v_empty", stages, 1), tile::barriers("s_full", kQTiles, 1),
+                      tile::barriers("p_full", kQTiles, kM), tile::barriers("o_done", kQTiles, 1),
+                      tile::barriers("o_ready", kQTiles, kM), tile::barriers("stats", kQTiles, kM / 32),
+                      tile::barriers("done", kQTiles, kM / 32), tile::buffer("tmem_slot", 4, 4)};
+  };
+  // As many K/V stages as fit, up to 3: 3 at head_dim 64, 2 at 128, 1 at 256.
+  static constexpr int kStages = tile::stages_that_fit(3, kSmemEntries);
+  static_assert(kStages >= 1, "one K and one V block must fit beside the Q tiles");
+  using Smem = tile::SmemPlanOf<kSmemEntries(kStages)>;
   static constexpr std::uint32_t kSmemBytes = Smem::bytes;
-  // kStages above reserves room for 64 mbarriers beside the fixed buffers.
-  static_assert(1 + 4 * kStages + 6 * kQTiles <= 64, "the FMHA's barriers outgrow the 64 that kStages reserves room for");
 
   template <class Arch>
   struct Params {
@@ -324,8 +324,7 @@ struct Fmha {
           for (int c = 0; c < kChunks; ++c) {
             const typename Q::Tile tq(at<"q">(smem, t) + c * Q::bytes);
             const typename K::Tile tk(at<"k">(smem, ring.slot) + c * K::bytes);
-            TCGEN_UNROLL
-            for (int k = 0; k < Q::Tile::ksteps; ++k) a.mma(SAtom{}, Plan::s(base, t), tq, tk, k, c > 0 || k > 0);
+            tile::mma_tile(a, SAtom{}, Plan::s(base, t), tq, tk, c > 0);
           }
           s_full(smem, t).commit(a, SAtom{}, i);
         }
@@ -350,8 +349,7 @@ struct Fmha {
     for (int c = 0; c < kVChunks; ++c) {
       const PHalf ph{pt.address.col_offset(static_cast<std::uint32_t>(c) * PHalf::columns)};
       const typename V::Tile tv(at<"v">(smem, ring.slot) + c * V::bytes);
-      TCGEN_UNROLL
-      for (int k = 0; k < V::Tile::ksteps; ++k) a.mma(PvAtom{}, Plan::o(base, t), ph, tv, k, i > 0 || c > 0 || k > 0);
+      tile::mma_tile(a, PvAtom{}, Plan::o(base, t), ph, tv, i > 0 || c > 0);
     }
     o_done(smem, t).commit(a, PvAtom{}, i);
   }

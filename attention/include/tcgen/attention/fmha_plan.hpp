@@ -1,7 +1,8 @@
 #pragma once
 // The FMHA forward kernel's Tensor Memory plan, checked at compile time by
 // tmem::Plan (docs/tmem.md). Two Q tiles of 128 rows are in flight for
-// head_dim 64 and 128, as in FA4 and CUTLASS example 77 (S0/S1, O0/O1):
+// head_dim 64 and 128, as in FA4 and CUTLASS example 77 (S0/S1, O0/O1; here
+// copies 0 and 1 of the regions S, O and P):
 //
 //   columns   0 .. 127     S0 = Q0·Kᵀ, 128 x kBlockN f32 (Layout D, M = 128)
 //   columns  64 .. 127     P0 (alias in S0) = softmax(S0) as bf16/fp16, packed
@@ -28,37 +29,15 @@ inline constexpr int kFmhaBlockN = 128;  // K/V rows per step: S is 128 x 128
 // Q tiles one CTA keeps in flight: two where S and O of both fit in 512 columns.
 constexpr int fmha_q_tiles(int head_dim) { return 2 * (kFmhaBlockN + head_dim) <= 512 ? 2 : 1; }
 
+// Tile t's S, O and P are copy t of counted regions (tmem::Region::count).
 template <int HeadDim, ElementType P, int QTiles = fmha_q_tiles(HeadDim)>
-struct FmhaPlan;
-
-template <int HeadDim, ElementType P>
-struct FmhaPlan<HeadDim, P, 2> {
-  using Tmem = tmem::Plan<tmem::accumulator("S0", {kFmhaBlockM, kFmhaBlockN}),
-                          tmem::accumulator("S1", {kFmhaBlockM, kFmhaBlockN}),
-                          tmem::accumulator("O0", {kFmhaBlockM, HeadDim}),
-                          tmem::accumulator("O1", {kFmhaBlockM, HeadDim}),
-                          tmem::operand("P0", kFmhaBlockM, kFmhaBlockN, P).alias_of("S0", kFmhaBlockN / 2),
-                          tmem::operand("P1", kFmhaBlockM, kFmhaBlockN, P).alias_of("S1", kFmhaBlockN / 2)>;
-  // Tile t's regions (t is 0 or 1; every tile's regions have one type).
-  static constexpr TCGEN_HD auto s(tmem::TmemAddress base, int t) {
-    return t == 0 ? Tmem::template tile<"S0">(base) : Tmem::template tile<"S1">(base);
-  }
-  static constexpr TCGEN_HD auto o(tmem::TmemAddress base, int t) {
-    return t == 0 ? Tmem::template tile<"O0">(base) : Tmem::template tile<"O1">(base);
-  }
-  static constexpr TCGEN_HD auto p(tmem::TmemAddress base, int t) {
-    return t == 0 ? Tmem::template tile<"P0">(base) : Tmem::template tile<"P1">(base);
-  }
-};
-
-template <int HeadDim, ElementType P>
-struct FmhaPlan<HeadDim, P, 1> {
-  using Tmem = tmem::Plan<tmem::accumulator("S0", {kFmhaBlockM, kFmhaBlockN}),
-                          tmem::accumulator("O0", {kFmhaBlockM, HeadDim}),
-                          tmem::operand("P0", kFmhaBlockM, kFmhaBlockN, P).alias_of("S0", kFmhaBlockN / 2)>;
-  static constexpr TCGEN_HD auto s(tmem::TmemAddress base, int) { return Tmem::template tile<"S0">(base); }
-  static constexpr TCGEN_HD auto o(tmem::TmemAddress base, int) { return Tmem::template tile<"O0">(base); }
-  static constexpr TCGEN_HD auto p(tmem::TmemAddress base, int) { return Tmem::template tile<"P0">(base); }
+struct FmhaPlan {
+  using Tmem = tmem::Plan<tmem::accumulator("S", {kFmhaBlockM, kFmhaBlockN}).count(QTiles),
+                          tmem::accumulator("O", {kFmhaBlockM, HeadDim}).count(QTiles),
+                          tmem::operand("P", kFmhaBlockM, kFmhaBlockN, P).count(QTiles).alias_of("S", kFmhaBlockN / 2)>;
+  static constexpr TCGEN_HD auto s(tmem::TmemAddress base, int t) { return Tmem::template tile<"S">(base, t); }
+  static constexpr TCGEN_HD auto o(tmem::TmemAddress base, int t) { return Tmem::template tile<"O">(base, t); }
+  static constexpr TCGEN_HD auto p(tmem::TmemAddress base, int t) { return Tmem::template tile<"P">(base, t); }
 };
 
 }  // namespace tcgen::attention

@@ -57,6 +57,7 @@
 #include "tcgen/tile/convert.hpp"
 #include "tcgen/tile/global_io.hpp"
 #include "tcgen/tile/operand.hpp"
+#include "tcgen/tile/mma_tile.hpp"
 #include "tcgen/tile/pipeline.hpp"
 #include "tcgen/tile/signal.hpp"
 #include "tcgen/tile/tmem_scale.hpp"
@@ -68,10 +69,10 @@ namespace tcgen::attention {
 
 using SparseDecodePlan = tmem::Plan<tmem::accumulator("O_lo", {64, 256}),                // dims 0-255, lanes 0-15 of each quarter
                                     tmem::accumulator("O_hi", {64, 256}).at(0).at_lane(16),  // dims 256-511, lanes 16-31
-                                    tmem::accumulator("S0", {64, 64}), tmem::accumulator("S1", {64, 64})>;
-static_assert(SparseDecodePlan::column<"S0"> == 256 && SparseDecodePlan::column<"S1"> == 320 &&
+                                    tmem::accumulator("S", {64, 64}).count(2)>;  // S of key blocks i and i + 1
+static_assert(SparseDecodePlan::column<"S"> == 256 && SparseDecodePlan::stride<"S"> == 64 &&
                   SparseDecodePlan::allocation == 512,
-              "O takes columns 0-255 twice over (lanes 0 and 16), S0 and S1 the 128 columns after it");
+              "O takes columns 0-255 twice over (lanes 0 and 16), S's two copies the 128 columns after it");
 
 // One index list of a query row: its cache, its indices, how many count.
 struct SparseKeyList {
@@ -135,7 +136,7 @@ struct SparseDecode {
 
   using Tmem = SparseDecodePlan;
   using OTile = Tmem::Tile<"O_lo">;
-  using STile = Tmem::Tile<"S0">;
+  using STile = Tmem::Tile<"S">;
   // 64 × 64 K-major SW128 bf16: a chunk of Q (heads × dims), of a keys tile (keys × dims), and P (heads × keys).
   using Chunk = tile::Operand<E, layout::Major::K, kHeads>;
   using VHalf = mma::SmemMatrix<layout::SmemOperandSpec{layout::dense_element(16), layout::Major::MN,
@@ -397,8 +398,7 @@ struct SparseDecode {
         for (int c = 0; c < kChunks; ++c) {
           const typename Chunk::Tile tq(at<"q">(smem) + c * kChunkBytes);
           const typename Chunk::Tile tk(at<"kv">(smem, ring.slot) + c * kChunkBytes);
-          TCGEN_UNROLL
-          for (int k = 0; k < Chunk::Tile::ksteps; ++k) a.mma(SAtom{}, s, tq, tk, k, c > 0 || k > 0);
+          tile::mma_tile(a, SAtom{}, s, tq, tk, c > 0);
         }
         s_full(smem).commit(a, SAtom{}, i);
       }
@@ -410,8 +410,7 @@ struct SparseDecode {
         for (int h = 0; h < 2; ++h) {
           const OTile o = h == 0 ? Tmem::tile<"O_lo">(base) : Tmem::tile<"O_hi">(base);
           const VHalf tv(at<"kv">(smem, previous.slot) + h * 4 * kChunkBytes);
-          TCGEN_UNROLL
-          for (int k = 0; k < VHalf::ksteps; ++k) a.mma(PvAtom{}, o, tp, tv, k, j > 0 || k > 0);
+          tile::mma_tile(a, PvAtom{}, o, tp, tv, j > 0);
         }
         kv_stage(smem, previous).release(a, PvAtom{});
         pv_done(smem).commit(a, PvAtom{}, j);
@@ -422,7 +421,7 @@ struct SparseDecode {
   }
 
   static TCGEN_HD STile s_tile(tmem::TmemAddress base, int i) {
-    return i % 2 == 0 ? Tmem::tile<"S0">(base) : Tmem::tile<"S1">(base);
+    return Tmem::tile<"S">(base, i % 2);
   }
   static TCGEN_HD OTile o_tile(tmem::TmemAddress base, int h) {
     return h == 0 ? Tmem::tile<"O_lo">(base) : Tmem::tile<"O_hi">(base);

@@ -57,6 +57,7 @@
 #include "tcgen/gemm/epilogue.hpp"
 #include "tcgen/gemm/problem.hpp"
 #include "tcgen/tile/operand.hpp"
+#include "tcgen/tile/mma_tile.hpp"
 #include "tcgen/tile/pipeline.hpp"
 #include "tcgen/tile/smem_plan.hpp"
 #include "tcgen/gemm/schedule.hpp"
@@ -104,9 +105,8 @@ struct Gemm {
   // Two accumulators side by side: tile i goes to D(i % 2). A pair's are
   // allocated in both CTAs (tcgen05.alloc.cta_group::2), 128 rows in each.
   static constexpr layout::AccumulatorSpec kAccumulator{kTileM, kTileN, C.cta_group};
-  using Tmem = tmem::Plan<tmem::accumulator("D0", kAccumulator), tmem::accumulator("D1", kAccumulator)>;
-  using Accumulator = typename Tmem::template Tile<"D0">;
-  static_assert(std::is_same_v<Accumulator, typename Tmem::template Tile<"D1">>);
+  using Tmem = tmem::Plan<tmem::accumulator("D", kAccumulator).count(2)>;
+  using Accumulator = typename Tmem::template Tile<"D">;
   // 32x32b: thread t of warp q reads lane 32q + t, `num` columns per access.
   static constexpr layout::TmemAccess kLd{layout::TmemShape::s32x32b, kTileN % 32 == 0 ? 32u : 16u};
   using Store = Epilogue<C.d, Accumulator, kLd>;
@@ -216,7 +216,7 @@ struct Gemm {
     return {Smem::template barrier<"acc_full">(smem), Smem::template barrier<"acc_empty">(smem)};
   }
   static TCGEN_HD Accumulator accumulator(tmem::TmemAddress base, int b) {
-    return b == 0 ? Tmem::template tile<"D0">(base) : Tmem::template tile<"D1">(base);
+    return Tmem::template tile<"D">(base, b);
   }
   // The tiles one role of a CTA walks, from its cluster's own: for a lone
   // CTA the static stride (tile, tile + step, ...); for a pair, tiles taken
@@ -348,8 +348,7 @@ struct Gemm {
         const std::uint32_t at = Smem::template address<"stages">(smem, stages.slot());
         const typename A::Tile ta(at);
         const typename B::Tile tb(at + A::bytes);
-        TCGEN_UNROLL
-        for (int k = 0; k < A::Tile::ksteps; ++k) a.mma(Atom{}, d, ta, tb, k, kb > 0 || k > 0);
+        tile::mma_tile(a, Atom{}, d, ta, tb, kb > 0);
         if constexpr (kPair)  // every CTA's stage s is free of this pair's reads, and (below) both accumulators full
           s.release(a, Atom{}, kClusterMask);
         else

@@ -213,4 +213,27 @@ struct SmemPlan {
   }
 };
 
+// The plan whose entries a constant array holds (a plan computed by a
+// function, as stages_that_fit's caller has it).
+template <auto Es, class = std::make_index_sequence<Es.size()>>
+struct PlanOfEntries;
+template <auto Es, std::size_t... I>
+struct PlanOfEntries<Es, std::index_sequence<I...>> {
+  using type = SmemPlan<Es[I]...>;
+};
+template <auto Es>
+using SmemPlanOf = typename PlanOfEntries<Es>::type;
+
+// The most pipeline stages, from `most` down to 1, whose plan fits a CTA's
+// shared memory: `entries_of(s)` gives the plan's entries with s stages. 0 when
+// not even one fits (SmemPlanOf<entries_of(1)> then says why, with the rule's sentence).
+template <class EntriesOf>
+constexpr int stages_that_fit(int most, EntriesOf entries_of) {
+  for (int s = most; s >= 1; --s) {
+    const auto es = entries_of(s);
+    if (check(es).rule != SmemRule::capacity) return s;
+  }
+  return 0;
+}
+
 }  // namespace tcgen::tile

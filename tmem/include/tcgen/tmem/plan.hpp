@@ -48,6 +48,7 @@ struct Region {
   bool fixed = false;                      // column given by at(), not after the previous region
   int column = 0;                          // at(): the column; alias: the offset into the host
   RegionName host;                         // set: an alias inside `host`
+  int copies = 1;                          // count(): copies side by side, tile<"name">(base, i) the i-th
 
   constexpr TCGEN_HD Region at(int c) const {
     Region r = *this;
@@ -58,6 +59,14 @@ struct Region {
   constexpr TCGEN_HD Region at_lane(int l) const {
     Region r = *this;
     r.lane = l;
+    return r;
+  }
+  // n copies of the region, each after the one before (an alias's: inside
+  // its host's copy of the same index), so that a kernel indexes them
+  // (tile<"S">(base, t)) instead of naming S0 and S1.
+  constexpr TCGEN_HD Region count(int n) const {
+    Region r = *this;
+    r.copies = n;
     return r;
   }
   // Shares `host`'s cells from `offset` columns on: P written over S after
@@ -109,6 +118,7 @@ constexpr TCGEN_HD Region scratch(RegionName name, int rows, int width, ElementT
   X(scratch_shape, "width", "a scratch region has 64 or 128 rows per CTA and 1 to 512 columns")                       \
   X(cta_group, "spec", "all accumulators of a plan share one cta_group: every tcgen05 instruction of a kernel names the same .cta_group (PTX #tcgen05-memory-alloc-manage-instructions)") \
   X(column, "column", "a region's column, and an alias's offset into its host, must not be negative")                \
+  X(copies, "copies", "a region has at least one copy, and an alias as many as its host: copy i lies in the host's copy i") \
   X(alias_host, "host", "an alias must name a region declared before it")                                             \
   X(lane_alignment, "lane", "a region's lane offset must be 0, or 16 for the half-datapath Layouts F and C (PTX #tcgen05-data-path-layout-organization)") \
   X(columns, "column", "the plan needs more than the 512 columns of Tensor Memory (PTX #tcgen05-memory-alloc-manage-instructions: nCols in [32, 512])") \
@@ -156,6 +166,14 @@ constexpr int region_columns(const Region& r) {
 
 constexpr int find(std::span<const Region> rs, const RegionName& name) { return find_named(rs, name); }
 
+// Columns from one copy of a region to the next: its own width, or, for an
+// alias, its host's copy stride (copy i of P lies in copy i of S).
+constexpr int host_index(std::span<const Region> rs, int i);
+constexpr int copy_stride(std::span<const Region> rs, int i) {
+  const int h = host_index(rs, i);
+  return h < 0 ? region_columns(rs[i]) : copy_stride(rs, h);
+}
+
 // The host an alias names, among the regions declared before it; -1 if none.
 constexpr int host_index(std::span<const Region> rs, int i) {
   const int h = find(rs.first(static_cast<std::size_t>(i)), rs[i].host);
@@ -175,7 +193,7 @@ constexpr int start_column(std::span<const Region> rs, int i) {
   if (!rs[i].host.empty()) return start_column(rs, host_index(rs, i)) + rs[i].column;
   if (rs[i].fixed) return rs[i].column;
   for (int j = i - 1; j >= 0; --j)
-    if (rs[j].host.empty()) return start_column(rs, j) + region_columns(rs[j]);
+    if (rs[j].host.empty()) return start_column(rs, j) + region_columns(rs[j]) * rs[j].copies;
   return 0;
 }
 
@@ -190,7 +208,8 @@ constexpr int plan_cta_group(std::span<const Region> rs) {
 constexpr int used_columns(std::span<const Region> rs) {
   int end = 0;
   for (std::size_t i = 0; i < rs.size(); ++i) {
-    const int e = start_column(rs, static_cast<int>(i)) + region_columns(rs[i]);
+    const int last = static_cast<int>(i);
+    const int e = start_column(rs, last) + copy_stride(rs, last) * (rs[i].copies - 1) + region_columns(rs[i]);
     end = e > end ? e : end;
   }
   return end;
@@ -223,26 +242,31 @@ constexpr PlanCheck check(std::span<const Region> rs) {
     }
     if (r.column < 0) return {PlanRule::column, i};
     if (!r.host.empty() && host_index(rs, i) < 0) return {PlanRule::alias_host, i};
+    if (r.copies < 1 || (!r.host.empty() && rs[host_index(rs, i)].copies != r.copies)) return {PlanRule::copies, i};
   }
   cg = plan_cta_group(rs);
   for (int i = 0; i < n; ++i)
     if (!layout::lane_offset_allowed(layout::datapath_layout(row_spec(rs[i], cg)), rs[i].lane))
       return {PlanRule::lane_alignment, i};
   for (int i = 0; i < n; ++i)
-    if (start_column(rs, i) + region_columns(rs[i]) > layout::kTmemColumns) return {PlanRule::columns, i};
+    if (start_column(rs, i) + copy_stride(rs, i) * (rs[i].copies - 1) + region_columns(rs[i]) > layout::kTmemColumns)
+      return {PlanRule::columns, i};
   for (int i = 0; i < n; ++i) {
     const int h = host_index(rs, i);
     if (h < 0) continue;
     if (!region_lanes(rs[i], cg).within(region_lanes(rs[h], cg))) return {PlanRule::alias_lanes, i};
     if (rs[i].column + region_columns(rs[i]) > region_columns(rs[h])) return {PlanRule::alias_columns, i};
   }
+  // Copy by copy: two aliases of one host share its copies, each copy its own columns.
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < j; ++i) {
-      const int a = start_column(rs, i), b = start_column(rs, j);
-      const bool columns = a < b + region_columns(rs[j]) && b < a + region_columns(rs[i]);
-      if (columns && region_lanes(rs[i], cg).intersects(region_lanes(rs[j], cg)) && !aliases(rs, i, j) &&
-          !aliases(rs, j, i))
-        return {PlanRule::overlap, j};
+      if (aliases(rs, i, j) || aliases(rs, j, i) || !region_lanes(rs[i], cg).intersects(region_lanes(rs[j], cg)))
+        continue;
+      for (int ci = 0; ci < rs[i].copies; ++ci)
+        for (int cj = 0; cj < rs[j].copies; ++cj) {
+          const int a = start_column(rs, i) + ci * copy_stride(rs, i), b = start_column(rs, j) + cj * copy_stride(rs, j);
+          if (a < b + region_columns(rs[j]) && b < a + region_columns(rs[i])) return {PlanRule::overlap, j};
+        }
     }
   return {};
 }
@@ -309,11 +333,15 @@ struct Plan {
   static constexpr int column = start_column(regions, index<N>());
   template <RegionName N>
   static constexpr int lane = region<N>.lane;
-
-  // The region's typed tile in the allocation whose address is `base`.
   template <RegionName N>
-  static constexpr TCGEN_HD Tile<N> tile(TmemAddress base) {
-    return Tile<N>{base.col_offset(column<N>).lane_offset(lane<N>)};
+  static constexpr int stride = copy_stride(regions, index<N>());
+  template <RegionName N>
+  static constexpr int copies = region<N>.copies;
+
+  // Copy i (0 to copies - 1) of the region: its typed tile in the allocation whose address is `base`.
+  template <RegionName N>
+  static constexpr TCGEN_HD Tile<N> tile(TmemAddress base, int i = 0) {
+    return Tile<N>{base.col_offset(static_cast<std::uint32_t>(column<N> + stride<N> * i)).lane_offset(lane<N>)};
   }
 };
 
