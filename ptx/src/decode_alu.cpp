@@ -1056,210 +1056,264 @@ bool is_half(Type t) { return t == Type::f16 || t == Type::f16x2 || t == Type::b
 
 }  // namespace
 
-bool decode_alu(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  const Type ty = in.type;
-  in.flags = rounding_flags(op);
-  Handler h = nullptr;
-  auto half_as = [&](int code) {
-    in.aux = code;
-    return half_handler(ty);
-  };
-  if (ty == Type::f32x2 && (b == "add" || b == "sub" || b == "mul" || b == "fma")) {
-    in.aux = b == "add" ? 0 : b == "sub" ? 1 : b == "mul" ? 2 : 3;
-    h = b == "fma" ? &f32x2<3> : &f32x2<2>;
-  } else if (is_half(ty) && (b == "add" || b == "sub" || b == "mul" || b == "fma" || b == "min" || b == "max" ||
-                             b == "neg" || b == "abs" || b == "ex2" || b == "tanh")) {
-    static constexpr std::string_view names[] = {"add", "sub", "mul", "fma", "min", "max", "neg", "abs", "ex2", "tanh"};
-    for (int i = 0; i < 10; ++i)
-      if (b == names[i]) h = half_as(i);
-  } else if (b == "add") {
-    h = arith_binary<Add>(ty);
-  } else if (b == "sub") {
-    h = arith_binary<Sub>(ty);
-  } else if (b == "mul") {
-    if (op.has("wide"))
-      h = by_int(ty, []<class T>() -> Handler {
-        if constexpr (sizeof(T) >= 8) return nullptr;
-        else return &mul_wide<T>;
-      });
-    else if (op.has("hi"))
-      h = by_int(ty, []<class T>() -> Handler { return &binary<T, MulHi>; });
-    else
-      h = arith_binary<MulLo>(ty);
-  } else if (b == "mad" || b == "fma") {
-    if (ty == Type::f32 || ty == Type::f64)
-      h = by_float(ty, []<class T>() -> Handler { return &fma_float<T>; });
-    else if (op.has("wide"))
-      h = by_int(ty, []<class T>() -> Handler {
-        if constexpr (sizeof(T) >= 8) return nullptr;
-        else return &mad_wide<T>;
-      });
-    else if (op.has("hi"))
-      h = by_int(ty, []<class T>() -> Handler { return &mad_hi<T>; });
-    else
-      h = by_int(ty, []<class T>() -> Handler { return &mad_lo<T>; });
-  } else if (b == "div") {
-    h = (in.flags & kApprox) && ty == Type::f32 ? &div_approx<float> : arith_binary<Div>(ty);
-  } else if (b == "rem") {
-    h = int_binary<Rem>(ty);
-  } else if (b == "min") {
-    h = arith_binary<Min>(ty);
-  } else if (b == "max") {
-    h = arith_binary<Max>(ty);
-  } else if (b == "copysign") {
-    h = by_float(ty, []<class T>() -> Handler { return &copysign<T>; });
-  } else if (b == "neg") {
-    h = any_unary<Neg>(ty);
-  } else if (b == "abs") {
-    h = any_unary<Abs>(ty);
-  } else if (b == "rcp") {
-    h = float_unary<Rcp>(ty);
-  } else if (b == "sqrt") {
-    h = float_unary<Sqrt>(ty);
-  } else if (b == "rsqrt") {
-    h = float_unary<Rsqrt>(ty);
-  } else if (b == "ex2") {
-    h = float_unary<Ex2>(ty);
-  } else if (b == "lg2") {
-    h = float_unary<Lg2>(ty);
-  } else if (b == "sin") {
-    h = float_unary<Sin>(ty);
-  } else if (b == "cos") {
-    h = float_unary<Cos>(ty);
-  } else if (b == "tanh") {
-    h = float_unary<Tanh>(ty);
-  } else if (b == "and" || b == "or" || b == "xor" || b == "not" || b == "cnot") {
-    if (ty == Type::pred) {
-      h = b == "and" ? &logic_pred<And> : b == "or" ? &logic_pred<Or> : b == "xor" ? &logic_pred<Xor> : &logic_pred<Not>;
-    } else if (b == "not") {
-      h = by_int(ty, []<class T>() -> Handler { return &unary<T, Not>; });
-    } else if (b == "cnot") {
-      h = by_int(ty, []<class T>() -> Handler { return &unary<T, Cnot>; });
-    } else {
-      h = b == "and" ? int_binary<And>(ty) : b == "or" ? int_binary<Or>(ty) : int_binary<Xor>(ty);
-    }
-  } else if (b == "shl") {
-    h = by_int(ty, []<class T>() -> Handler { return &shl<T>; });
-  } else if (b == "shr") {
-    h = by_int(ty, []<class T>() -> Handler { return &shr<T>; });
-  } else if (b == "popc") {
-    h = by_int(ty, []<class T>() -> Handler { return &popc<T>; });
-  } else if (b == "clz") {
-    h = by_int(ty, []<class T>() -> Handler { return &clz<T>; });
-  } else if (b == "brev") {
-    h = by_int(ty, []<class T>() -> Handler { return &brev<T>; });
-  } else if (b == "bfind") {
-    in.aux = op.has("shiftamt");
-    h = by_int(ty, []<class T>() -> Handler { return &bfind<T>; });
-  } else if (b == "bfe") {
-    h = by_int(ty, []<class T>() -> Handler { return &bfe<T>; });
-  } else if (b == "bfi") {
-    h = by_int(ty, []<class T>() -> Handler { return &bfi<T>; });
-  } else if (b == "prmt") {
-    in.aux = op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1;  // 0: the default mode
-    h = &prmt;
-  } else if (b == "lop3") {
-    h = &lop3;
-  } else if (b == "shf") {
-    in.aux = op.has("l");
-    if (op.has("clamp")) in.flags |= kSat;
-    h = &shf;
-  } else if (b == "setp") {
-    const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
-    if (static_cast<int>(c) < 0) {
-      why = "comparison " + std::string(op.parts[1]);
-      return false;
-    }
-    in.aux = static_cast<std::int32_t>(c);
-    in.aux2 = op.has("and") ? 1 : op.has("or") ? 2 : op.has("xor") ? 3 : 0;
-    // p|q: two destinations.
-    const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
-    if (in.ops.size() > 1 + sources) in.flags |= kSecondDestination;
-    if (ty == Type::f16x2 || ty == Type::bf16x2 || ((ty == Type::f16 || ty == Type::bf16) && (in.aux2 || in.ops.size() > 3))) {
-      why = "setp on .f16x2/.bf16x2, or on .f16/.bf16 with a second destination or .and/.or/.xor";
-      return false;
-    }
-    if (ty == Type::f16 || ty == Type::bf16)
-      h = ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>;
-    else
-      h = by_any(ty, []<class T>() -> Handler {
-        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
-        else return &setp<T>;
-      });
-  } else if (b == "selp") {
-    h = by_any(ty, []<class T>() -> Handler { return &selp<T>; });
-  } else if (b == "mov") {
-    const bool regs128 = in.ops.size() == 2 && (in.ops[0].kind == Operand::Kind::reg || in.ops[0].count == 2) &&
-                         (in.ops[1].kind == Operand::Kind::reg || in.ops[1].count == 2);
-    const Operand& vec = in.ops[in.ops[1].kind == Operand::Kind::vector ? 1 : 0];
-    const bool packs = vec.kind == Operand::Kind::vector && (vec.count == 0 || (8 * size_of(ty)) % vec.count != 0 ||
-                                                              8 * size_of(ty) / static_cast<int>(std::max(vec.count, 1u)) > 64);
-    if (ty == Type::b128 && regs128) {
-      h = &mov128;
-    } else if (packs) {
-      why = "a mov vector whose elements split the type evenly into parts of at most 64 bits";
-      return false;
-    } else if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
-      in.aux = size_of(ty);
-      h = &mov_pack;
-    } else if (in.ops.size() == 2 && in.ops[0].kind == Operand::Kind::vector) {
-      in.aux = size_of(ty);
-      h = &mov_unpack;
-    } else {
-      h = by_any(ty, []<class T>() -> Handler { return &mov<T>; });
-    }
-  } else if (b == "cvt") {
-    const std::vector<Type> ts = op.types();
-    if (ts.size() != 2) {
-      why = "cvt with two types";
-      return false;
-    }
-    in.type = ts[0];
-    in.type2 = ts[1];
-    if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
-    else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;
-    else if (in.type == Type::e4m3x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e4m3, false>;
-    else if (in.type == Type::e5m2x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e5m2, false>;
-    else if (in.type == Type::e4m3x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e4m3, true>;
-    else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
-    else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
-    else if (in.type == Type::bf16x2 && in.type2 == Type::ue8m0x2) h = &cvt_unpack_ue8m0;
-    else if (in.type == Type::ue8m0x2 && (in.type2 == Type::f32 || in.type2 == Type::bf16x2)) {
-      if (!(in.flags & (kRz | kRp))) {
-        why = "cvt.rz or cvt.rp to .ue8m0x2 (the only roundings PTX gives it)";
-        return false;
-      }
-      h = &cvt_pack_ue8m0;
-    }
-    else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
-    else if (in.type == Type::e2m1x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m1>;
-    else if (in.type == Type::e2m3x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m3>;
-    else if (in.type == Type::e3m2x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e3m2>;
-    else if (in.type == Type::f16x2 && in.type2 == Type::e2m1x2) h = &cvt_unpack_narrow<ElementType::e2m1>;
-    else if (in.type == Type::f16x2 && in.type2 == Type::e2m3x2) h = &cvt_unpack_narrow<ElementType::e2m3>;
-    else if (in.type == Type::f16x2 && in.type2 == Type::e3m2x2) h = &cvt_unpack_narrow<ElementType::e3m2>;
-    else if (!is_half(in.type) || in.type == Type::f16 || in.type == Type::bf16) {
-      if (in.type == Type::f16x2 || in.type == Type::bf16x2 || in.type2 == Type::f16x2 || in.type2 == Type::bf16x2) {
-        why = "this packed cvt";
-        return false;
-      }
-      h = &cvt;
-    }
-  } else if (b == "cvta") {
-    in.aux = op.has("to");
-    h = &cvta;
-  } else if (b == "isspacep") {
-    h = &isspacep;
-  } else {
-    return false;
-  }
+namespace {
+
+// The rows' common end: flags from the opcode's rounding and clamping modifiers,
+// and the handler, or `why` naming the type when none fits.
+bool typed(const Opcode& op, Instruction& in, std::string& why, Handler h) {
+  in.flags |= rounding_flags(op);
   if (!h) {
-    why = "type ." + std::string(name(ty)) + " for " + std::string(b);
+    why = "type ." + std::string(name(in.type)) + " for " + std::string(op.base());
     return false;
   }
   in.run = h;
   return true;
 }
+
+// The operations the f16/bf16 forms (half_op) and the f32x2 forms (f32x2) run, as their aux.
+enum HalfOp : std::int32_t { kHalfAdd, kHalfSub, kHalfMul, kHalfFma, kHalfMin, kHalfMax, kHalfNeg, kHalfAbs, kHalfEx2, kHalfTanh };
+
+// The packed and 16-bit float forms of an arithmetic row, or nullptr for the others.
+Handler packed(Instruction& in, HalfOp code) {
+  if (in.type == Type::f32x2 && code <= kHalfFma) {
+    in.aux = code;
+    return code == kHalfFma ? &f32x2<3> : &f32x2<2>;
+  }
+  if (!is_half(in.type)) return nullptr;
+  in.aux = code;
+  return half_handler(in.type);
+}
+
+template <class Op, HalfOp Code>
+bool decode_arith_binary(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, Code)) return typed(op, in, why, h);
+  return typed(op, in, why, arith_binary<Op>(in.type));
+}
+
+template <class Op, HalfOp Code>
+bool decode_any_unary(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, Code)) return typed(op, in, why, h);
+  return typed(op, in, why, any_unary<Op>(in.type));
+}
+
+// mad and fma: floats fused, integers .lo/.hi/.wide.
+bool decode_multiply_add(const Opcode& op, Instruction& in, std::string& why) {
+  const Type ty = in.type;
+  if (ty == Type::f32 || ty == Type::f64) return typed(op, in, why, by_float(ty, []<class T>() -> Handler { return &fma_float<T>; }));
+  if (op.has("wide"))
+    return typed(op, in, why, by_int(ty, []<class T>() -> Handler {
+                   if constexpr (sizeof(T) >= 8) return nullptr;
+                   else return &mad_wide<T>;
+                 }));
+  if (op.has("hi")) return typed(op, in, why, by_int(ty, []<class T>() -> Handler { return &mad_hi<T>; }));
+  return typed(op, in, why, by_int(ty, []<class T>() -> Handler { return &mad_lo<T>; }));
+}
+
+template <class Op>
+bool decode_float_unary(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, float_unary<Op>(in.type));
+}
+
+// and/or/xor/not/cnot: predicates as booleans (cnot as not), integers bitwise.
+template <class Op>
+bool decode_logic(const Opcode& op, Instruction& in, std::string& why) {
+  if (in.type == Type::pred) return typed(op, in, why, &logic_pred<std::conditional_t<std::is_same_v<Op, Cnot>, Not, Op>>);
+  if constexpr (std::is_same_v<Op, Not> || std::is_same_v<Op, Cnot>)
+    return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &unary<T, Op>; }));
+  else
+    return typed(op, in, why, int_binary<Op>(in.type));
+}
+
+}  // namespace
+
+bool decode_add(const Opcode& op, Instruction& in, std::string& why) { return decode_arith_binary<Add, kHalfAdd>(op, in, why); }
+bool decode_sub(const Opcode& op, Instruction& in, std::string& why) { return decode_arith_binary<Sub, kHalfSub>(op, in, why); }
+bool decode_min(const Opcode& op, Instruction& in, std::string& why) { return decode_arith_binary<Min, kHalfMin>(op, in, why); }
+bool decode_max(const Opcode& op, Instruction& in, std::string& why) { return decode_arith_binary<Max, kHalfMax>(op, in, why); }
+bool decode_neg(const Opcode& op, Instruction& in, std::string& why) { return decode_any_unary<Neg, kHalfNeg>(op, in, why); }
+bool decode_abs(const Opcode& op, Instruction& in, std::string& why) { return decode_any_unary<Abs, kHalfAbs>(op, in, why); }
+
+bool decode_mul(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, kHalfMul)) return typed(op, in, why, h);
+  if (op.has("wide"))
+    return typed(op, in, why, by_int(in.type, []<class T>() -> Handler {
+                   if constexpr (sizeof(T) >= 8) return nullptr;
+                   else return &mul_wide<T>;
+                 }));
+  if (op.has("hi")) return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &binary<T, MulHi>; }));
+  return typed(op, in, why, arith_binary<MulLo>(in.type));
+}
+
+bool decode_fma(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, kHalfFma)) return typed(op, in, why, h);
+  return decode_multiply_add(op, in, why);
+}
+bool decode_mad(const Opcode& op, Instruction& in, std::string& why) { return decode_multiply_add(op, in, why); }
+
+bool decode_div(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, op.has("approx") && in.type == Type::f32 ? &div_approx<float> : arith_binary<Div>(in.type));
+}
+bool decode_rem(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, int_binary<Rem>(in.type)); }
+bool decode_copysign(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_float(in.type, []<class T>() -> Handler { return &copysign<T>; }));
+}
+
+bool decode_rcp(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Rcp>(op, in, why); }
+bool decode_sqrt(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Sqrt>(op, in, why); }
+bool decode_rsqrt(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Rsqrt>(op, in, why); }
+bool decode_lg2(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Lg2>(op, in, why); }
+bool decode_sin(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Sin>(op, in, why); }
+bool decode_cos(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Cos>(op, in, why); }
+bool decode_ex2(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, kHalfEx2)) return typed(op, in, why, h);
+  return decode_float_unary<Ex2>(op, in, why);
+}
+bool decode_tanh(const Opcode& op, Instruction& in, std::string& why) {
+  if (Handler h = packed(in, kHalfTanh)) return typed(op, in, why, h);
+  return decode_float_unary<Tanh>(op, in, why);
+}
+
+bool decode_and(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<And>(op, in, why); }
+bool decode_or(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<Or>(op, in, why); }
+bool decode_xor(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<Xor>(op, in, why); }
+bool decode_not(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<Not>(op, in, why); }
+bool decode_cnot(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<Cnot>(op, in, why); }
+
+bool decode_shl(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &shl<T>; }));
+}
+bool decode_shr(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &shr<T>; }));
+}
+bool decode_popc(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &popc<T>; }));
+}
+bool decode_clz(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &clz<T>; }));
+}
+bool decode_brev(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &brev<T>; }));
+}
+bool decode_bfind(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = op.has("shiftamt");
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &bfind<T>; }));
+}
+bool decode_bfe(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &bfe<T>; }));
+}
+bool decode_bfi(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &bfi<T>; }));
+}
+bool decode_prmt(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1;  // 0: the default mode
+  return typed(op, in, why, &prmt);
+}
+bool decode_lop3(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, &lop3); }
+bool decode_shf(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = op.has("l");
+  if (op.has("clamp")) in.flags |= kSat;
+  return typed(op, in, why, &shf);
+}
+
+bool decode_setp(const Opcode& op, Instruction& in, std::string& why) {
+  const Type ty = in.type;
+  const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
+  if (static_cast<int>(c) < 0) {
+    why = "comparison " + std::string(op.parts[1]);
+    return false;
+  }
+  in.aux = static_cast<std::int32_t>(c);
+  in.aux2 = op.has("and") ? 1 : op.has("or") ? 2 : op.has("xor") ? 3 : 0;
+  // p|q: two destinations.
+  const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
+  if (in.ops.size() > 1 + sources) in.flags |= kSecondDestination;
+  if (ty == Type::f16x2 || ty == Type::bf16x2 || ((ty == Type::f16 || ty == Type::bf16) && (in.aux2 || in.ops.size() > 3))) {
+    why = "setp on .f16x2/.bf16x2, or on .f16/.bf16 with a second destination or .and/.or/.xor";
+    return false;
+  }
+  if (ty == Type::f16 || ty == Type::bf16) return typed(op, in, why, ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>);
+  return typed(op, in, why, by_any(ty, []<class T>() -> Handler {
+                 if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
+                 else return &setp<T>;
+               }));
+}
+bool decode_selp(const Opcode& op, Instruction& in, std::string& why) {
+  return typed(op, in, why, by_any(in.type, []<class T>() -> Handler { return &selp<T>; }));
+}
+
+bool decode_mov(const Opcode& op, Instruction& in, std::string& why) {
+  const Type ty = in.type;
+  const bool regs128 = in.ops.size() == 2 && (in.ops[0].kind == Operand::Kind::reg || in.ops[0].count == 2) &&
+                       (in.ops[1].kind == Operand::Kind::reg || in.ops[1].count == 2);
+  const Operand& vec = in.ops[in.ops[1].kind == Operand::Kind::vector ? 1 : 0];
+  const bool packs = vec.kind == Operand::Kind::vector && (vec.count == 0 || (8 * size_of(ty)) % vec.count != 0 ||
+                                                            8 * size_of(ty) / static_cast<int>(std::max(vec.count, 1u)) > 64);
+  if (ty == Type::b128 && regs128) return typed(op, in, why, &mov128);
+  if (packs) {
+    why = "a mov vector whose elements split the type evenly into parts of at most 64 bits";
+    return false;
+  }
+  if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
+    in.aux = size_of(ty);
+    return typed(op, in, why, &mov_pack);
+  }
+  if (in.ops.size() == 2 && in.ops[0].kind == Operand::Kind::vector) {
+    in.aux = size_of(ty);
+    return typed(op, in, why, &mov_unpack);
+  }
+  return typed(op, in, why, by_any(ty, []<class T>() -> Handler { return &mov<T>; }));
+}
+
+bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
+  const std::vector<Type> ts = op.types();
+  if (ts.size() != 2) {
+    why = "cvt with two types";
+    return false;
+  }
+  in.type = ts[0];
+  in.type2 = ts[1];
+  const std::uint32_t flags = rounding_flags(op);
+  Handler h = nullptr;
+  if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
+  else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;
+  else if (in.type == Type::e4m3x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e4m3, false>;
+  else if (in.type == Type::e5m2x2 && in.type2 == Type::f32) h = &cvt_pack_fp8<ElementType::e5m2, false>;
+  else if (in.type == Type::e4m3x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e4m3, true>;
+  else if (in.type == Type::e5m2x2 && in.type2 == Type::f16x2) h = &cvt_pack_fp8<ElementType::e5m2, true>;
+  else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
+  else if (in.type == Type::bf16x2 && in.type2 == Type::ue8m0x2) h = &cvt_unpack_ue8m0;
+  else if (in.type == Type::ue8m0x2 && (in.type2 == Type::f32 || in.type2 == Type::bf16x2)) {
+    if (!(flags & (kRz | kRp))) {
+      why = "cvt.rz or cvt.rp to .ue8m0x2 (the only roundings PTX gives it)";
+      return false;
+    }
+    h = &cvt_pack_ue8m0;
+  }
+  else if (in.type == Type::f16x2 && in.type2 == Type::e5m2x2) h = &cvt_unpack_fp8<ElementType::e5m2>;
+  else if (in.type == Type::e2m1x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m1>;
+  else if (in.type == Type::e2m3x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e2m3>;
+  else if (in.type == Type::e3m2x2 && in.type2 == Type::f32) h = &cvt_pack_narrow<ElementType::e3m2>;
+  else if (in.type == Type::f16x2 && in.type2 == Type::e2m1x2) h = &cvt_unpack_narrow<ElementType::e2m1>;
+  else if (in.type == Type::f16x2 && in.type2 == Type::e2m3x2) h = &cvt_unpack_narrow<ElementType::e2m3>;
+  else if (in.type == Type::f16x2 && in.type2 == Type::e3m2x2) h = &cvt_unpack_narrow<ElementType::e3m2>;
+  else if (!is_half(in.type) || in.type == Type::f16 || in.type == Type::bf16) {
+    if (in.type == Type::f16x2 || in.type == Type::bf16x2 || in.type2 == Type::f16x2 || in.type2 == Type::bf16x2) {
+      why = "this packed cvt";
+      return false;
+    }
+    h = &cvt;
+  }
+  if (!h) {
+    why = "type ." + std::string(name(in.type2)) + " for cvt";
+    return false;
+  }
+  return typed(op, in, why, h);
+}
+
+bool decode_cvta(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = op.has("to");
+  return typed(op, in, why, &cvta);
+}
+bool decode_isspacep(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, &isspacep); }
 
 }  // namespace tcgen::ptx

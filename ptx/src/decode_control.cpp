@@ -110,42 +110,47 @@ void relax_polling_branches(Function& f) {
     }
 }
 
-bool decode_control(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  if (b == "bra" || b == "brx") {
-    if (b == "brx" || in.ops.empty() || in.ops[0].kind != Operand::Kind::label) return false;
-    if (op.has("uni") && in.guard != Operand::kNoReg) {
-      in.aux = static_cast<std::int32_t>(in.guard);
-      in.aux2 = in.guard_negated;
-      in.guard = Operand::kNoReg;  // the handler reads the predicate: a lane that does not branch is checked too
-      in.run = &bra_uni;
-    } else {
-      in.run = &bra;
-    }
-    return true;
+bool decode_bra(const Opcode& op, Instruction& in, std::string&) {
+  if (in.ops.empty() || in.ops[0].kind != Operand::Kind::label) return false;
+  if (op.has("uni") && in.guard != Operand::kNoReg) {
+    in.aux = static_cast<std::int32_t>(in.guard);
+    in.aux2 = in.guard_negated;
+    in.guard = Operand::kNoReg;  // the handler reads the predicate: a lane that does not branch is checked too
+    in.run = &bra_uni;
+  } else {
+    in.run = &bra;
   }
-  if (b == "ret" || b == "exit") {
-    in.run = &exit_thread;  // ret from an entry ends the thread; the interpreter runs no .func
-    return true;
+  return true;
+}
+
+bool decode_exit(const Opcode&, Instruction& in, std::string&) {
+  in.run = &exit_thread;  // ret from an entry ends the thread; the interpreter runs no .func
+  return true;
+}
+
+bool decode_trap(const Opcode&, Instruction& in, std::string&) {
+  in.run = &trap;
+  return true;
+}
+
+bool decode_call(const Opcode&, Instruction& in, std::string& why) {
+  const std::string name = callee(in.text);
+  if (name != "vprintf" && name != "__assertfail") {
+    why = "a call of " + name + " (the interpreter runs vprintf and __assertfail; other device functions must be inlined)";
+    return false;
   }
-  if (b == "trap" || b == "brkpt") {
-    in.run = &trap;
-    return true;
-  }
-  if (b == "call") {
-    const std::string name = callee(in.text);
-    if (name != "vprintf" && name != "__assertfail") {
-      why = "a call of " + name + " (the interpreter runs vprintf and __assertfail; other device functions must be inlined)";
-      return false;
-    }
-    in.run = name == "vprintf" ? &vprintf : &assertfail;
-    return true;
-  }
-  if (b == "nanosleep" || b == "pmevent") {
-    in.run = b == "nanosleep" ? &nanosleep : &run_nothing;
-    return true;
-  }
-  return false;
+  in.run = name == "vprintf" ? &vprintf : &assertfail;
+  return true;
+}
+
+bool decode_nanosleep(const Opcode&, Instruction& in, std::string&) {
+  in.run = &nanosleep;
+  return true;
+}
+
+bool decode_pmevent(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;
+  return true;
 }
 
 }  // namespace tcgen::ptx

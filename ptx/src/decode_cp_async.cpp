@@ -48,22 +48,23 @@ void cp_async_mbarrier_arrive(Thread& t, const Instruction& in) {
 
 }  // namespace
 
+bool decode_cp_async_group(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;  // every copy is complete when issued
+  return true;
+}
+
+bool decode_cp_async_mbarrier_arrive(const Opcode& op, Instruction& in, std::string& why) {
+  if (in.ops.size() != 1 || in.ops[0].kind != Operand::Kind::address) {
+    why = "cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]";
+    return false;
+  }
+  in.aux = op.has("noinc") ? 1 : 0;
+  in.run = &cp_async_mbarrier_arrive;
+  return true;
+}
+
 bool decode_cp_async(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] == "bulk") return false;
-  const std::string_view kind = op.parts[2];
-  if (kind == "commit_group" || kind == "wait_group" || kind == "wait_all") {
-    in.run = &run_nothing;  // every copy is complete when issued
-    return true;
-  }
-  if (kind == "mbarrier") {
-    if (in.ops.size() != 1 || in.ops[0].kind != Operand::Kind::address) {
-      why = "cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]";
-      return false;
-    }
-    in.aux = op.has("noinc") ? 1 : 0;
-    in.run = &cp_async_mbarrier_arrive;
-    return true;
-  }
+  const std::string_view kind = op.parts.size() > 2 ? op.parts[2] : "";
   if (kind != "ca" && kind != "cg") return false;
   if (in.ops.size() < 3 || in.ops[0].kind != Operand::Kind::address || in.ops[1].kind != Operand::Kind::address ||
       in.ops[2].kind != Operand::Kind::imm) {

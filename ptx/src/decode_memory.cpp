@@ -204,72 +204,84 @@ void mapa(Thread& t, const Instruction& in) {
 
 }  // namespace
 
-bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  if (b == "ld" || b == "ldu" || b == "st") {
-    const bool load = b != "st";
-    if (op.has("async") || op.has("bulk")) return false;
-    int vec = 1;
-    if (op.has("v2")) vec = 2;
-    if (op.has("v4")) vec = 4;
-    if (op.has("v8")) vec = 8;
-    const Operand& data = in.ops[load ? 0 : 1];
-    if (vec > 1 && (data.kind != Operand::Kind::vector || static_cast<int>(data.count) != vec)) {
-      why = "a vector of " + std::to_string(vec) + " registers";
-      return false;
-    }
-    in.aux = size_of(in.type);
-    in.aux2 = vec;
-    in.flags = is_signed(in.type) ? 1 : 0;
-    if (in.aux == 16 && data.kind != Operand::Kind::reg) {
-      why = ".b128 data in a register";
-      return false;
-    }
-    if (in.aux == 0 || in.aux * vec > 256) {
-      why = "a load/store type";
-      return false;
-    }
-    in.run = load ? &ld : &st;
-    return true;
+namespace {
+
+bool decode_load_store(const Opcode& op, Instruction& in, std::string& why, bool load) {
+  if (op.has("async") || op.has("bulk")) return false;
+  int vec = 1;
+  if (op.has("v2")) vec = 2;
+  if (op.has("v4")) vec = 4;
+  if (op.has("v8")) vec = 8;
+  const Operand& data = in.ops[load ? 0 : 1];
+  if (vec > 1 && (data.kind != Operand::Kind::vector || static_cast<int>(data.count) != vec)) {
+    why = "a vector of " + std::to_string(vec) + " registers";
+    return false;
   }
-  if (b == "atom" || b == "red") {
-    const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
-    if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
-      why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
-      return false;
-    }
-    in.aux = found;
-    in.run = b == "atom" ? atom_handler<true>(in.type) : atom_handler<false>(in.type);
-    if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(b);
-    return in.run != nullptr;
+  in.aux = size_of(in.type);
+  in.aux2 = vec;
+  in.flags = is_signed(in.type) ? 1 : 0;
+  if (in.aux == 16 && data.kind != Operand::Kind::reg) {
+    why = ".b128 data in a register";
+    return false;
   }
-  if (b == "ldmatrix" || b == "stmatrix") {
-    const std::string_view num = op.starting("x");
-    in.aux = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0;
-    in.aux2 = op.has("trans");
-    in.flags = b == "stmatrix";
-    const Operand& regs = in.ops.size() == 2 ? in.ops[b == "stmatrix" ? 1 : 0] : Operand{};
-    if (!op.has("m8n8") || in.aux == 0 || !op.has("b16") || regs.kind != Operand::Kind::vector ||
-        static_cast<int>(regs.count) != in.aux) {
-      why = std::string(b) + ".sync.aligned.m8n8.x1/x2/x4[.trans].shared.b16 with one register per matrix";
-      return false;
-    }
-    in.run = &matrix;
-    return true;
+  if (in.aux == 0 || in.aux * vec > 256) {
+    why = "a load/store type";
+    return false;
   }
-  if (b == "prefetch" || b == "prefetchu" || b == "applypriority" || b == "discard") {
-    in.run = &run_nothing;  // cache hints: no effect on what a kernel computes
-    return true;
+  in.run = load ? &ld : &st;
+  return true;
+}
+
+template <bool Returns>
+bool decode_atomic(const Opcode& op, Instruction& in, std::string& why) {
+  const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
+  if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
+    why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
+    return false;
   }
-  if (b == "createpolicy") {
-    in.run = &createpolicy;
-    return true;
+  in.aux = found;
+  in.run = atom_handler<Returns>(in.type);
+  if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(op.base());
+  return in.run != nullptr;
+}
+
+bool decode_matrix(const Opcode& op, Instruction& in, std::string& why, bool store) {
+  const std::string_view num = op.starting("x");
+  in.aux = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0;
+  in.aux2 = op.has("trans");
+  in.flags = store;
+  const Operand& regs = in.ops.size() == 2 ? in.ops[store ? 1 : 0] : Operand{};
+  if (!op.has("m8n8") || in.aux == 0 || !op.has("b16") || regs.kind != Operand::Kind::vector ||
+      static_cast<int>(regs.count) != in.aux) {
+    why = std::string(op.base()) + ".sync.aligned.m8n8.x1/x2/x4[.trans].shared.b16 with one register per matrix";
+    return false;
   }
-  if (b == "mapa") {
-    in.run = &mapa;
-    return true;
-  }
-  return false;
+  in.run = &matrix;
+  return true;
+}
+
+}  // namespace
+
+bool decode_ld(const Opcode& op, Instruction& in, std::string& why) { return decode_load_store(op, in, why, true); }
+bool decode_st(const Opcode& op, Instruction& in, std::string& why) { return decode_load_store(op, in, why, false); }
+bool decode_atom(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<true>(op, in, why); }
+bool decode_red(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<false>(op, in, why); }
+bool decode_ldmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, false); }
+bool decode_stmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, true); }
+
+bool decode_cache_hint(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;  // cache hints: no effect on what a kernel computes
+  return true;
+}
+
+bool decode_createpolicy(const Opcode&, Instruction& in, std::string&) {
+  in.run = &createpolicy;
+  return true;
+}
+
+bool decode_mapa(const Opcode&, Instruction& in, std::string&) {
+  in.run = &mapa;
+  return true;
 }
 
 }  // namespace tcgen::ptx

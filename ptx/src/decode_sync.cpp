@@ -269,119 +269,138 @@ void bar_red(Thread& t, const Instruction& in) {
 
 }  // namespace
 
-bool decode_sync(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  if (b == "bar" || b == "barrier") {
-    if (op.has("cluster")) {
-      in.aux = op.has("arrive");
-      if (!in.aux && !op.has("wait")) return false;
-      in.run = &barrier_cluster;
-      return true;
-    }
-    if (op.has("red")) {
-      in.aux = op.has("popc") ? 0 : op.has("and") ? 1 : op.has("or") ? 2 : -1;
-      if (in.aux < 0 || in.ops.size() < 3) return false;
-      in.run = &bar_red;
-      return true;
-    }
-    if (op.has("warp")) {
-      in.run = &bar_warp_sync;
-      return true;
-    }
+bool decode_barrier(const Opcode& op, Instruction& in, std::string&) {
+  if (op.has("cluster")) {
     in.aux = op.has("arrive");
-    in.run = &bar;
+    if (!in.aux && !op.has("wait")) return false;
+    in.run = &barrier_cluster;
     return true;
   }
-  if (b == "shfl") {
-    in.aux = op.which({"up", "down", "bfly", "idx"});
-    if (in.aux < 0 || !op.has("sync")) return false;
-    in.run = &shfl;
+  if (op.has("red")) {
+    in.aux = op.has("popc") ? 0 : op.has("and") ? 1 : op.has("or") ? 2 : -1;
+    if (in.aux < 0 || in.ops.size() < 3) return false;
+    in.run = &bar_red;
     return true;
   }
-  if (b == "vote") {
-    in.aux = op.which({"all", "any", "uni", "ballot"});
-    if (in.aux < 0 || !op.has("sync")) return false;
-    in.run = &vote;
+  if (op.has("warp")) {
+    in.run = &bar_warp_sync;
     return true;
   }
-  if (b == "redux") {
-    in.aux = op.which({"add", "min", "max", "and", "or", "xor"});
-    const bool f32 = in.type == Type::f32, b32 = in.type == Type::b32, integer = in.type == Type::u32 || in.type == Type::s32;
-    const bool fits = f32 ? (in.aux == 1 || in.aux == 2) : b32 ? in.aux >= 3 : integer && in.aux >= 0 && in.aux <= 2;
-    if (!op.has("sync") || in.ops.size() != 3 || in.aux < 0 || !fits || (!f32 && (op.has("abs") || op.has("NaN")))) {
-      why = "redux.sync.op.type d, a, membermask: add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN} .f32";
-      return false;
-    }
-    in.flags = (op.has("abs") ? 1u : 0u) | (op.has("NaN") ? 2u : 0u);
-    in.run = &redux;
-    return true;
-  }
-  if (b == "elect") {
-    if (in.ops.size() != 3) return false;
-    in.run = &elect;
-    return true;
-  }
-  if (b == "activemask") {
-    in.run = &activemask;
-    return true;
-  }
-  if (b == "clusterlaunchcontrol") {
-    if (op.has("try_cancel") && in.ops.size() == 2) {
-      in.aux = op.has("multicast::cluster::all");
-      in.run = &try_cancel;
-      return true;
-    }
-    if (op.has("query_cancel") && in.ops.size() == 2) {
-      in.aux = op.has("is_canceled")                 ? 0
-               : op.has("get_first_ctaid::x")        ? 2
-               : op.has("get_first_ctaid::y")        ? 3
-               : op.has("get_first_ctaid::z")        ? 4
-               : op.has("get_first_ctaid") && op.has("v4") ? 1
-                                                     : -1;
-      if (in.aux < 0 || (in.aux == 1 && in.ops[0].kind != Operand::Kind::vector)) {
-        why = "query_cancel.is_canceled.pred, .get_first_ctaid.v4.b32 {x, y, z, _} or .get_first_ctaid::x/y/z.b32";
-        return false;
-      }
-      in.run = &query_cancel;
-      return true;
-    }
-    why = "clusterlaunchcontrol.try_cancel [addr], [mbar] and query_cancel (is_canceled, get_first_ctaid)";
+  in.aux = op.has("arrive");
+  in.run = &bar;
+  return true;
+}
+
+bool decode_shfl(const Opcode& op, Instruction& in, std::string&) {
+  in.aux = op.which({"up", "down", "bfly", "idx"});
+  if (in.aux < 0 || !op.has("sync")) return false;
+  in.run = &shfl;
+  return true;
+}
+
+bool decode_vote(const Opcode& op, Instruction& in, std::string&) {
+  in.aux = op.which({"all", "any", "uni", "ballot"});
+  if (in.aux < 0 || !op.has("sync")) return false;
+  in.run = &vote;
+  return true;
+}
+
+bool decode_redux(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = op.which({"add", "min", "max", "and", "or", "xor"});
+  const bool f32 = in.type == Type::f32, b32 = in.type == Type::b32, integer = in.type == Type::u32 || in.type == Type::s32;
+  const bool fits = f32 ? (in.aux == 1 || in.aux == 2) : b32 ? in.aux >= 3 : integer && in.aux >= 0 && in.aux <= 2;
+  if (!op.has("sync") || in.ops.size() != 3 || in.aux < 0 || !fits || (!f32 && (op.has("abs") || op.has("NaN")))) {
+    why = "redux.sync.op.type d, a, membermask: add/min/max .u32/.s32, and/or/xor .b32, min/max{.abs}{.NaN} .f32";
     return false;
   }
-  if (b == "mbarrier") {
-    const std::string_view what = op.parts.size() > 1 ? op.parts[1] : "";
-    if (what == "init") in.run = &mbarrier_init;
-    else if (what == "inval") in.run = &mbarrier_inval;
-    else if (what == "arrive" && !op.has("noComplete")) {
-      in.aux = op.has("expect_tx");
-      in.run = &mbarrier_arrive;
-    } else if (what == "expect_tx" || what == "complete_tx") {
-      in.aux = what == "complete_tx";
-      in.run = &mbarrier_tx;
-    }
-    else if (what == "try_wait" || what == "test_wait") in.run = &mbarrier_wait;
-    else {
-      why = "mbarrier." + std::string(what);
+  in.flags = (op.has("abs") ? 1u : 0u) | (op.has("NaN") ? 2u : 0u);
+  in.run = &redux;
+  return true;
+}
+
+bool decode_elect(const Opcode&, Instruction& in, std::string&) {
+  if (in.ops.size() != 3) return false;
+  in.run = &elect;
+  return true;
+}
+
+bool decode_activemask(const Opcode&, Instruction& in, std::string&) {
+  in.run = &activemask;
+  return true;
+}
+
+bool decode_clusterlaunchcontrol(const Opcode& op, Instruction& in, std::string& why) {
+  if (op.has("try_cancel") && in.ops.size() == 2) {
+    in.aux = op.has("multicast::cluster::all");
+    in.run = &try_cancel;
+    return true;
+  }
+  if (op.has("query_cancel") && in.ops.size() == 2) {
+    in.aux = op.has("is_canceled")                 ? 0
+             : op.has("get_first_ctaid::x")        ? 2
+             : op.has("get_first_ctaid::y")        ? 3
+             : op.has("get_first_ctaid::z")        ? 4
+             : op.has("get_first_ctaid") && op.has("v4") ? 1
+                                                   : -1;
+    if (in.aux < 0 || (in.aux == 1 && in.ops[0].kind != Operand::Kind::vector)) {
+      why = "query_cancel.is_canceled.pred, .get_first_ctaid.v4.b32 {x, y, z, _} or .get_first_ctaid::x/y/z.b32";
       return false;
     }
+    in.run = &query_cancel;
     return true;
   }
-  if (b == "fence" || b == "membar") {
-    // fence.proxy.async orders the generic proxy's shared-memory writes before the async proxy's reads: the
-    // model checks it. The others order memory between threads, which fibers running one at a time always are.
-    in.run = op.has("proxy") && op.has("async") ? &fence_proxy_async : &run_nothing;
-    return true;
-  }
-  if (b == "griddepcontrol") {
-    in.run = &run_nothing;  // programmatic dependent launch: one grid at a time here
-    return true;
-  }
-  if (b == "setmaxnreg") {
-    in.aux = op.has("inc");
-    in.run = &setmaxnreg;
-    return true;
-  }
+  why = "clusterlaunchcontrol.try_cancel [addr], [mbar] and query_cancel (is_canceled, get_first_ctaid)";
   return false;
+}
+
+bool decode_mbarrier_init(const Opcode&, Instruction& in, std::string&) {
+  in.run = &mbarrier_init;
+  return true;
+}
+
+bool decode_mbarrier_inval(const Opcode&, Instruction& in, std::string&) {
+  in.run = &mbarrier_inval;
+  return true;
+}
+
+bool decode_mbarrier_arrive(const Opcode& op, Instruction& in, std::string& why) {
+  if (op.has("noComplete")) {
+    why = "mbarrier.arrive";
+    return false;
+  }
+  in.aux = op.has("expect_tx");
+  in.run = &mbarrier_arrive;
+  return true;
+}
+
+// mbarrier.expect_tx and mbarrier.complete_tx: aux says which.
+bool decode_mbarrier_tx(const Opcode& op, Instruction& in, std::string&) {
+  in.aux = op.parts[1] == "complete_tx";
+  in.run = &mbarrier_tx;
+  return true;
+}
+
+bool decode_mbarrier_wait(const Opcode&, Instruction& in, std::string&) {
+  in.run = &mbarrier_wait;
+  return true;
+}
+
+bool decode_fence(const Opcode& op, Instruction& in, std::string&) {
+  // fence.proxy.async orders the generic proxy's shared-memory writes before the async proxy's reads: the
+  // model checks it. The others order memory between threads, which fibers running one at a time always are.
+  in.run = op.has("proxy") && op.has("async") ? &fence_proxy_async : &run_nothing;
+  return true;
+}
+
+bool decode_griddepcontrol(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;  // programmatic dependent launch: one grid at a time here
+  return true;
+}
+
+bool decode_setmaxnreg(const Opcode& op, Instruction& in, std::string&) {
+  in.aux = op.has("inc");
+  in.run = &setmaxnreg;
+  return true;
 }
 
 }  // namespace tcgen::ptx

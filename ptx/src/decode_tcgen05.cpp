@@ -213,53 +213,75 @@ std::optional<model::CpShape> cp_shape(const Opcode& op) {
 
 }  // namespace
 
-bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "tcgen05" || op.parts.size() < 2) return false;
-  const std::string_view what = op.parts[1];
+namespace {
+
+// The tcgen05 instructions whose only modifier is .cta_group::N (aux).
+bool with_cta_group(const Opcode& op, Instruction& in, Handler run) {
   in.aux = cta_group(op);
-  if (what == "alloc") in.run = &alloc;
-  else if (what == "dealloc") in.run = &dealloc;
-  else if (what == "relinquish_alloc_permit") in.run = &relinquish;
-  else if (what == "wait::ld") in.run = &wait_ld;
-  else if (what == "wait::st") in.run = &wait_st;
-  else if (what == "fence::before_thread_sync") in.run = &fence_before;
-  else if (what == "fence::after_thread_sync") in.run = &fence_after;
-  else if (what == "commit") in.run = &commit;
-  else if (what == "mma") {
-    if (!decode_mma(op, in, why)) return false;
-  } else if (what == "ld" || what == "st") {
-    const auto shape = ld_st_shape(op);
-    const std::string_view num = op.starting("x");
-    if (!shape || num.size() < 2) {
-      why = "a tcgen05." + std::string(what) + " shape and .num";
-      return false;
-    }
-    model::LdStAccess a;
-    a.shape = *shape;
-    a.num = static_cast<int>(std::strtol(std::string(num.substr(1)).c_str(), nullptr, 10));
-    a.pack = op.has("pack::16b") || op.has("unpack::16b");
-    const Operand& regs = in.ops[what == "ld" ? 0 : in.ops.size() - 1];
-    if (!model::problem(a).empty() || regs.kind != Operand::Kind::vector ||
-        static_cast<int>(regs.count) != model::registers(a)) {
-      why = "a legal shape and .num with one register per value";
-      return false;
-    }
-    in.aux = static_cast<std::int32_t>(a.shape);
-    in.aux2 = a.num;
-    in.flags = a.pack;
-    in.run = what == "ld" ? &ld : &st;
-  } else if (what == "cp") {
-    const auto shape = cp_shape(op);
-    if (!shape || op.starting("b8x16").size() || op.starting("b6x16").size() || op.starting("b4x16").size()) {
-      why = "tcgen05.cp without decompression";
-      return false;
-    }
-    in.aux2 = static_cast<std::int32_t>(*shape);
-    in.run = &cp;
-  } else {
-    why = "tcgen05." + std::string(what);
+  in.run = run;
+  return true;
+}
+
+// tcgen05.ld/.st.sync.aligned.shape.num[.pack::16b|.unpack::16b]: aux = LdStShape, aux2 = .num, flags = pack.
+bool decode_ld_st(const Opcode& op, Instruction& in, std::string& why, bool load) {
+  const auto shape = ld_st_shape(op);
+  const std::string_view num = op.starting("x");
+  if (!shape || num.size() < 2) {
+    why = "a tcgen05." + std::string(op.parts[1]) + " shape and .num";
     return false;
   }
+  model::LdStAccess a;
+  a.shape = *shape;
+  a.num = static_cast<int>(std::strtol(std::string(num.substr(1)).c_str(), nullptr, 10));
+  a.pack = op.has("pack::16b") || op.has("unpack::16b");
+  const Operand& regs = in.ops[load ? 0 : in.ops.size() - 1];
+  if (!model::problem(a).empty() || regs.kind != Operand::Kind::vector ||
+      static_cast<int>(regs.count) != model::registers(a)) {
+    why = "a legal shape and .num with one register per value";
+    return false;
+  }
+  in.aux = static_cast<std::int32_t>(a.shape);
+  in.aux2 = a.num;
+  in.flags = a.pack;
+  in.run = load ? &ld : &st;
+  return true;
+}
+
+}  // namespace
+
+bool decode_tcgen05_alloc(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &alloc); }
+bool decode_tcgen05_dealloc(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &dealloc); }
+bool decode_tcgen05_relinquish_alloc_permit(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &relinquish);
+}
+bool decode_tcgen05_commit(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &commit); }
+bool decode_tcgen05_wait_ld(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &wait_ld); }
+bool decode_tcgen05_wait_st(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &wait_st); }
+bool decode_tcgen05_fence_before_thread_sync(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &fence_before);
+}
+bool decode_tcgen05_fence_after_thread_sync(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &fence_after);
+}
+
+bool decode_tcgen05_mma(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = cta_group(op);
+  return decode_mma(op, in, why);
+}
+
+bool decode_tcgen05_ld(const Opcode& op, Instruction& in, std::string& why) { return decode_ld_st(op, in, why, true); }
+bool decode_tcgen05_st(const Opcode& op, Instruction& in, std::string& why) { return decode_ld_st(op, in, why, false); }
+
+// tcgen05.cp.cta_group::N.shape [taddr], s-desc: aux = cta_group, aux2 = CpShape.
+bool decode_tcgen05_cp(const Opcode& op, Instruction& in, std::string& why) {
+  in.aux = cta_group(op);
+  const auto shape = cp_shape(op);
+  if (!shape || op.starting("b8x16").size() || op.starting("b6x16").size() || op.starting("b4x16").size()) {
+    why = "tcgen05.cp without decompression";
+    return false;
+  }
+  in.aux2 = static_cast<std::int32_t>(*shape);
+  in.run = &cp;
   return true;
 }
 

@@ -73,18 +73,18 @@ void cp_fenceproxy(Thread& t, const Instruction& in) {
 
 }  // namespace
 
-bool decode_tensormap(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "tensormap") return false;
-  if (op.has("cp_fenceproxy")) {
-    if (in.ops.size() != 3 || !op.has("global") || !op.has("shared::cta")) {
-      why = "tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128";
-      return false;
-    }
-    in.run = &cp_fenceproxy;
-    return true;
+bool decode_tensormap_cp_fenceproxy(const Opcode& op, Instruction& in, std::string& why) {
+  if (in.ops.size() != 3 || !op.has("global") || !op.has("shared::cta")) {
+    why = "tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128";
+    return false;
   }
+  in.run = &cp_fenceproxy;
+  return true;
+}
+
+bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& why) {
   const int field = op.which({"global_address", "global_dim", "global_stride"});
-  if (!op.has("replace") || !op.has("tile") || field < 0) {
+  if (!op.has("tile") || field < 0) {
     why = "tensormap.replace.tile of .global_address, .global_dim or .global_stride (the other fields' encodings are "
           "not modelled yet)";
     return false;

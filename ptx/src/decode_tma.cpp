@@ -120,41 +120,49 @@ void wait_group(Thread& t, const Instruction& in) { t.wait_bulk_groups(t.get<std
 
 }  // namespace
 
-bool decode_tma(const Opcode& op, Instruction& in, std::string& why) {
-  // cp.reduce.async.bulk.tensor: a tiled store whose elements combine with the tensor's.
-  if (op.base() == "cp" && op.parts.size() > 4 && op.parts[1] == "reduce" && op.parts[2] == "async" &&
-      op.parts[3] == "bulk" && op.has("tensor")) {
-    const int reduce = op.which({"add", "min", "max", "inc", "dec", "and", "or", "xor"});
-    if (reduce < 0 || op.has("im2col") || in.ops.size() < 3 || in.ops[1].kind != Operand::Kind::vector ||
-        !op.has("global")) {
-      why = "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group [tensorMap, {coordinates}], [src]";
-      return false;
-    }
-    in.aux = reduce + 1;  // model::TmaReduce: none is 0
-    in.flags = op.has("im2col_no_offs") ? kIm2col : 0;
-    in.run = &tma_store;
-    return true;
+// cp.reduce.async.bulk.tensor: a tiled store whose elements combine with the tensor's.
+bool decode_tensor_reduce(const Opcode& op, Instruction& in, std::string& why) {
+  const int reduce = op.which({"add", "min", "max", "inc", "dec", "and", "or", "xor"});
+  if (reduce < 0 || op.has("im2col") || in.ops.size() < 3 || in.ops[1].kind != Operand::Kind::vector ||
+      !op.has("global")) {
+    why = "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group [tensorMap, {coordinates}], [src]";
+    return false;
   }
-  if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] != "bulk") return false;
-  if (op.has("prefetch")) {  // cp.async.bulk.prefetch[.tensor]: an L2 hint
-    in.run = &run_nothing;
-    return true;
+  in.aux = reduce + 1;  // model::TmaReduce: none is 0
+  in.flags = op.has("im2col_no_offs") ? kIm2col : 0;
+  in.run = &tma_store;
+  return true;
+}
+
+// cp.async.bulk.prefetch[.tensor]: an L2 hint.
+bool decode_bulk_prefetch(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;
+  return true;
+}
+
+bool decode_bulk_commit_group(const Opcode&, Instruction& in, std::string&) {
+  in.run = &commit_group;
+  return true;
+}
+
+bool decode_bulk_wait_group(const Opcode&, Instruction& in, std::string&) {
+  in.run = &wait_group;
+  return true;
+}
+
+// cp.async.bulk without .tensor: .global.shared::cta is a bulk store; the bulk loads
+// (.shared::cluster.global) are not run yet.
+bool decode_bulk_copy(const Opcode& op, Instruction& in, std::string& why) {
+  const bool store = op.parts.size() > 4 && op.parts[3] == "global" && op.parts[4] == "shared::cta";
+  if (!store || !op.has("bulk_group") || op.has("cp_mask") || in.ops.size() < 3) {
+    why = "cp.async.bulk without .tensor other than .global.shared::cta.bulk_group [dst], [src], size (no .cp_mask)";
+    return false;
   }
-  if (op.has("commit_group") || op.has("wait_group")) {
-    if (op.has("wait_group") && in.ops.empty()) return false;
-    in.run = op.has("commit_group") ? &commit_group : &wait_group;
-    return true;
-  }
-  if (!op.has("tensor")) {
-    // .global.shared::cta: a bulk store; the bulk loads (.shared::cluster.global) are not run yet.
-    const bool store = op.parts.size() > 4 && op.parts[3] == "global" && op.parts[4] == "shared::cta";
-    if (!store || !op.has("bulk_group") || op.has("cp_mask") || in.ops.size() < 3) {
-      why = "cp.async.bulk without .tensor other than .global.shared::cta.bulk_group [dst], [src], size (no .cp_mask)";
-      return false;
-    }
-    in.run = &bulk_store;
-    return true;
-  }
+  in.run = &bulk_store;
+  return true;
+}
+
+bool decode_tensor_copy(const Opcode& op, Instruction& in, std::string& why) {
   // .shared::cta/::cluster then .global: a load; .global then .shared::cta: a store.
   std::size_t shared = 0, global = 0;
   for (std::size_t i = 1; i < op.parts.size(); ++i) {
