@@ -937,6 +937,30 @@ d['kernels'][0]['cannot_run'][0]['opcode'] == 'tcgen05.shift.cta_group::1.down'"
   if(out MATCHES "warning")
     die("tcgen ptx of an sm_100a module: expected no target warning: ${out}")
   endif()
+elseif(CASE STREQUAL "ptx_opcodes")
+  # tcgen ptx --opcodes: the interpreter's instruction table, a row a line: opcode, family, fewest operands.
+  run(ptx --opcodes)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    die("tcgen ptx --opcodes: expected exit 0 and nothing on stderr, got ${rc}: ${err}")
+  endif()
+  foreach(row "tcgen05.mma +tcgen05 +0" "cp.async.bulk.tensor +tma +0" "cp.async +cp_async +0" "add +arithmetic +3"
+              "lop3 +logic +5" "setp +comparison +3" "mbarrier.try_wait +sync +0")
+    if(NOT "\n${out}" MATCHES "\n${row}\n")
+      die("tcgen ptx --opcodes: no row '${row}' in:\n${out}")
+    endif()
+  endforeach()
+  # A dotted opcode's own row, not its first part's: tcgen05 alone, cp alone and mbarrier alone are no opcodes.
+  if("\n${out}" MATCHES "\n(tcgen05|cp|mbarrier) ")
+    die("tcgen ptx --opcodes: a row for a first part alone:\n${out}")
+  endif()
+  run(ptx --json --opcodes)
+  file(WRITE "${WORK}/opcodes.json" "${out}")
+  execute_process(COMMAND python3 -c "import json,sys; d = json.load(open(sys.argv[1])); rows = {r['opcode']: (r['family'], r['fewest_operands']) for r in d['opcodes']}; sys.exit(0 if rows['tcgen05.mma'] == ('tcgen05', 0) and rows['shfl'] == ('sync', 5) and len(rows) == len(d['opcodes']) else 1)"
+                  "${WORK}/opcodes.json" RESULT_VARIABLE py ERROR_VARIABLE py_err)
+  if(NOT py EQUAL 0)
+    die("tcgen ptx --json --opcodes: not the rows expected (or an opcode twice): ${out} ${py_err}")
+  endif()
+  refused("^tcgen: FILE = [^\n]*tiny.ptx is invalid: expected no file with --opcodes" ptx --opcodes "${WORK}/tiny.ptx")
 elseif(CASE STREQUAL "json")
   # --json: one JSON object on stdout (checked by Python's parser) with the report's facts as fields.
   file(MAKE_DIRECTORY "${WORK}")
