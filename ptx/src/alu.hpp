@@ -100,54 +100,68 @@ using Wide = std::conditional_t<
                        std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>,
                                           std::conditional_t<std::is_signed_v<T>, Int128, UInt128>>>>;
 
-// Modifier bits in Instruction::flags.
-enum Flag : std::uint32_t {
-  kFtz = 1, kSat = 2, kRz = 16, kRm = 32, kRp = 64, kRi = 128 /* round to integer */,
-  kRelu = 256, kApprox = 2048, kNaN = 4096, kRna = 8192, kSatFinite = 16384,
-  kSecondDestination = 1u << 31,  // setp p|q
+// The operations the f16/bf16 forms (half_op) and the f32x2 forms (f32x2) run.
+enum HalfOp : std::uint8_t { kHalfAdd, kHalfSub, kHalfMul, kHalfFma, kHalfMin, kHalfMax, kHalfNeg, kHalfAbs, kHalfEx2, kHalfTanh };
+
+// .rn (the default), .rz, .rm, .rp (PTX #floating-point-instructions rounding modifiers).
+enum class RoundingMode : std::uint8_t { nearest_even, zero, down, up };
+
+// The modifiers of the float rows (arithmetic, special functions, cvt).
+struct FloatModifiers {
+  RoundingMode mode = RoundingMode::nearest_even;
+  bool to_integer = false;  // .rni/.rzi/.rmi/.rpi: rounded to an integral value in `mode`
+  bool ties_away = false;   // .rna
+  bool ftz = false, sat = false, relu = false, approx = false, nan = false, satfinite = false;
+  HalfOp op = kHalfAdd;     // the operation of the packed forms (packed())
 };
 
-inline std::uint32_t rounding_flags(const Opcode& op) {
-  std::uint32_t f = 0;
-  if (op.has("ftz")) f |= kFtz;
-  if (op.has("sat")) f |= kSat;
-  if (op.has("rz") || op.has("rzi")) f |= kRz;
-  if (op.has("rm") || op.has("rmi")) f |= kRm;
-  if (op.has("rp") || op.has("rpi")) f |= kRp;
-  if (op.has("rni") || op.has("rzi") || op.has("rmi") || op.has("rpi")) f |= kRi;
-  if (op.has("relu")) f |= kRelu;
-  if (op.has("approx")) f |= kApprox;
-  if (op.has("NaN")) f |= kNaN;
-  if (op.has("rna")) f |= kRna;
-  if (op.has("satfinite")) f |= kSatFinite;
-  return f;
+inline FloatModifiers float_modifiers(const Opcode& op, HalfOp code = kHalfAdd) {
+  FloatModifiers m;
+  m.mode = op.has("rz") || op.has("rzi")   ? RoundingMode::zero
+           : op.has("rm") || op.has("rmi") ? RoundingMode::down
+           : op.has("rp") || op.has("rpi") ? RoundingMode::up
+                                           : RoundingMode::nearest_even;
+  m.to_integer = op.has("rni") || op.has("rzi") || op.has("rmi") || op.has("rpi");
+  m.ties_away = op.has("rna");
+  m.ftz = op.has("ftz");
+  m.sat = op.has("sat");
+  m.relu = op.has("relu");
+  m.approx = op.has("approx");
+  m.nan = op.has("NaN");
+  m.satfinite = op.has("satfinite");
+  m.op = code;
+  return m;
 }
 
 template <class T>
-T flush(T x, std::uint32_t flags) {
+T flush(T x, bool ftz) {
   if constexpr (std::is_floating_point_v<T>)
-    if ((flags & kFtz) && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(T(0), x);
+    if (ftz && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(T(0), x);
   return x;
 }
 // An f32 NaN result is the canonical 0x7FFFFFFF, whatever the inputs (seen on an
 // H200: device_ptx_semantics_sm90); f64 NaNs keep the hardware's propagation,
 // which is not modelled bit for bit.
 template <class T>
-T finish(T x, std::uint32_t flags) {
-  x = flush(x, flags);
+T finish(T x, bool ftz, bool sat) {
+  x = flush(x, ftz);
   if constexpr (std::is_floating_point_v<T>)
-    if (flags & kSat) x = std::isnan(x) ? T(0) : std::fmin(std::fmax(x, T(0)), T(1));
+    if (sat) x = std::isnan(x) ? T(0) : std::fmin(std::fmax(x, T(0)), T(1));
   if constexpr (std::is_same_v<T, float>)
     if (std::isnan(x)) return std::bit_cast<float>(0x7FFFFFFFu);
   return x;
 }
+template <class T>
+T finish(T x, const FloatModifiers& m) {
+  return finish(x, m.ftz, m.sat);
+}
 
-// Runs f under the rounding mode of flags (.rz/.rm/.rp; .rn is the default).
+// Runs f under a rounding mode.
 template <class F>
-auto rounded(std::uint32_t flags, F f) {
-  if (!(flags & (kRz | kRm | kRp))) return f();
+auto rounded(RoundingMode mode, F f) {
+  if (mode == RoundingMode::nearest_even) return f();
   const int saved = std::fegetround();
-  std::fesetround(flags & kRz ? FE_TOWARDZERO : flags & kRm ? FE_DOWNWARD : FE_UPWARD);
+  std::fesetround(mode == RoundingMode::zero ? FE_TOWARDZERO : mode == RoundingMode::down ? FE_DOWNWARD : FE_UPWARD);
   const auto r = f();
   std::fesetround(saved);
   return r;
@@ -157,12 +171,13 @@ template <class T, class Op>
 void binary(Thread& t, const Instruction& in) {
   const T a = t.get<T>(in.ops[1]), b = t.get<T>(in.ops[2]);
   if constexpr (std::is_floating_point_v<T>) {
-    if ((in.flags & kNaN) && (std::isnan(a) || std::isnan(b))) {  // min/max.NaN: a NaN operand gives NaN
+    const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+    if (m.nan && (std::isnan(a) || std::isnan(b))) {  // min/max.NaN: a NaN operand gives NaN
       t.set<T>(in.ops[0], std::numeric_limits<T>::quiet_NaN());
       if constexpr (std::is_same_v<T, float>) t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
       return;
     }
-    t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return Op{}(flush(a, in.flags), flush(b, in.flags)); }), in.flags));
+    t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return Op{}(flush(a, m.ftz), flush(b, m.ftz)); }), m));
   } else {
     t.set<T>(in.ops[0], Op{}(a, b));
   }
@@ -171,10 +186,12 @@ void binary(Thread& t, const Instruction& in) {
 template <class T, class Op>
 void unary(Thread& t, const Instruction& in) {
   const T a = t.get<T>(in.ops[1]);
-  if constexpr (std::is_floating_point_v<T>)
-    t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return Op{}(flush(a, in.flags)); }), in.flags));
-  else
+  if constexpr (std::is_floating_point_v<T>) {
+    const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+    t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return Op{}(flush(a, m.ftz)); }), m));
+  } else {
     t.set<T>(in.ops[0], Op{}(a));
+  }
 }
 
 // min/max of floats as the hardware does: a NaN operand (quiet or signaling)
@@ -232,10 +249,8 @@ Handler any_unary(Type type) {
 
 inline bool is_half(Type t) { return t == Type::f16 || t == Type::f16x2 || t == Type::bf16 || t == Type::bf16x2; }
 
-// The rows' common end: flags from the opcode's rounding and clamping modifiers,
-// and the handler, or `why` naming the type when none fits.
+// The rows' common end: the handler, or `why` naming the type when none fits.
 inline bool typed(const Opcode& op, Instruction& in, std::string& why, Handler h) {
-  in.flags |= rounding_flags(op);
   if (!h) {
     why = "type ." + std::string(name(in.type)) + " for " + std::string(op.base());
     return false;
@@ -244,11 +259,8 @@ inline bool typed(const Opcode& op, Instruction& in, std::string& why, Handler h
   return true;
 }
 
-// The operations the f16/bf16 forms (half_op) and the f32x2 forms (f32x2) run, as their aux.
-enum HalfOp : std::int32_t { kHalfAdd, kHalfSub, kHalfMul, kHalfFma, kHalfMin, kHalfMax, kHalfNeg, kHalfAbs, kHalfEx2, kHalfTanh };
-
-// The packed forms (f32x2 and the 16-bit floats) of an arithmetic or special-function row, with aux set
-// to `code`, or nullptr for the other types (decode_packed_float.cpp).
-Handler packed(Instruction& in, HalfOp code);
+// The packed forms (f32x2 and the 16-bit floats) of an arithmetic or special-function row, running
+// FloatModifiers::op, or nullptr for the other types (decode_packed_float.cpp).
+Handler packed(Type type, HalfOp code);
 
 }  // namespace tcgen::ptx::alu

@@ -8,9 +8,14 @@ using namespace alu;
 
 namespace {
 
+// cvta's direction: .to, from a generic address to the space's (else the space's to generic).
+struct CvtaModifiers {
+  bool to_space;
+};
+
 void cvta(Thread& t, const Instruction& in) {
   const std::uint64_t a = t.get<std::uint64_t>(in.ops[1]);
-  const bool to = in.aux != 0;
+  const bool to = in.modifiers.get<CvtaModifiers>().to_space;
   std::uint64_t r = a;
   switch (in.space) {
     case Space::shared: r = to ? a - kSharedWindow : kSharedWindow + (a & 0xFFFFFFFFu); break;
@@ -42,7 +47,7 @@ void isspacep(Thread& t, const Instruction& in) {
 }  // namespace
 
 bool decode_cvta(const Opcode& op, Instruction& in, std::string& why) {
-  in.aux = op.has("to");
+  in.modifiers.set(CvtaModifiers{.to_space = op.has("to")});
   return typed(op, in, why, &cvta);
 }
 bool decode_isspacep(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, &isspacep); }

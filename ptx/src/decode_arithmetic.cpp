@@ -59,10 +59,11 @@ struct MulHi {
 // whose reciprocal is past the largest float, divides exactly (as there).
 template <class T>
 void div_approx(Thread& t, const Instruction& in) {
-  const T a = flush(t.get<T>(in.ops[1]), in.flags), b = flush(t.get<T>(in.ops[2]), in.flags);
-  if (std::fpclassify(b) == FP_SUBNORMAL) return t.set<T>(in.ops[0], finish(a / b, in.flags));
-  const T reciprocal = flush(T(1) / b, kFtz);
-  t.set<T>(in.ops[0], finish(a * reciprocal, in.flags));
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+  const T a = flush(t.get<T>(in.ops[1]), m.ftz), b = flush(t.get<T>(in.ops[2]), m.ftz);
+  if (std::fpclassify(b) == FP_SUBNORMAL) return t.set<T>(in.ops[0], finish(a / b, m));
+  const T reciprocal = flush(T(1) / b, true);
+  t.set<T>(in.ops[0], finish(a * reciprocal, m));
 }
 
 struct Div {
@@ -146,33 +147,37 @@ void mad_wide(Thread& t, const Instruction& in) {
 }
 template <class T>
 void fma_float(Thread& t, const Instruction& in) {
-  const T a = flush(t.get<T>(in.ops[1]), in.flags), b = flush(t.get<T>(in.ops[2]), in.flags),
-          c = flush(t.get<T>(in.ops[3]), in.flags);
-  t.set<T>(in.ops[0], finish(rounded(in.flags, [&] { return std::fma(a, b, c); }), in.flags));
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+  const T a = flush(t.get<T>(in.ops[1]), m.ftz), b = flush(t.get<T>(in.ops[2]), m.ftz), c = flush(t.get<T>(in.ops[3]), m.ftz);
+  t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return std::fma(a, b, c); }), m));
 }
 
 // add and sub: .sat.s32 clamped, the packed forms, or one template over the types.
 template <class Op, HalfOp Code>
 bool decode_add_sub(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, Code)) return typed(op, in, why, h);
+  in.modifiers.set(float_modifiers(op, Code));
+  if (Handler h = packed(in.type, Code)) return typed(op, in, why, h);
   if (op.has("sat") && in.type == Type::s32) return typed(op, in, why, &add_saturated<Code == kHalfSub>);
   return typed(op, in, why, arith_binary<Op>(in.type));
 }
 
 template <class Op, HalfOp Code>
 bool decode_arith_binary(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, Code)) return typed(op, in, why, h);
+  in.modifiers.set(float_modifiers(op, Code));
+  if (Handler h = packed(in.type, Code)) return typed(op, in, why, h);
   return typed(op, in, why, arith_binary<Op>(in.type));
 }
 
 template <class Op, HalfOp Code>
 bool decode_any_unary(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, Code)) return typed(op, in, why, h);
+  in.modifiers.set(float_modifiers(op, Code));
+  if (Handler h = packed(in.type, Code)) return typed(op, in, why, h);
   return typed(op, in, why, any_unary<Op>(in.type));
 }
 
 // mad and fma: floats fused, integers .lo/.hi/.wide.
 bool decode_multiply_add(const Opcode& op, Instruction& in, std::string& why) {
+  in.modifiers.set(float_modifiers(op, kHalfFma));
   const Type ty = in.type;
   if (ty == Type::f32 || ty == Type::f64) return typed(op, in, why, by_float(ty, []<class T>() -> Handler { return &fma_float<T>; }));
   if (op.has("wide"))
@@ -194,7 +199,8 @@ bool decode_neg(const Opcode& op, Instruction& in, std::string& why) { return de
 bool decode_abs(const Opcode& op, Instruction& in, std::string& why) { return decode_any_unary<Abs, kHalfAbs>(op, in, why); }
 
 bool decode_mul(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, kHalfMul)) return typed(op, in, why, h);
+  in.modifiers.set(float_modifiers(op, kHalfMul));
+  if (Handler h = packed(in.type, kHalfMul)) return typed(op, in, why, h);
   if (op.has("wide"))
     return typed(op, in, why, by_int(in.type, []<class T>() -> Handler {
                    if constexpr (sizeof(T) >= 8) return nullptr;
@@ -205,12 +211,16 @@ bool decode_mul(const Opcode& op, Instruction& in, std::string& why) {
 }
 
 bool decode_fma(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, kHalfFma)) return typed(op, in, why, h);
+  if (Handler h = packed(in.type, kHalfFma)) {
+    in.modifiers.set(float_modifiers(op, kHalfFma));
+    return typed(op, in, why, h);
+  }
   return decode_multiply_add(op, in, why);
 }
 bool decode_mad(const Opcode& op, Instruction& in, std::string& why) { return decode_multiply_add(op, in, why); }
 
 bool decode_div(const Opcode& op, Instruction& in, std::string& why) {
+  in.modifiers.set(float_modifiers(op));
   return typed(op, in, why, op.has("approx") && in.type == Type::f32 ? &div_approx<float> : arith_binary<Div>(in.type));
 }
 bool decode_rem(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, int_binary<Rem>(in.type)); }

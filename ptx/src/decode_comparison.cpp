@@ -1,4 +1,6 @@
 // Comparison and selection: setp and selp (PTX #comparison-and-selection-instructions).
+#include <optional>
+
 #include "alu.hpp"
 
 namespace tcgen::ptx {
@@ -7,7 +9,7 @@ using namespace alu;
 
 namespace {
 
-enum class Cmp : std::int32_t { eq, ne, lt, le, gt, ge, equ, neu, ltu, leu, gtu, geu, num, nan };
+enum class Cmp : std::uint8_t { eq, ne, lt, le, gt, ge, equ, neu, ltu, leu, gtu, geu, num, nan };
 
 template <class T>
 bool compare(Cmp c, T a, T b) {
@@ -43,16 +45,24 @@ bool compare(Cmp c, T a, T b) {
   }
 }
 
-// setp.cmp[.bool].type p[|q], a, b[, {!}c]; aux: Cmp, aux2: 0 none, 1 and, 2 or, 3 xor
+// setp.cmp[.bool][.ftz].type p[|q], a, b[, {!}c]
+enum class Combine : std::uint8_t { none, and_c, or_c, xor_c };  // .bool: the result's combination with c
+struct SetpModifiers {
+  Cmp cmp;
+  Combine combine;
+  bool ftz;
+  bool second_destination;  // p|q: q gets the complement, the sources move by one
+};
+
 template <class T>
 void setp(Thread& t, const Instruction& in) {
-  const std::uint32_t second = (in.flags & kSecondDestination) ? 1u : 0u;  // p|q: the sources move by one
-  const bool r = compare(static_cast<Cmp>(in.aux), flush(t.get<T>(in.ops[1 + second]), in.flags),
-                         flush(t.get<T>(in.ops[2 + second]), in.flags));
+  const SetpModifiers m = in.modifiers.get<SetpModifiers>();
+  const std::uint32_t second = m.second_destination ? 1u : 0u;
+  const bool r = compare(m.cmp, flush(t.get<T>(in.ops[1 + second]), m.ftz), flush(t.get<T>(in.ops[2 + second]), m.ftz));
   auto combine = [&](bool x) {
-    if (in.aux2 == 0) return x;
+    if (m.combine == Combine::none) return x;
     const bool c = t.pred(in.ops.back());
-    return in.aux2 == 1 ? (x && c) : in.aux2 == 2 ? (x || c) : (x != c);
+    return m.combine == Combine::and_c ? (x && c) : m.combine == Combine::or_c ? (x || c) : (x != c);
   };
   t.set<bool>(in.ops[0], combine(r));
   if (second) t.set<bool>(in.ops[1], combine(!r));  // p|q: q gets the complement
@@ -60,7 +70,7 @@ void setp(Thread& t, const Instruction& in) {
 template <class T>
 void setp_half(Thread& t, const Instruction& in) {
   const float a = T{t.get<std::uint16_t>(in.ops[1])}.value(), b = T{t.get<std::uint16_t>(in.ops[2])}.value();
-  t.set<bool>(in.ops[0], compare(static_cast<Cmp>(in.aux), a, b));
+  t.set<bool>(in.ops[0], compare(in.modifiers.get<SetpModifiers>().cmp, a, b));
 }
 
 template <class T>
@@ -68,7 +78,7 @@ void selp(Thread& t, const Instruction& in) {
   t.set<T>(in.ops[0], t.pred(in.ops[3]) ? t.get<T>(in.ops[1]) : t.get<T>(in.ops[2]));
 }
 
-Cmp parse_cmp(std::string_view s) {
+std::optional<Cmp> parse_cmp(std::string_view s) {
   if (s == "eq") return Cmp::eq;
   if (s == "ne") return Cmp::ne;
   if (s == "lt" || s == "lo") return Cmp::lt;
@@ -83,24 +93,30 @@ Cmp parse_cmp(std::string_view s) {
   if (s == "geu") return Cmp::geu;
   if (s == "num") return Cmp::num;
   if (s == "nan") return Cmp::nan;
-  return static_cast<Cmp>(-1);
+  return std::nullopt;
 }
 
 }  // namespace
 
 bool decode_setp(const Opcode& op, Instruction& in, std::string& why) {
   const Type ty = in.type;
-  const Cmp c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
-  if (static_cast<int>(c) < 0) {
+  const std::optional<Cmp> c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
+  if (!c) {
     why = "comparison " + std::string(op.parts[1]);
     return false;
   }
-  in.aux = static_cast<std::int32_t>(c);
-  in.aux2 = op.has("and") ? 1 : op.has("or") ? 2 : op.has("xor") ? 3 : 0;
-  // p|q: two destinations.
-  const std::size_t sources = 2 + (in.aux2 ? 1 : 0);
-  if (in.ops.size() > 1 + sources) in.flags |= kSecondDestination;
-  if (ty == Type::f16x2 || ty == Type::bf16x2 || ((ty == Type::f16 || ty == Type::bf16) && (in.aux2 || in.ops.size() > 3))) {
+  SetpModifiers m{.cmp = *c,
+                  .combine = op.has("and") ? Combine::and_c
+                             : op.has("or") ? Combine::or_c
+                             : op.has("xor") ? Combine::xor_c
+                                             : Combine::none,
+                  .ftz = op.has("ftz"),
+                  .second_destination = false};
+  const std::size_t sources = 2 + (m.combine != Combine::none ? 1 : 0);
+  m.second_destination = in.ops.size() > 1 + sources;
+  in.modifiers.set(m);
+  if (ty == Type::f16x2 || ty == Type::bf16x2 ||
+      ((ty == Type::f16 || ty == Type::bf16) && (m.combine != Combine::none || in.ops.size() > 3))) {
     why = "setp on .f16x2/.bf16x2, or on .f16/.bf16 with a second destination or .and/.or/.xor";
     return false;
   }

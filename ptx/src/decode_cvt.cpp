@@ -49,26 +49,29 @@ Value read_value(Thread& t, const Operand& o, Type ty) {
   }
 }
 
-double round_integral(double x, std::uint32_t flags) {
-  if (flags & kRz) return std::trunc(x);
-  if (flags & kRm) return std::floor(x);
-  if (flags & kRp) return std::ceil(x);
+double round_integral(double x, RoundingMode mode) {
+  switch (mode) {
+    case RoundingMode::zero: return std::trunc(x);
+    case RoundingMode::down: return std::floor(x);
+    case RoundingMode::up: return std::ceil(x);
+    case RoundingMode::nearest_even: break;
+  }
   return std::nearbyint(x);  // ties to even under the default mode
 }
 
-// x rounded to a 16-bit format E with flags' mode: to nearest even through
+// x rounded to a 16-bit format E in `mode`: to nearest even through
 // float rounded to odd; directed modes through float rounded the same way,
 // then the nearest-even encoding stepped by one when it lies on the wrong side.
 // A NaN gives `nan`: 0x7FFF, or a signed 0x7E00 for f16 from f64 (an H200's results).
-std::uint16_t to_half(ElementType e, double x, std::uint32_t flags, std::uint16_t nan = 0x7FFF) {
+std::uint16_t to_half(ElementType e, double x, RoundingMode mode, std::uint16_t nan = 0x7FFF) {
   if (std::isnan(x)) return nan;
-  if (!(flags & (kRz | kRm | kRp))) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>([&] { return static_cast<float>(x); })));
-  const float f = rounded(flags, [&] { return static_cast<float>(x); });
+  if (mode == RoundingMode::nearest_even) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>([&] { return static_cast<float>(x); })));
+  const float f = rounded(mode, [&] { return static_cast<float>(x); });
   std::uint16_t bits = static_cast<std::uint16_t>(encode(e, f));
   const float got = decode(e, bits);
   const bool above = got > f, below = got < f;
-  const bool up = (flags & kRp) ? below : false, down = (flags & kRm) ? above : false;
-  const bool toward_zero = (flags & kRz) && std::fabs(got) > std::fabs(f);
+  const bool up = mode == RoundingMode::up && below, down = mode == RoundingMode::down && above;
+  const bool toward_zero = mode == RoundingMode::zero && std::fabs(got) > std::fabs(f);
   // Sign-magnitude: +1 on the magnitude moves away from zero.
   if (toward_zero || (down && f > 0) || (up && f < 0)) --bits;
   else if ((down && f < 0) || (up && f > 0)) ++bits;
@@ -83,7 +86,7 @@ Int128 nan_to_int(int bits, Type source) {
   return 0;
 }
 
-void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t flags, Type source) {
+void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModifiers& m, Type source) {
   const Kind k = kind(ty);
   if (k == Kind::sint || k == Kind::uint) {
     const int bits = 8 * size_of(ty);
@@ -93,11 +96,11 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t fl
     Int128 r;
     if (v.is_int) {
       r = v.i;
-      if (flags & kSat) r = r < lo ? lo : r > hi ? hi : r;
+      if (m.sat) r = r < lo ? lo : r > hi ? hi : r;
     } else if (std::isnan(v.f)) {
       r = nan_to_int(bits, source);
     } else {  // float → integer saturates (PTX #data-movement-and-conversion-instructions-cvt)
-      const double x = round_integral(v.f, (flags & kRi) ? flags : flags | kRz);  // no .rXi: toward zero
+      const double x = round_integral(v.f, m.to_integer ? m.mode : RoundingMode::zero);  // no .rXi: toward zero
       r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
     }
     // Truncated to the type's width, then kept sign-extended for signed types (a wider read sees the same number).
@@ -110,43 +113,45 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, std::uint32_t fl
   const bool from_int = v.is_int;
   const bool negative_int = from_int && v.i < 0;
   const auto int_to = [&]<class F>() -> F {
-    return rounded(flags, [&] {
+    return rounded(m.mode, [&] {
       return negative_int ? static_cast<F>(static_cast<std::int64_t>(v.i)) : static_cast<F>(static_cast<std::uint64_t>(v.i));
     });
   };
   double x = from_int ? int_to.template operator()<double>() : v.f;
-  if (flags & kRi) x = round_integral(x, flags);
-  if ((flags & kRelu) && !(x > 0) && !std::isnan(x)) x = 0;  // negative values and -0 to +0
-  if (flags & kSat) x = std::isnan(x) ? 0 : std::fmin(std::fmax(x, 0.0), 1.0);
+  if (m.to_integer) x = round_integral(x, m.mode);
+  if (m.relu && !(x > 0) && !std::isnan(x)) x = 0;  // negative values and -0 to +0
+  if (m.sat) x = std::isnan(x) ? 0 : std::fmin(std::fmax(x, 0.0), 1.0);
   switch (k) {
     case Kind::f32: {
       if (source == Type::f64 && std::isnan(x)) {  // a quiet NaN with the sign (an H200's result)
         t.set<std::uint32_t>(o, std::signbit(x) ? 0xFFC00000u : 0x7FC00000u);
         return;
       }
-      const float f = from_int && !(flags & kRi) ? int_to.template operator()<float>()
-                                                : rounded(flags & kRi ? 0 : flags, [&] { return static_cast<float>(x); });
-      t.set<float>(o, finish(f, flags & kFtz));  // flushed when .ftz; a NaN the canonical 0x7FFFFFFF
+      const float f = from_int && !m.to_integer
+                          ? int_to.template operator()<float>()
+                          : rounded(m.to_integer ? RoundingMode::nearest_even : m.mode, [&] { return static_cast<float>(x); });
+      t.set<float>(o, finish(f, m.ftz, false));  // flushed when .ftz; a NaN the canonical 0x7FFFFFFF
       return;
     }
     case Kind::f64: t.set<double>(o, x); return;
     case Kind::f16:
-      t.set<std::uint16_t>(o, to_half(ElementType::fp16, x, flags,
+      t.set<std::uint16_t>(o, to_half(ElementType::fp16, x, m.mode,
                                       source != Type::f64 ? 0x7FFF : std::signbit(x) ? 0xFE00 : 0x7E00));
       return;
-    case Kind::bf16: t.set<std::uint16_t>(o, to_half(ElementType::bf16, x, flags)); return;
+    case Kind::bf16: t.set<std::uint16_t>(o, to_half(ElementType::bf16, x, m.mode)); return;
 
     default: return;
   }
 }
 
 void cvt(Thread& t, const Instruction& in) {
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   // cvt.{rn,rna}.tf32.f32: the top 19 bits, rounded to nearest, ties even (.rn) or away (.rna, the
   // bit operation (u + 2^12) & ~(2^13 - 1)). A NaN: .rna truncates it, .rn gives 0x7FFFE000 (an H200's results).
   if (in.type == Type::tf32 && in.type2 == Type::f32) {
     const std::uint32_t u = t.get<std::uint32_t>(in.ops[1]);
     const float f = std::bit_cast<float>(u);
-    t.set<std::uint32_t>(in.ops[0], (in.flags & kRna) ? (std::isnan(f) ? u : u + 0x1000u) & ~0x1FFFu
+    t.set<std::uint32_t>(in.ops[0], m.ties_away ? (std::isnan(f) ? u : u + 0x1000u) & ~0x1FFFu
                                     : std::isnan(f)   ? 0x7FFFE000u
                                                       : encode(ElementType::tf32, f));
     return;
@@ -171,25 +176,27 @@ void cvt(Thread& t, const Instruction& in) {
     }
   }
   Value v = read_value(t, in.ops[1], in.type2);
-  if ((in.flags & kFtz) && in.type2 == Type::f32 && !v.is_int) v.f = flush(static_cast<float>(v.f), in.flags);
-  write_value(t, in.ops[0], in.type, v, in.flags, in.type2);
+  if (m.ftz && in.type2 == Type::f32 && !v.is_int) v.f = flush(static_cast<float>(v.f), true);
+  write_value(t, in.ops[0], in.type, v, m, in.type2);
 }
 
 // .relu: negative values and -0 to +0; NaN stays.
-float relu(float x, std::uint32_t flags) { return (flags & kRelu) && !(x > 0) && !std::isnan(x) ? 0.0f : x; }
+float relu(float x, bool on) { return on && !(x > 0) && !std::isnan(x) ? 0.0f : x; }
 
 // cvt.rn.{bf16x2,f16x2}.f32 d, a, b: a to the upper half, b to the lower.
 template <ElementType E>
 void cvt_pack_f32(Thread& t, const Instruction& in) {
-  auto one = [&](const Operand& o) { return std::uint32_t{to_half(E, relu(t.get<float>(o), in.flags), in.flags)}; };
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+  auto one = [&](const Operand& o) { return std::uint32_t{to_half(E, relu(t.get<float>(o), m.relu), m.mode)}; };
   t.set<std::uint32_t>(in.ops[0], one(in.ops[1]) << 16 | one(in.ops[2]));
 }
 // cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32, f16x2}: d, a, b (a to the upper byte) or d, a
 // (a's upper half to the upper byte). A NaN gives 0x7F, of either sign (an H200's result).
 template <ElementType E, bool FromHalves>
 void cvt_pack_fp8(Thread& t, const Instruction& in) {
+  const bool on = in.modifiers.get<FloatModifiers>().relu;
   auto one = [&](float x) {
-    x = relu(x, in.flags);
+    x = relu(x, on);
     return std::isnan(x) ? 0x7Fu : encode(E, x) & 0xFFu;
   };
   float hi, lo;
@@ -229,14 +236,15 @@ void cvt_unpack_ue8m0(Thread& t, const Instruction& in) {
 // value; .satfinite keeps 0xFE (2^127) from rounding up to 0xFF, UE8M0's NaN; NaN and infinity give
 // 0xFF. CUTLASS's host form of .rp (float_ue8m0_t::convert_from_float), which its block-scaled GEMMs'
 // references use and B200 runs of them match; .rz takes the field as it is. a to the upper byte.
-std::uint32_t to_ue8m0(float x, std::uint32_t flags) {
+std::uint32_t to_ue8m0(float x, const FloatModifiers& m) {
   if (std::isnan(x) || std::isinf(x)) return 0xFFu;
   const std::uint32_t u = std::bit_cast<std::uint32_t>(x), exponent = (u >> 23) & 0xFFu, mantissa = u & 0x7FFFFFu;
-  const bool up = (flags & kRp) && mantissa > 0 && !(exponent == 0 && mantissa <= 0x400000u);
-  if (up && exponent == 0xFEu) return (flags & kSatFinite) ? 0xFEu : 0xFFu;
+  const bool up = m.mode == RoundingMode::up && mantissa > 0 && !(exponent == 0 && mantissa <= 0x400000u);
+  if (up && exponent == 0xFEu) return m.satfinite ? 0xFEu : 0xFFu;
   return up ? exponent + 1 : exponent;
 }
 void cvt_pack_ue8m0(Thread& t, const Instruction& in) {
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   float hi, lo;
   if (in.type2 == Type::bf16x2) {
     const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]);
@@ -246,7 +254,7 @@ void cvt_pack_ue8m0(Thread& t, const Instruction& in) {
     hi = t.get<float>(in.ops[1]);
     lo = t.get<float>(in.ops[2]);
   }
-  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(to_ue8m0(hi, in.flags) << 8 | to_ue8m0(lo, in.flags)));
+  t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(to_ue8m0(hi, m) << 8 | to_ue8m0(lo, m)));
 }
 
 // cvt.rn.satfinite{.relu}.{e2m1x2, e2m3x2, e3m2x2}.f32 d, a, b: a to the upper
@@ -255,7 +263,8 @@ void cvt_pack_ue8m0(Thread& t, const Instruction& in) {
 // clamps, and a NaN takes core's encode() (UNCONFIRMED on silicon).
 template <ElementType E>
 void cvt_pack_narrow(Thread& t, const Instruction& in) {
-  const auto one = [&](const Operand& o) { return encode(E, relu(t.get<float>(o), in.flags)); };
+  const bool on = in.modifiers.get<FloatModifiers>().relu;
+  const auto one = [&](const Operand& o) { return encode(E, relu(t.get<float>(o), on)); };
   const std::uint32_t hi = one(in.ops[1]), lo = one(in.ops[2]);
   if constexpr (bits(E) == 4) t.set<std::uint8_t>(in.ops[0], static_cast<std::uint8_t>(hi << 4 | lo));
   else t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(hi << 8 | lo));
@@ -265,7 +274,8 @@ template <ElementType E>
 void cvt_unpack_narrow(Thread& t, const Instruction& in) {
   constexpr int width = bits(E) == 4 ? 4 : 8;
   const std::uint32_t a = t.get<std::uint16_t>(in.ops[1]), mask = (1u << bits(E)) - 1;
-  const auto widen = [&](std::uint32_t code) { return encode(ElementType::fp16, relu(decode(E, code & mask), in.flags)); };
+  const bool on = in.modifiers.get<FloatModifiers>().relu;
+  const auto widen = [&](std::uint32_t code) { return encode(ElementType::fp16, relu(decode(E, code & mask), on)); };
   t.set<std::uint32_t>(in.ops[0], widen(a >> width) << 16 | widen(a));
 }
 
@@ -279,7 +289,8 @@ bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
   }
   in.type = ts[0];
   in.type2 = ts[1];
-  const std::uint32_t flags = rounding_flags(op);
+  const FloatModifiers m = float_modifiers(op);
+  in.modifiers.set(m);
   Handler h = nullptr;
   if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
   else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;
@@ -290,7 +301,7 @@ bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
   else if (in.type == Type::f16x2 && in.type2 == Type::e4m3x2) h = &cvt_unpack_fp8<ElementType::e4m3>;
   else if (in.type == Type::bf16x2 && in.type2 == Type::ue8m0x2) h = &cvt_unpack_ue8m0;
   else if (in.type == Type::ue8m0x2 && (in.type2 == Type::f32 || in.type2 == Type::bf16x2)) {
-    if (!(flags & (kRz | kRp))) {
+    if (m.mode != RoundingMode::zero && m.mode != RoundingMode::up) {
       why = "cvt.rz or cvt.rp to .ue8m0x2 (the only roundings PTX gives it)";
       return false;
     }

@@ -76,6 +76,11 @@ void brev(Thread& t, const Instruction& in) {
   for (unsigned i = 0; i < 8 * sizeof(U); ++i) r = static_cast<U>(r | (((a >> i) & 1u) << (8 * sizeof(U) - 1 - i)));
   t.set<T>(in.ops[0], static_cast<T>(r));
 }
+// bfind's modifier: .shiftamt, the count of leading bits instead of the bit's index.
+struct BfindModifiers {
+  bool shift_amount;
+};
+
 template <class T>
 void bfind(Thread& t, const Instruction& in) {
   using U = std::make_unsigned_t<T>;
@@ -84,7 +89,7 @@ void bfind(Thread& t, const Instruction& in) {
   if constexpr (std::is_signed_v<T>)
     if (a < 0) v = static_cast<U>(~v);
   std::uint32_t r = v == 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(8 * sizeof(U) - 1 - std::countl_zero(v));
-  if (in.aux && r != 0xFFFFFFFFu) r = static_cast<std::uint32_t>(8 * sizeof(U) - 1) - r;  // .shiftamt
+  if (in.modifiers.get<BfindModifiers>().shift_amount && r != 0xFFFFFFFFu) r = static_cast<std::uint32_t>(8 * sizeof(U) - 1) - r;
   t.set<std::uint32_t>(in.ops[0], r);
 }
 template <class T>
@@ -113,7 +118,11 @@ void bfi(Thread& t, const Instruction& in) {
     b = static_cast<U>((b & ~(U(1) << (pos + i))) | (((f >> i) & 1u) << (pos + i)));
   t.set<T>(in.ops[0], static_cast<T>(b));
 }
+// prmt's mode: the selector's nibbles (the default), or one of the byte patterns (PTX #data-movement-and-conversion-instructions-prmt).
+enum class PrmtMode : std::uint8_t { nibbles, f4e, b4e, rc8, ecl, ecr, rc16 };
+
 void prmt(Thread& t, const Instruction& in) {
+  const PrmtMode mode = in.modifiers.get<PrmtMode>();
   const std::uint64_t a = t.get<std::uint32_t>(in.ops[1]), b = t.get<std::uint32_t>(in.ops[2]);
   const std::uint32_t c = t.get<std::uint32_t>(in.ops[3]);
   const std::uint64_t x = a | (b << 32);
@@ -129,12 +138,12 @@ void prmt(Thread& t, const Instruction& in) {
   for (int i = 0; i < 4; ++i) {
     std::uint32_t sel;
     bool msb = false;
-    if (in.aux == 0) {
+    if (mode == PrmtMode::nibbles) {
       const std::uint32_t s = (c >> (4 * i)) & 0xF;
       sel = s & 7;
       msb = s & 8;
     } else {
-      sel = modes[in.aux - 1][c & 3][i];
+      sel = modes[static_cast<int>(mode) - 1][c & 3][i];
     }
     std::uint8_t byte = static_cast<std::uint8_t>(x >> (8 * sel));
     if (msb) byte = (byte & 0x80) ? 0xFF : 0x00;
@@ -153,12 +162,17 @@ void lop3(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], d);
 }
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the funnel of b:a shifted by c.
+struct FunnelShiftModifiers {
+  bool left;   // .l (else .r)
+  bool clamp;  // .clamp: shifts past 32 give 32 (else .wrap: modulo 32)
+};
+
 void shf(Thread& t, const Instruction& in) {
+  const FunnelShiftModifiers m = in.modifiers.get<FunnelShiftModifiers>();
   const std::uint64_t x = t.get<std::uint32_t>(in.ops[1]) | (std::uint64_t{t.get<std::uint32_t>(in.ops[2])} << 32);
   std::uint32_t n = t.get<std::uint32_t>(in.ops[3]);
-  n = (in.flags & kSat) ? std::min(n, 32u) : n & 31u;  // kSat marks .clamp
-  const bool left = in.aux != 0;
-  t.set<std::uint32_t>(in.ops[0], left ? static_cast<std::uint32_t>((x << n) >> 32) : static_cast<std::uint32_t>(x >> n));
+  n = m.clamp ? std::min(n, 32u) : n & 31u;
+  t.set<std::uint32_t>(in.ops[0], m.left ? static_cast<std::uint32_t>((x << n) >> 32) : static_cast<std::uint32_t>(x >> n));
 }
 
 // and/or/xor/not/cnot: predicates as booleans (cnot as not), integers bitwise.
@@ -195,7 +209,7 @@ bool decode_brev(const Opcode& op, Instruction& in, std::string& why) {
   return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &brev<T>; }));
 }
 bool decode_bfind(const Opcode& op, Instruction& in, std::string& why) {
-  in.aux = op.has("shiftamt");
+  in.modifiers.set(BfindModifiers{.shift_amount = op.has("shiftamt")});
   return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &bfind<T>; }));
 }
 bool decode_bfe(const Opcode& op, Instruction& in, std::string& why) {
@@ -205,13 +219,12 @@ bool decode_bfi(const Opcode& op, Instruction& in, std::string& why) {
   return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &bfi<T>; }));
 }
 bool decode_prmt(const Opcode& op, Instruction& in, std::string& why) {
-  in.aux = op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1;  // 0: the default mode
+  in.modifiers.set(static_cast<PrmtMode>(op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1));
   return typed(op, in, why, &prmt);
 }
 bool decode_lop3(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, &lop3); }
 bool decode_shf(const Opcode& op, Instruction& in, std::string& why) {
-  in.aux = op.has("l");
-  if (op.has("clamp")) in.flags |= kSat;
+  in.modifiers.set(FunnelShiftModifiers{.left = op.has("l"), .clamp = op.has("clamp")});
   return typed(op, in, why, &shf);
 }
 

@@ -13,15 +13,19 @@ void mov(Thread& t, const Instruction& in) {
   t.set<T>(in.ops[0], t.get<T>(in.ops[1]));
 }
 // mov.bN d, {a, b, ...}: the elements packed low first; mov.bN {a, b, ...}, d: unpacked.
+struct PackModifiers {
+  int bytes;  // N / 8
+};
+
 void mov_pack(Thread& t, const Instruction& in) {
   const Operand& v = in.ops[1];
-  const int width = 8 * in.aux / static_cast<int>(v.count);
+  const int bytes = in.modifiers.get<PackModifiers>().bytes, width = 8 * bytes / static_cast<int>(v.count);
   std::uint64_t d = 0;
   for (std::uint32_t i = 0; i < v.count; ++i) {
     const std::uint64_t e = t.get<std::uint64_t>(in.elements[v.first + i]);
     d |= (width == 64 ? e : e & ((1ull << width) - 1)) << (width * i);
   }
-  t.set<std::uint64_t>(in.ops[0], in.aux == 8 ? d : d & ((1ull << (8 * in.aux)) - 1));
+  t.set<std::uint64_t>(in.ops[0], bytes == 8 ? d : d & ((1ull << (8 * bytes)) - 1));
 }
 // mov.b128: two slots, low 64 bits first; packed from or unpacked to two .b64.
 void mov128(Thread& t, const Instruction& in) {
@@ -45,7 +49,7 @@ void mov128(Thread& t, const Instruction& in) {
 
 void mov_unpack(Thread& t, const Instruction& in) {
   const Operand& v = in.ops[0];
-  const int width = 8 * in.aux / static_cast<int>(v.count);
+  const int width = 8 * in.modifiers.get<PackModifiers>().bytes / static_cast<int>(v.count);
   const std::uint64_t s = t.get<std::uint64_t>(in.ops[1]);
   for (std::uint32_t i = 0; i < v.count; ++i)
     t.set<std::uint64_t>(in.elements[v.first + i], width == 64 ? s : (s >> (width * i)) & ((1ull << width) - 1));
@@ -66,11 +70,11 @@ bool decode_mov(const Opcode& op, Instruction& in, std::string& why) {
     return false;
   }
   if (in.ops.size() == 2 && in.ops[1].kind == Operand::Kind::vector) {
-    in.aux = size_of(ty);
+    in.modifiers.set(PackModifiers{.bytes = size_of(ty)});
     return typed(op, in, why, &mov_pack);
   }
   if (in.ops.size() == 2 && in.ops[0].kind == Operand::Kind::vector) {
-    in.aux = size_of(ty);
+    in.modifiers.set(PackModifiers{.bytes = size_of(ty)});
     return typed(op, in, why, &mov_unpack);
   }
   return typed(op, in, why, by_any(ty, []<class T>() -> Handler { return &mov<T>; }));

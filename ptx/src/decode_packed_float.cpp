@@ -20,12 +20,13 @@ void f32x2(Thread& t, const Instruction& in) {
     const std::uint64_t rc = t.get<std::uint64_t>(in.ops[3]);
     std::memcpy(c, &rc, 8);
   }
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   for (int i = 0; i < 2; ++i)
-    d[i] = rounded(in.flags, [&] {
-      switch (in.aux) {
-        case 0: return a[i] + b[i];
-        case 1: return a[i] - b[i];
-        case 2: return a[i] * b[i];
+    d[i] = rounded(m.mode, [&] {
+      switch (m.op) {
+        case kHalfAdd: return a[i] + b[i];
+        case kHalfSub: return a[i] - b[i];
+        case kHalfMul: return a[i] * b[i];
         default: return std::fma(a[i], b[i], c[i]);
       }
     });
@@ -42,6 +43,7 @@ void half_op(Thread& t, const Instruction& in) {
   using Bits = std::conditional_t<Lanes == 2, std::uint32_t, std::uint16_t>;
   constexpr ElementType kType = std::is_same_v<H, F16> ? ElementType::fp16 : ElementType::bf16;
   constexpr float kMinNormal = std::is_same_v<H, F16> ? 0x1p-14f : 0x1p-126f;
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   const int n = static_cast<int>(in.ops.size()) - 1;
   Bits src[3] = {};
   for (int i = 0; i < n; ++i) src[i] = t.get<Bits>(in.ops[1 + i]);
@@ -51,29 +53,29 @@ void half_op(Thread& t, const Instruction& in) {
     for (int i = 0; i < n; ++i) v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
     const auto exact = [](double x) { return round_to_odd<float>([&] { return static_cast<float>(x); }); };
     float r = 0;
-    switch (in.aux) {
-      case 0: r = exact(round_to_odd<double>([&] { return double(v[0]) + double(v[1]); })); break;
-      case 1: r = exact(round_to_odd<double>([&] { return double(v[0]) - double(v[1]); })); break;
-      case 2: r = exact(double(v[0]) * double(v[1])); break;  // 11- or 8-bit significands: exact in double
-      case 3: r = exact(round_to_odd<double>([&] { return std::fma(double(v[0]), double(v[1]), double(v[2])); })); break;
-      case 4: r = min_max<float>(v[0], v[1], false); break;
-      case 5: r = min_max<float>(v[0], v[1], true); break;
-      case 6: r = -v[0]; break;
-      case 7: r = std::fabs(v[0]); break;
-      case 8: r = std::exp2(v[0]); break;
-      default: r = std::tanh(v[0]); break;
+    switch (m.op) {
+      case kHalfAdd: r = exact(round_to_odd<double>([&] { return double(v[0]) + double(v[1]); })); break;
+      case kHalfSub: r = exact(round_to_odd<double>([&] { return double(v[0]) - double(v[1]); })); break;
+      case kHalfMul: r = exact(double(v[0]) * double(v[1])); break;  // 11- or 8-bit significands: exact in double
+      case kHalfFma: r = exact(round_to_odd<double>([&] { return std::fma(double(v[0]), double(v[1]), double(v[2])); })); break;
+      case kHalfMin: r = min_max<float>(v[0], v[1], false); break;
+      case kHalfMax: r = min_max<float>(v[0], v[1], true); break;
+      case kHalfNeg: r = -v[0]; break;
+      case kHalfAbs: r = std::fabs(v[0]); break;
+      case kHalfEx2: r = std::exp2(v[0]); break;
+      case kHalfTanh: r = std::tanh(v[0]); break;
     }
-    if ((in.flags & kNaN) && (std::isnan(v[0]) || std::isnan(v[1]))) r = std::numeric_limits<float>::quiet_NaN();
-    if ((in.flags & kFtz) && std::fabs(r) < kMinNormal) r = std::copysign(0.0f, r);
-    if ((in.flags & kRelu) && !(r > 0) && !std::isnan(r)) r = 0;  // negative results and -0 to +0
-    if (in.flags & kSat) r = std::isnan(r) ? 0 : std::fmin(std::fmax(r, 0.0f), 1.0f);
+    if (m.nan && (std::isnan(v[0]) || std::isnan(v[1]))) r = std::numeric_limits<float>::quiet_NaN();
+    if (m.ftz && std::fabs(r) < kMinNormal) r = std::copysign(0.0f, r);
+    if (m.relu && !(r > 0) && !std::isnan(r)) r = 0;  // negative results and -0 to +0
+    if (m.sat) r = std::isnan(r) ? 0 : std::fmin(std::fmax(r, 0.0f), 1.0f);
     const std::uint16_t bits = std::isnan(r) ? std::uint16_t{0x7FFF} : static_cast<std::uint16_t>(encode(kType, r));
     out = static_cast<Bits>(out | (static_cast<Bits>(bits) << (16 * l)));
   }
   t.set<Bits>(in.ops[0], out);
 }
 
-// The f16/bf16 forms: aux is the operation (half_op).
+// The f16/bf16 forms (half_op).
 Handler half_handler(Type type) {
   switch (type) {
     case Type::f16: return &half_op<F16, 1>;
@@ -86,15 +88,9 @@ Handler half_handler(Type type) {
 
 }  // namespace
 
-// The packed and 16-bit float forms of an arithmetic row, or nullptr for the others.
-Handler alu::packed(Instruction& in, HalfOp code) {
-  if (in.type == Type::f32x2 && code <= kHalfFma) {
-    in.aux = code;
-    return code == kHalfFma ? &f32x2<3> : &f32x2<2>;
-  }
-  if (!is_half(in.type)) return nullptr;
-  in.aux = code;
-  return half_handler(in.type);
+Handler alu::packed(Type type, HalfOp code) {
+  if (type == Type::f32x2 && code <= kHalfFma) return code == kHalfFma ? &f32x2<3> : &f32x2<2>;
+  return is_half(type) ? half_handler(type) : nullptr;
 }
 
 }  // namespace tcgen::ptx

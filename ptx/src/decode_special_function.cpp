@@ -44,6 +44,7 @@ struct Tanh {
 
 template <class Op>
 bool decode_float_unary(const Opcode& op, Instruction& in, std::string& why) {
+  in.modifiers.set(float_modifiers(op));
   return typed(op, in, why, float_unary<Op>(in.type));
 }
 
@@ -56,11 +57,17 @@ bool decode_lg2(const Opcode& op, Instruction& in, std::string& why) { return de
 bool decode_sin(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Sin>(op, in, why); }
 bool decode_cos(const Opcode& op, Instruction& in, std::string& why) { return decode_float_unary<Cos>(op, in, why); }
 bool decode_ex2(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, kHalfEx2)) return typed(op, in, why, h);
+  if (Handler h = packed(in.type, kHalfEx2)) {
+    in.modifiers.set(float_modifiers(op, kHalfEx2));
+    return typed(op, in, why, h);
+  }
   return decode_float_unary<Ex2>(op, in, why);
 }
 bool decode_tanh(const Opcode& op, Instruction& in, std::string& why) {
-  if (Handler h = packed(in, kHalfTanh)) return typed(op, in, why, h);
+  if (Handler h = packed(in.type, kHalfTanh)) {
+    in.modifiers.set(float_modifiers(op, kHalfTanh));
+    return typed(op, in, why, h);
+  }
   return decode_float_unary<Tanh>(op, in, why);
 }
 

@@ -43,7 +43,7 @@ void replace(Thread& t, const Instruction& in) {
     fault("tensor map", hex(addr) + " (" + in.opcode + ")",
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run), copied "
           "whole");
-  const auto field = static_cast<Field>(in.aux);
+  const auto field = in.modifiers.get<Field>();
   const std::uint32_t ord = field == Field::global_address ? 0 : t.get<std::uint32_t>(in.ops[1]);
   const Operand& value = in.ops[field == Field::global_address ? 1 : 2];
   if (field != Field::global_address && ord >= (field == Field::global_dim ? 5u : 4u))
@@ -94,7 +94,7 @@ bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& wh
                      : "tensormap.replace.tile.field.ss.b1024.type [addr], ord, new_val";
     return false;
   }
-  in.aux = field;
+  in.modifiers.set(static_cast<Field>(field));
   in.run = &replace;
   return true;
 }
