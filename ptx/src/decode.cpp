@@ -1,7 +1,7 @@
 #include "decode.hpp"
 
-#include "tcgen/core/error.hpp"
 #include "opcode_table_lookup.hpp"
+#include "tcgen/core/error.hpp"
 #include "thread.hpp"
 
 namespace tcgen::ptx {

@@ -53,10 +53,11 @@ struct Operand {
   double d = 0;           // the literal read as f64
 };
 
-// An instruction's decoded modifiers, as the struct its opcode's family
-// defines (decode_*.cpp: FloatModifiers, LoadStoreModifiers, MmaModifiers,
-// ...): set once by the row's decoder, read by its handlers, held in place
-// so that an instruction stays one cache line's half.
+// An instruction's decoded modifiers, as the struct or enum its opcode's
+// family defines (decode_*.cpp: FloatModifiers, LoadStoreModifiers,
+// MmaModifiers, ShflMode, ...): set once by the row's decoder, read by its
+// handlers. Held in place in 12 bytes, the size of the untyped fields they
+// replace, so a handler reads them without an indirection.
 class Modifiers {
  public:
   template <class M>
