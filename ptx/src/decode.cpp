@@ -1,5 +1,6 @@
 #include "decode.hpp"
 
+#include "opcode_table_lookup.hpp"
 #include "tcgen/core/error.hpp"
 #include "thread.hpp"
 
@@ -59,38 +60,23 @@ Space Opcode::space() const {
   return Space::generic;
 }
 
-namespace {
-
-// The fewest operands each opcode reads or writes (its PTX syntax), checked
-// once so that no handler reads past its operands.
-std::size_t fewest_operands(std::string_view base) {
-  static const std::pair<std::string_view, std::size_t> table[] = {
-      {"add", 3}, {"sub", 3}, {"mul", 3}, {"div", 3}, {"rem", 3}, {"min", 3}, {"max", 3}, {"and", 3}, {"or", 3},
-      {"xor", 3}, {"shl", 3}, {"shr", 3}, {"copysign", 3}, {"setp", 3}, {"mad", 4}, {"fma", 4}, {"selp", 4},
-      {"bfe", 4}, {"prmt", 4}, {"shf", 4}, {"lop3", 5}, {"bfi", 5}, {"neg", 2}, {"abs", 2}, {"not", 2}, {"cnot", 2},
-      {"mov", 2}, {"cvt", 2}, {"cvta", 2}, {"popc", 2}, {"clz", 2}, {"brev", 2}, {"bfind", 2}, {"rcp", 2},
-      {"sqrt", 2}, {"rsqrt", 2}, {"ex2", 2}, {"lg2", 2}, {"sin", 2}, {"cos", 2}, {"tanh", 2}, {"isspacep", 2},
-      {"ld", 2}, {"ldu", 2}, {"st", 2}, {"atom", 3}, {"red", 2}, {"shfl", 5}, {"vote", 3}, {"mapa", 3},
-  };
-  for (const auto& [name, n] : table)
-    if (name == base) return n;
-  return 0;
-}
-
-}  // namespace
-
 bool decode(Instruction& in, std::string& why) {
   const Opcode op(in.opcode);
   in.type = op.type();
   in.space = op.space();
-  if (in.ops.size() < fewest_operands(op.base())) {
-    why = std::to_string(in.ops.size()) + " operands where " + std::string(op.base()) + " takes at least " +
-          std::to_string(fewest_operands(op.base()));
+  const std::optional<OpcodeEntry> entry = find_opcode(op);
+  if (!entry) {
+    // An unknown member of a dotted family (tcgen05.shift) is named; any other opcode is unknown whole.
+    why = op.parts.size() > 1 && names_rows(op.base()) ? std::string(op.base()) + "." + std::string(op.parts[1])
+                                                       : "no handler for this opcode";
     return false;
   }
-  for (auto family : {decode_alu, decode_memory, decode_control, decode_sync, decode_tma, decode_cp_async, decode_tensormap,
-                      decode_tcgen05})
-    if (family(op, in, why)) return true;
+  if (in.ops.size() < entry->row.fewest_operands) {
+    why = std::to_string(in.ops.size()) + " operands where " + std::string(entry->row.name) + " takes at least " +
+          std::to_string(entry->row.fewest_operands);
+    return false;
+  }
+  if (entry->decode(op, in, why)) return true;
   if (why.empty()) why = "no handler for this opcode";
   return false;
 }

@@ -1,8 +1,7 @@
 #pragma once
-// From an instruction's opcode text and parsed operands to its handler:
-// each family of opcodes (alu, memory, control, sync, tma, tcgen05) decodes
-// its own, with one definition per family and the variants chosen by type
-// and suffix.
+// From an instruction's opcode text and parsed operands to its handler: the
+// instruction table (opcodes.def) names the decoder of each opcode, which
+// picks the variant by type and suffix.
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -31,19 +30,16 @@ struct Opcode {
   Space space() const;
 };
 
-// Sets in.run and the decoded modifiers. False: no family knows the opcode
-// (or this form of it); then `why` says what is missing.
+// Sets in.run and the decoded modifiers. False: no row of the table has the
+// opcode, or its decoder does not run this form of it; then `why` says what is missing.
 bool decode(Instruction& in, std::string& why);
 
-// One family each (decode_*.cpp).
-bool decode_alu(const Opcode& op, Instruction& in, std::string& why);
-bool decode_memory(const Opcode& op, Instruction& in, std::string& why);
-bool decode_control(const Opcode& op, Instruction& in, std::string& why);
-bool decode_sync(const Opcode& op, Instruction& in, std::string& why);
-bool decode_tma(const Opcode& op, Instruction& in, std::string& why);
-bool decode_cp_async(const Opcode& op, Instruction& in, std::string& why);
-bool decode_tensormap(const Opcode& op, Instruction& in, std::string& why);
-bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why);
+// A row's decoder (opcodes.def): sets in.run and the modifiers, or says in
+// `why` what form of the opcode it runs and returns false.
+using Decoder = bool (*)(const Opcode& op, Instruction& in, std::string& why);
+#define PTX_OPCODE(name, family, fewest, decoder) bool decoder(const Opcode& op, Instruction& in, std::string& why);
+#include "opcodes.def"
+#undef PTX_OPCODE
 
 // bra.uni guarded by the result of an mbarrier try_wait/test_wait becomes a
 // plain branch: a warp that spins converged polls once for all its lanes,

@@ -20,8 +20,15 @@ void bra(Thread& t, const Instruction& in) { t.jump(in.ops[0].ival); }
 // bra.uni with a guard: every lane of the warp that reaches it must take
 // the same way. The lanes reach it one after another, so the k-th arrival
 // of each lane is compared with the first lane's k-th (BraUniform).
+// The guard bra.uni reads itself instead of the instruction's.
+struct UniformBranchModifiers {
+  std::uint32_t predicate;  // its slot
+  bool negated;
+};
+
 void bra_uni(Thread& t, const Instruction& in) {
-  const bool taken = ((t.slot(static_cast<std::uint32_t>(in.aux)) & 1u) != 0) != (in.aux2 != 0);
+  const UniformBranchModifiers m = in.modifiers.get<UniformBranchModifiers>();
+  const bool taken = ((t.slot(m.predicate) & 1u) != 0) != m.negated;
   t.check_uniform_branch(in, taken);
   if (taken) t.jump(in.ops[0].ival);
 }
@@ -102,50 +109,57 @@ void relax_polling_branches(Function& f) {
   for (const Instruction& in : f.code)
     if (in.opcode.rfind("mbarrier.try_wait", 0) == 0 || in.opcode.rfind("mbarrier.test_wait", 0) == 0)
       if (!in.ops.empty() && in.ops[0].kind == Operand::Kind::reg) polled.insert(in.ops[0].slot);
-  for (Instruction& in : f.code)
-    if (in.run == &bra_uni && polled.count(static_cast<std::uint32_t>(in.aux))) {
-      in.guard = static_cast<std::uint32_t>(in.aux);
-      in.guard_negated = in.aux2 != 0;
+  for (Instruction& in : f.code) {
+    if (in.run != &bra_uni) continue;
+    const UniformBranchModifiers m = in.modifiers.get<UniformBranchModifiers>();
+    if (polled.count(m.predicate)) {
+      in.guard = m.predicate;
+      in.guard_negated = m.negated;
       in.run = &bra;
     }
+  }
 }
 
-bool decode_control(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  if (b == "bra" || b == "brx") {
-    if (b == "brx" || in.ops.empty() || in.ops[0].kind != Operand::Kind::label) return false;
-    if (op.has("uni") && in.guard != Operand::kNoReg) {
-      in.aux = static_cast<std::int32_t>(in.guard);
-      in.aux2 = in.guard_negated;
-      in.guard = Operand::kNoReg;  // the handler reads the predicate: a lane that does not branch is checked too
-      in.run = &bra_uni;
-    } else {
-      in.run = &bra;
-    }
-    return true;
+bool decode_bra(const Opcode& op, Instruction& in, std::string&) {
+  if (in.ops.empty() || in.ops[0].kind != Operand::Kind::label) return false;
+  if (op.has("uni") && in.guard != Operand::kNoReg) {
+    in.modifiers.set(UniformBranchModifiers{.predicate = in.guard, .negated = in.guard_negated});
+    in.guard = Operand::kNoReg;  // the handler reads the predicate: a lane that does not branch is checked too
+    in.run = &bra_uni;
+  } else {
+    in.run = &bra;
   }
-  if (b == "ret" || b == "exit") {
-    in.run = &exit_thread;  // ret from an entry ends the thread; the interpreter runs no .func
-    return true;
+  return true;
+}
+
+bool decode_exit(const Opcode&, Instruction& in, std::string&) {
+  in.run = &exit_thread;  // ret from an entry ends the thread; the interpreter runs no .func
+  return true;
+}
+
+bool decode_trap(const Opcode&, Instruction& in, std::string&) {
+  in.run = &trap;
+  return true;
+}
+
+bool decode_call(const Opcode&, Instruction& in, std::string& why) {
+  const std::string name = callee(in.text);
+  if (name != "vprintf" && name != "__assertfail") {
+    why = "a call of " + name + " (the interpreter runs vprintf and __assertfail; other device functions must be inlined)";
+    return false;
   }
-  if (b == "trap" || b == "brkpt") {
-    in.run = &trap;
-    return true;
-  }
-  if (b == "call") {
-    const std::string name = callee(in.text);
-    if (name != "vprintf" && name != "__assertfail") {
-      why = "a call of " + name + " (the interpreter runs vprintf and __assertfail; other device functions must be inlined)";
-      return false;
-    }
-    in.run = name == "vprintf" ? &vprintf : &assertfail;
-    return true;
-  }
-  if (b == "nanosleep" || b == "pmevent") {
-    in.run = b == "nanosleep" ? &nanosleep : &run_nothing;
-    return true;
-  }
-  return false;
+  in.run = name == "vprintf" ? &vprintf : &assertfail;
+  return true;
+}
+
+bool decode_nanosleep(const Opcode&, Instruction& in, std::string&) {
+  in.run = &nanosleep;
+  return true;
+}
+
+bool decode_pmevent(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;
+  return true;
 }
 
 }  // namespace tcgen::ptx

@@ -18,12 +18,18 @@ namespace tcgen::ptx {
 namespace {
 
 // cp.async.ca|cg.shared{::cta}.global{.level::...} [dst], [src], cp-size{, src-size | ignore-src}{, policy}
-// aux = cp-size; flags 1: ops[3] is src-size, 2: ops[3] is the ignore-src predicate.
+enum class SourceBytes : std::uint8_t { cp_size, src_size, ignore_src };  // what ops[3] is, if anything
+struct CpAsyncModifiers {
+  std::uint32_t cp_size;
+  SourceBytes source;
+};
+
 void cp_async(Thread& t, const Instruction& in) {
-  const std::uint32_t size = static_cast<std::uint32_t>(in.aux);
+  const CpAsyncModifiers m = in.modifiers.get<CpAsyncModifiers>();
+  const std::uint32_t size = m.cp_size;
   std::uint32_t from_src = size;
-  if (in.flags == 1) from_src = t.get<std::uint32_t>(in.ops[3]);
-  if (in.flags == 2 && t.get<bool>(in.ops[3]) != in.ops[3].negate) from_src = 0;
+  if (m.source == SourceBytes::src_size) from_src = t.get<std::uint32_t>(in.ops[3]);
+  if (m.source == SourceBytes::ignore_src && t.get<bool>(in.ops[3]) != in.ops[3].negate) from_src = 0;
   if (from_src > size)
     fault("src-size", std::to_string(from_src) + " (" + in.opcode + ")",
           "at most cp-size, " + std::to_string(size) + " (PTX #data-movement-and-conversion-instructions-cp-async)");
@@ -36,9 +42,13 @@ void cp_async(Thread& t, const Instruction& in) {
 // cp.async are complete (here, at once). Without .noinc the pending count is raised by one first,
 // so the arrival does not count against the phase's expected arrivals: only the mbarrier's
 // validity is checked. With .noinc it is one of them.
+struct ArriveModifiers {
+  bool noinc;
+};
+
 void cp_async_mbarrier_arrive(Thread& t, const Instruction& in) {
   const std::uint32_t mbar = t.shared_address(t.address(in.ops[0]), in);
-  if (in.aux) {
+  if (in.modifiers.get<ArriveModifiers>().noinc) {
     t.arch().mbarrier_arrive(mbar, 1);
   } else if (!t.runtime().cta().mbarrier(mbar & exec::ClusterRuntime::kOffsetMask).valid()) {
     fault("mbar", hex(mbar) + " (" + in.opcode + ")",
@@ -48,39 +58,41 @@ void cp_async_mbarrier_arrive(Thread& t, const Instruction& in) {
 
 }  // namespace
 
+bool decode_cp_async_group(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;  // every copy is complete when issued
+  return true;
+}
+
+bool decode_cp_async_mbarrier_arrive(const Opcode& op, Instruction& in, std::string& why) {
+  if (in.ops.size() != 1 || in.ops[0].kind != Operand::Kind::address) {
+    why = "cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]";
+    return false;
+  }
+  in.modifiers.set(ArriveModifiers{.noinc = op.has("noinc")});
+  in.run = &cp_async_mbarrier_arrive;
+  return true;
+}
+
 bool decode_cp_async(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "cp" || op.parts.size() < 3 || op.parts[1] != "async" || op.parts[2] == "bulk") return false;
-  const std::string_view kind = op.parts[2];
-  if (kind == "commit_group" || kind == "wait_group" || kind == "wait_all") {
-    in.run = &run_nothing;  // every copy is complete when issued
-    return true;
-  }
-  if (kind == "mbarrier") {
-    if (in.ops.size() != 1 || in.ops[0].kind != Operand::Kind::address) {
-      why = "cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar]";
-      return false;
-    }
-    in.aux = op.has("noinc") ? 1 : 0;
-    in.run = &cp_async_mbarrier_arrive;
-    return true;
-  }
+  const std::string_view kind = op.parts.size() > 2 ? op.parts[2] : "";
   if (kind != "ca" && kind != "cg") return false;
   if (in.ops.size() < 3 || in.ops[0].kind != Operand::Kind::address || in.ops[1].kind != Operand::Kind::address ||
       in.ops[2].kind != Operand::Kind::imm) {
     why = "cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}";
     return false;
   }
-  in.aux = static_cast<std::int32_t>(in.ops[2].ival);
+  CpAsyncModifiers m{.cp_size = static_cast<std::uint32_t>(in.ops[2].ival), .source = SourceBytes::cp_size};
   // PTX: .ca copies 4, 8 or 16 bytes; .cg only 16.
-  if ((kind == "cg" && in.aux != 16) || (in.aux != 4 && in.aux != 8 && in.aux != 16)) {
-    why = "invalid PTX (ptxas refuses it): cp-size " + std::to_string(in.aux) + " with ." + std::string(kind) +
+  if ((kind == "cg" && m.cp_size != 16) || (m.cp_size != 4 && m.cp_size != 8 && m.cp_size != 16)) {
+    why = "invalid PTX (ptxas refuses it): cp-size " + std::to_string(in.ops[2].ival) + " with ." + std::string(kind) +
           " (.ca: 4, 8 or 16; .cg: 16)";
     return false;
   }
   // After cp-size: src-size or the ignore-src predicate (a .pred register), then, with
   // .L2::cache_hint, the cache policy.
   const std::size_t before_policy = in.ops.size() - (op.has("L2::cache_hint") ? 1 : 0);
-  if (before_policy == 4) in.flags = in.ops[3].predicate ? 2 : 1;
+  if (before_policy == 4) m.source = in.ops[3].predicate ? SourceBytes::ignore_src : SourceBytes::src_size;
+  in.modifiers.set(m);
   in.run = &cp_async;
   return true;
 }

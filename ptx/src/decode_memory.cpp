@@ -17,13 +17,20 @@ namespace tcgen::ptx {
 
 namespace {
 
-// ld/st: aux = bytes per element, aux2 = elements (1 for a scalar), flags 1 = sign-extend.
+// ld/st's shape: the elements of a vector (1 for a scalar) and their size.
+struct LoadStoreModifiers {
+  std::uint32_t element_bytes;
+  std::uint32_t elements;
+  bool sign_extends;  // an .sN load
+};
+
 void ld(Thread& t, const Instruction& in) {
-  const std::uint32_t bytes = static_cast<std::uint32_t>(in.aux) * static_cast<std::uint32_t>(in.aux2);
+  const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
+  const std::uint32_t bytes = m.element_bytes * m.elements;
   std::uint8_t buf[256];
   t.load(in.space, t.address(in.ops[1]), buf, bytes, in);
   auto put = [&](const Operand& o, const std::uint8_t* p) {
-    if (in.aux == 16) {  // .b128 in two slots
+    if (m.element_bytes == 16) {  // .b128 in two slots
       if (o.kind != Operand::Kind::reg) return;
       std::uint64_t lo, hi;
       std::memcpy(&lo, p, 8);
@@ -33,25 +40,26 @@ void ld(Thread& t, const Instruction& in) {
       return;
     }
     std::uint64_t v = 0;
-    std::memcpy(&v, p, static_cast<std::size_t>(in.aux));
-    if (in.flags && in.aux < 8) {
-      const int shift = 64 - 8 * in.aux;
+    std::memcpy(&v, p, m.element_bytes);
+    if (m.sign_extends && m.element_bytes < 8) {
+      const int shift = 64 - 8 * static_cast<int>(m.element_bytes);
       v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
     }
     t.set<std::uint64_t>(o, v);
   };
   const Operand& d = in.ops[0];
   if (d.kind == Operand::Kind::vector)
-    for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * static_cast<std::uint32_t>(in.aux));
+    for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * m.element_bytes);
   else
     put(d, buf);
 }
 
 void st(Thread& t, const Instruction& in) {
-  const std::uint32_t bytes = static_cast<std::uint32_t>(in.aux) * static_cast<std::uint32_t>(in.aux2);
+  const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
+  const std::uint32_t bytes = m.element_bytes * m.elements;
   std::uint8_t buf[256];
   auto take = [&](const Operand& o, std::uint8_t* p) {
-    if (in.aux == 16 && o.kind == Operand::Kind::reg) {
+    if (m.element_bytes == 16 && o.kind == Operand::Kind::reg) {
       const std::uint64_t lo = t.slot(o.slot), hi = t.slot(o.slot + 1);
       std::memcpy(p, &lo, 8);
       std::memcpy(p + 8, &hi, 8);
@@ -61,11 +69,11 @@ void st(Thread& t, const Instruction& in) {
                                 ? Thread::to_bits(t.get<float>(o))
                                 : in.type == Type::f64 && o.kind == Operand::Kind::imm ? Thread::to_bits(t.get<double>(o))
                                                                                        : t.get<std::uint64_t>(o);
-    std::memcpy(p, &v, static_cast<std::size_t>(in.aux));
+    std::memcpy(p, &v, m.element_bytes);
   };
   const Operand& s = in.ops[1];
   if (s.kind == Operand::Kind::vector)
-    for (std::uint32_t i = 0; i < s.count; ++i) take(in.elements[s.first + i], buf + i * static_cast<std::uint32_t>(in.aux));
+    for (std::uint32_t i = 0; i < s.count; ++i) take(in.elements[s.first + i], buf + i * m.element_bytes);
   else
     take(s, buf);
   t.store(in.space, t.address(in.ops[0]), buf, bytes, in);
@@ -128,7 +136,7 @@ void atom(Thread& t, const Instruction& in) {
   t.load(in.space, addr, &old, sizeof(T), in);
   const T b = flush_global(t.get<T>(in.ops[a + 1]), in.space);
   const T c = in.ops.size() > a + 2 ? t.get<T>(in.ops[a + 2]) : T{};
-  T next = flush_global(apply(static_cast<AtomOp>(in.aux), flush_global(old, in.space), b, c), in.space);
+  T next = flush_global(apply(in.modifiers.get<AtomOp>(), flush_global(old, in.space), b, c), in.space);
   if constexpr (std::is_same_v<T, float>)
     if (std::isnan(next)) next = std::bit_cast<float>(0x7FFFFFFFu);  // the canonical f32 NaN, as f32 arithmetic gives
   t.store(in.space, addr, &next, sizeof(T), in);
@@ -152,12 +160,19 @@ Handler atom_handler(Type ty) {
 // Thread 8i + j gives the address of row j of matrix i; thread t's register i holds
 // elements (t/4, 2(t%4)) and (t/4, 2(t%4) + 1) of matrix i, low half first; .trans
 // transposes each matrix between memory and registers
-// (PTX #warp-level-matrix-instructions-ldmatrix, -stmatrix). aux = N, aux2 = .trans, flags = 1 for a store.
+// (PTX #warp-level-matrix-instructions-ldmatrix, -stmatrix).
+struct MatrixModifiers {
+  int matrices;  // .xN
+  bool transposed;
+  bool store;  // stmatrix
+};
+
 void matrix(Thread& t, const Instruction& in) {
-  const bool store = in.flags != 0;
+  const MatrixModifiers mods = in.modifiers.get<MatrixModifiers>();
+  const bool store = mods.store;
   const Operand& regs = in.ops[store ? 1 : 0];
   // Lanes 8N and up give no address (PTX ignores theirs): translated only where used.
-  const bool addressed = t.lane() < 8 * in.aux;
+  const bool addressed = t.lane() < 8 * mods.matrices;
   struct Frame {
     std::uint32_t addr;
     std::uint32_t r[4];
@@ -167,13 +182,13 @@ void matrix(Thread& t, const Instruction& in) {
   exec::HostArch& arch = t.arch();
   t.runtime().collective(t.linear(), {in.opcode, true, t.site(in)}, 0xFFFFFFFFu, frame,
                          [&](const std::array<Frame*, 32>& f) {
-                           for (int m = 0; m < in.aux; ++m)
+                           for (int m = 0; m < mods.matrices; ++m)
                              for (int row = 0; row < 8; ++row) {
                                std::uint16_t line[8];
                                if (!store) arch.smem_load(f[8 * m + row]->addr, {reinterpret_cast<std::uint8_t*>(line), 16}, in.opcode.c_str());
                                for (int k = 0; k < 8; ++k) {
                                  // The fragment element this memory element is: (row, k), or (k, row) transposed.
-                                 const int fr = in.aux2 ? k : row, fc = in.aux2 ? row : k;
+                                 const int fr = mods.transposed ? k : row, fc = mods.transposed ? row : k;
                                  std::uint32_t& reg = f[4 * fr + fc / 2]->r[m];
                                  const int shift = 16 * (fc % 2);
                                  if (store)
@@ -204,72 +219,86 @@ void mapa(Thread& t, const Instruction& in) {
 
 }  // namespace
 
-bool decode_memory(const Opcode& op, Instruction& in, std::string& why) {
-  const std::string_view b = op.base();
-  if (b == "ld" || b == "ldu" || b == "st") {
-    const bool load = b != "st";
-    if (op.has("async") || op.has("bulk")) return false;
-    int vec = 1;
-    if (op.has("v2")) vec = 2;
-    if (op.has("v4")) vec = 4;
-    if (op.has("v8")) vec = 8;
-    const Operand& data = in.ops[load ? 0 : 1];
-    if (vec > 1 && (data.kind != Operand::Kind::vector || static_cast<int>(data.count) != vec)) {
-      why = "a vector of " + std::to_string(vec) + " registers";
-      return false;
-    }
-    in.aux = size_of(in.type);
-    in.aux2 = vec;
-    in.flags = is_signed(in.type) ? 1 : 0;
-    if (in.aux == 16 && data.kind != Operand::Kind::reg) {
-      why = ".b128 data in a register";
-      return false;
-    }
-    if (in.aux == 0 || in.aux * vec > 256) {
-      why = "a load/store type";
-      return false;
-    }
-    in.run = load ? &ld : &st;
-    return true;
+namespace {
+
+bool decode_load_store(const Opcode& op, Instruction& in, std::string& why, bool load) {
+  if (op.has("async") || op.has("bulk")) return false;
+  int vec = 1;
+  if (op.has("v2")) vec = 2;
+  if (op.has("v4")) vec = 4;
+  if (op.has("v8")) vec = 8;
+  const Operand& data = in.ops[load ? 0 : 1];
+  if (vec > 1 && (data.kind != Operand::Kind::vector || static_cast<int>(data.count) != vec)) {
+    why = "a vector of " + std::to_string(vec) + " registers";
+    return false;
   }
-  if (b == "atom" || b == "red") {
-    const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
-    if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
-      why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
-      return false;
-    }
-    in.aux = found;
-    in.run = b == "atom" ? atom_handler<true>(in.type) : atom_handler<false>(in.type);
-    if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(b);
-    return in.run != nullptr;
+  const LoadStoreModifiers m{.element_bytes = static_cast<std::uint32_t>(size_of(in.type)),
+                            .elements = static_cast<std::uint32_t>(vec),
+                            .sign_extends = is_signed(in.type)};
+  if (m.element_bytes == 16 && data.kind != Operand::Kind::reg) {
+    why = ".b128 data in a register";
+    return false;
   }
-  if (b == "ldmatrix" || b == "stmatrix") {
-    const std::string_view num = op.starting("x");
-    in.aux = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0;
-    in.aux2 = op.has("trans");
-    in.flags = b == "stmatrix";
-    const Operand& regs = in.ops.size() == 2 ? in.ops[b == "stmatrix" ? 1 : 0] : Operand{};
-    if (!op.has("m8n8") || in.aux == 0 || !op.has("b16") || regs.kind != Operand::Kind::vector ||
-        static_cast<int>(regs.count) != in.aux) {
-      why = std::string(b) + ".sync.aligned.m8n8.x1/x2/x4[.trans].shared.b16 with one register per matrix";
-      return false;
-    }
-    in.run = &matrix;
-    return true;
+  if (m.element_bytes == 0 || m.element_bytes * m.elements > 256) {
+    why = "a load/store type";
+    return false;
   }
-  if (b == "prefetch" || b == "prefetchu" || b == "applypriority" || b == "discard") {
-    in.run = &run_nothing;  // cache hints: no effect on what a kernel computes
-    return true;
+  in.modifiers.set(m);
+  in.run = load ? &ld : &st;
+  return true;
+}
+
+template <bool Returns>
+bool decode_atomic(const Opcode& op, Instruction& in, std::string& why) {
+  const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
+  if (found < 0 || op.has("v2") || op.has("v4") || op.has("noftz") || op.has("async") || op.starting("mbarrier").size()) {
+    why = "this atomic operation (no vectors, no asynchronous forms completing on an mbarrier)";
+    return false;
   }
-  if (b == "createpolicy") {
-    in.run = &createpolicy;
-    return true;
+  in.modifiers.set(static_cast<AtomOp>(found));
+  in.run = atom_handler<Returns>(in.type);
+  if (!in.run) why = "type ." + std::string(name(in.type)) + " for " + std::string(op.base());
+  return in.run != nullptr;
+}
+
+bool decode_matrix(const Opcode& op, Instruction& in, std::string& why, bool store) {
+  const std::string_view num = op.starting("x");
+  const MatrixModifiers m{.matrices = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0,
+                         .transposed = op.has("trans"),
+                         .store = store};
+  in.modifiers.set(m);
+  const Operand& regs = in.ops.size() == 2 ? in.ops[store ? 1 : 0] : Operand{};
+  if (!op.has("m8n8") || m.matrices == 0 || !op.has("b16") || regs.kind != Operand::Kind::vector ||
+      static_cast<int>(regs.count) != m.matrices) {
+    why = std::string(op.base()) + ".sync.aligned.m8n8.x1/x2/x4[.trans].shared.b16 with one register per matrix";
+    return false;
   }
-  if (b == "mapa") {
-    in.run = &mapa;
-    return true;
-  }
-  return false;
+  in.run = &matrix;
+  return true;
+}
+
+}  // namespace
+
+bool decode_ld(const Opcode& op, Instruction& in, std::string& why) { return decode_load_store(op, in, why, true); }
+bool decode_st(const Opcode& op, Instruction& in, std::string& why) { return decode_load_store(op, in, why, false); }
+bool decode_atom(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<true>(op, in, why); }
+bool decode_red(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<false>(op, in, why); }
+bool decode_ldmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, false); }
+bool decode_stmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, true); }
+
+bool decode_cache_hint(const Opcode&, Instruction& in, std::string&) {
+  in.run = &run_nothing;  // cache hints: no effect on what a kernel computes
+  return true;
+}
+
+bool decode_createpolicy(const Opcode&, Instruction& in, std::string&) {
+  in.run = &createpolicy;
+  return true;
+}
+
+bool decode_mapa(const Opcode&, Instruction& in, std::string&) {
+  in.run = &mapa;
+  return true;
 }
 
 }  // namespace tcgen::ptx

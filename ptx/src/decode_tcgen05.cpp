@@ -3,6 +3,7 @@
 // run-time forms with the PTX line as its code site, so that a warp's lanes
 // meet at one instruction.
 #include <cstdlib>
+#include <optional>
 
 #include "decode.hpp"
 #include "tcgen/core/hex.hpp"
@@ -17,27 +18,40 @@ namespace {
 
 int cta_group(const Opcode& op) { return op.has("cta_group::2") ? 2 : 1; }
 
+// The modifier of the tcgen05 instructions that have no other: .cta_group::N.
+struct CtaGroupModifiers {
+  int cta_group;
+};
+
+int cta_group_of(const Instruction& in) { return in.modifiers.get<CtaGroupModifiers>().cta_group; }
+
 void alloc(Thread& t, const Instruction& in) {
-  t.arch().alloc(t.shared_address(t.address(in.ops[0]), in), t.get<std::uint32_t>(in.ops[1]), in.aux, t.site(in));
+  t.arch().alloc(t.shared_address(t.address(in.ops[0]), in), t.get<std::uint32_t>(in.ops[1]), cta_group_of(in), t.site(in));
 }
 void dealloc(Thread& t, const Instruction& in) {
-  t.arch().dealloc(t.get<std::uint32_t>(in.ops[0]), t.get<std::uint32_t>(in.ops[1]), in.aux, t.site(in));
+  t.arch().dealloc(t.get<std::uint32_t>(in.ops[0]), t.get<std::uint32_t>(in.ops[1]), cta_group_of(in), t.site(in));
 }
-void relinquish(Thread& t, const Instruction& in) { t.arch().relinquish_alloc_permit(in.aux, t.site(in)); }
+void relinquish(Thread& t, const Instruction& in) { t.arch().relinquish_alloc_permit(cta_group_of(in), t.site(in)); }
 
-// The forms of tcgen05.mma (PTX #tcgen05-mma-instructions-mma); aux2 =
-// MmaKind, flags = kMmaWs | scale_vec << kMmaScaleVecShift | kMmaScaleInputD:
+// The forms of tcgen05.mma (PTX #tcgen05-mma-instructions-mma):
 //   tcgen05.mma.cta_group::N.kind::K [d], a-desc | [a-tmem], b-desc, idesc[, {disable-output-lane}],
 //       enable-input-d[, scale-input-d]
 //   tcgen05.mma.cta_group::N.kind::K.block_scale.scale_vec::VX [d], a, b-desc, idesc, [scale-A], [scale-B],
 //       enable-input-d
 //   tcgen05.mma.ws.cta_group::1.kind::K [d], a, b-desc, idesc, enable-input-d[, zero-column-mask-desc]
 // CuTe always passes the lane mask, all zero.
-constexpr std::uint32_t kMmaWs = 1, kMmaScaleInputD = 2, kMmaScaleVecShift = 2;
+struct MmaModifiers {
+  int cta_group;
+  int scale_vec;  // .scale_vec::NX of a block-scaled kind; 0 for the others
+  model::MmaKind kind;
+  bool ws;
+  bool scale_input_d;  // the scale-input-d operand is given
+};
 
 void mma(Thread& t, const Instruction& in) {
-  const bool ws = in.flags & kMmaWs, scale_input_d = in.flags & kMmaScaleInputD;
-  model::MmaVariant variant{.ws = ws, .scale_vec = static_cast<int>(in.flags >> kMmaScaleVecShift)};
+  const MmaModifiers m = in.modifiers.get<MmaModifiers>();
+  const bool ws = m.ws, scale_input_d = m.scale_input_d;
+  model::MmaVariant variant{.ws = ws, .scale_vec = m.scale_vec};
   std::size_t next = 4;  // the operand after idesc
   if (variant.scale_vec) {
     variant.scale_a_tmem = static_cast<std::uint32_t>(t.address(in.ops[4]));
@@ -62,7 +76,7 @@ void mma(Thread& t, const Instruction& in) {
   const bool ts = in.ops[1].kind == Operand::Kind::address;
   const std::optional<std::uint32_t> a_tmem =
       ts ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(t.address(in.ops[1]))) : std::nullopt;
-  t.arch().mma(static_cast<model::MmaKind>(in.aux2), in.aux, static_cast<std::uint32_t>(t.address(in.ops[0])), a_tmem,
+  t.arch().mma(m.kind, m.cta_group, static_cast<std::uint32_t>(t.address(in.ops[0])), a_tmem,
                ts ? 0 : t.get<std::uint64_t>(in.ops[1]), t.get<std::uint64_t>(in.ops[2]),
                t.get<std::uint32_t>(in.ops[3]), enable_input_d, variant);
 }
@@ -74,10 +88,10 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
       {"kind::f8f6f4", model::MmaKind::f8f6f4},     {"kind::i8", model::MmaKind::i8},
       {"kind::mxf8f6f4", model::MmaKind::mxf8f6f4}, {"kind::mxf4", model::MmaKind::mxf4},
       {"kind::mxf4nvf4", model::MmaKind::mxf4nvf4}};
-  in.aux2 = -1;
+  std::optional<model::MmaKind> found;
   for (const auto& [text, kind] : kinds)
-    if (op.has(text)) in.aux2 = static_cast<std::int32_t>(kind);
-  if (in.aux2 < 0) {  // not a missing feature: PTX has no other kind, and ptxas refuses the instruction
+    if (op.has(text)) found = kind;
+  if (!found) {  // not a missing feature: PTX has no other kind, and ptxas refuses the instruction
     const std::string_view given = op.starting("kind::");
     why = "invalid PTX (ptxas refuses it): ";
     // append(), not "." + string: GCC 12 warns falsely (-Wrestrict) on that operator+.
@@ -95,7 +109,7 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
       why = "tcgen05.mma with a collector buffer's fill, use or lastuse";
       return false;
     }
-  const auto kind = static_cast<model::MmaKind>(in.aux2);
+  const model::MmaKind kind = *found;
   const bool ws = op.has("ws");
   int scale_vec = 0;
   if (model::block_scaled(kind)) {
@@ -129,8 +143,8 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
     }
     scale_input_d = n == (mask ? 7u : 6u);
   }
-  in.flags = (ws ? kMmaWs : 0) | (scale_input_d ? kMmaScaleInputD : 0) |
-             static_cast<std::uint32_t>(scale_vec) << kMmaScaleVecShift;
+  in.modifiers.set(MmaModifiers{
+      .cta_group = cta_group(op), .scale_vec = scale_vec, .kind = kind, .ws = ws, .scale_input_d = scale_input_d});
   in.run = &mma;
   return true;
 }
@@ -139,16 +153,24 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
 void commit(Thread& t, const Instruction& in) {
   const std::uint32_t mbar = t.shared_address(t.address(in.ops[0]), in);
   if (in.ops.size() > 1)
-    t.arch().commit_multicast(mbar, in.aux, t.get<std::uint16_t>(in.ops[1]));
+    t.arch().commit_multicast(mbar, cta_group_of(in), t.get<std::uint16_t>(in.ops[1]));
   else
-    t.arch().commit(mbar, in.aux);
+    t.arch().commit(mbar, cta_group_of(in));
 }
 
+// tcgen05.ld/.st's access but its half-split offset, an operand.
+struct LdStModifiers {
+  model::LdStShape shape;
+  int num;
+  bool pack;
+};
+
 model::LdStAccess access_of(const Instruction& in) {
+  const LdStModifiers m = in.modifiers.get<LdStModifiers>();
   model::LdStAccess a;
-  a.shape = static_cast<model::LdStShape>(in.aux);
-  a.num = in.aux2;
-  a.pack = in.flags != 0;
+  a.shape = m.shape;
+  a.num = m.num;
+  a.pack = m.pack;
   return a;
 }
 
@@ -185,10 +207,15 @@ void wait_st(Thread& t, const Instruction& in) { t.arch().wait_st(t.site(in)); }
 void fence_before(Thread& t, const Instruction&) { t.arch().fence_before_thread_sync(); }
 void fence_after(Thread& t, const Instruction&) { t.arch().fence_after_thread_sync(); }
 
-// tcgen05.cp.cta_group::N.shape [taddr], s-desc; aux2 = CpShape
+// tcgen05.cp.cta_group::N.shape [taddr], s-desc
+struct CpModifiers {
+  model::CpShape shape;
+  int cta_group;
+};
+
 void cp(Thread& t, const Instruction& in) {
-  t.arch().cp(static_cast<model::CpShape>(in.aux2), static_cast<std::uint32_t>(t.address(in.ops[0])),
-              t.get<std::uint64_t>(in.ops[1]), in.aux);
+  const CpModifiers m = in.modifiers.get<CpModifiers>();
+  t.arch().cp(m.shape, static_cast<std::uint32_t>(t.address(in.ops[0])), t.get<std::uint64_t>(in.ops[1]), m.cta_group);
 }
 
 std::optional<model::LdStShape> ld_st_shape(const Opcode& op) {
@@ -213,53 +240,69 @@ std::optional<model::CpShape> cp_shape(const Opcode& op) {
 
 }  // namespace
 
-bool decode_tcgen05(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "tcgen05" || op.parts.size() < 2) return false;
-  const std::string_view what = op.parts[1];
-  in.aux = cta_group(op);
-  if (what == "alloc") in.run = &alloc;
-  else if (what == "dealloc") in.run = &dealloc;
-  else if (what == "relinquish_alloc_permit") in.run = &relinquish;
-  else if (what == "wait::ld") in.run = &wait_ld;
-  else if (what == "wait::st") in.run = &wait_st;
-  else if (what == "fence::before_thread_sync") in.run = &fence_before;
-  else if (what == "fence::after_thread_sync") in.run = &fence_after;
-  else if (what == "commit") in.run = &commit;
-  else if (what == "mma") {
-    if (!decode_mma(op, in, why)) return false;
-  } else if (what == "ld" || what == "st") {
-    const auto shape = ld_st_shape(op);
-    const std::string_view num = op.starting("x");
-    if (!shape || num.size() < 2) {
-      why = "a tcgen05." + std::string(what) + " shape and .num";
-      return false;
-    }
-    model::LdStAccess a;
-    a.shape = *shape;
-    a.num = static_cast<int>(std::strtol(std::string(num.substr(1)).c_str(), nullptr, 10));
-    a.pack = op.has("pack::16b") || op.has("unpack::16b");
-    const Operand& regs = in.ops[what == "ld" ? 0 : in.ops.size() - 1];
-    if (!model::problem(a).empty() || regs.kind != Operand::Kind::vector ||
-        static_cast<int>(regs.count) != model::registers(a)) {
-      why = "a legal shape and .num with one register per value";
-      return false;
-    }
-    in.aux = static_cast<std::int32_t>(a.shape);
-    in.aux2 = a.num;
-    in.flags = a.pack;
-    in.run = what == "ld" ? &ld : &st;
-  } else if (what == "cp") {
-    const auto shape = cp_shape(op);
-    if (!shape || op.starting("b8x16").size() || op.starting("b6x16").size() || op.starting("b4x16").size()) {
-      why = "tcgen05.cp without decompression";
-      return false;
-    }
-    in.aux2 = static_cast<std::int32_t>(*shape);
-    in.run = &cp;
-  } else {
-    why = "tcgen05." + std::string(what);
+namespace {
+
+// The tcgen05 instructions whose only modifier is .cta_group::N.
+bool with_cta_group(const Opcode& op, Instruction& in, Handler run) {
+  in.modifiers.set(CtaGroupModifiers{.cta_group = cta_group(op)});
+  in.run = run;
+  return true;
+}
+
+// tcgen05.ld/.st.sync.aligned.shape.num[.pack::16b|.unpack::16b]
+bool decode_ld_st(const Opcode& op, Instruction& in, std::string& why, bool load) {
+  const auto shape = ld_st_shape(op);
+  const std::string_view num = op.starting("x");
+  if (!shape || num.size() < 2) {
+    why = "a tcgen05." + std::string(op.parts[1]) + " shape and .num";
     return false;
   }
+  model::LdStAccess a;
+  a.shape = *shape;
+  a.num = static_cast<int>(std::strtol(std::string(num.substr(1)).c_str(), nullptr, 10));
+  a.pack = op.has("pack::16b") || op.has("unpack::16b");
+  const Operand& regs = in.ops[load ? 0 : in.ops.size() - 1];
+  if (!model::problem(a).empty() || regs.kind != Operand::Kind::vector ||
+      static_cast<int>(regs.count) != model::registers(a)) {
+    why = "a legal shape and .num with one register per value";
+    return false;
+  }
+  in.modifiers.set(LdStModifiers{.shape = a.shape, .num = a.num, .pack = a.pack});
+  in.run = load ? &ld : &st;
+  return true;
+}
+
+}  // namespace
+
+bool decode_tcgen05_alloc(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &alloc); }
+bool decode_tcgen05_dealloc(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &dealloc); }
+bool decode_tcgen05_relinquish_alloc_permit(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &relinquish);
+}
+bool decode_tcgen05_commit(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &commit); }
+bool decode_tcgen05_wait_ld(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &wait_ld); }
+bool decode_tcgen05_wait_st(const Opcode& op, Instruction& in, std::string&) { return with_cta_group(op, in, &wait_st); }
+bool decode_tcgen05_fence_before_thread_sync(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &fence_before);
+}
+bool decode_tcgen05_fence_after_thread_sync(const Opcode& op, Instruction& in, std::string&) {
+  return with_cta_group(op, in, &fence_after);
+}
+
+bool decode_tcgen05_mma(const Opcode& op, Instruction& in, std::string& why) { return decode_mma(op, in, why); }
+
+bool decode_tcgen05_ld(const Opcode& op, Instruction& in, std::string& why) { return decode_ld_st(op, in, why, true); }
+bool decode_tcgen05_st(const Opcode& op, Instruction& in, std::string& why) { return decode_ld_st(op, in, why, false); }
+
+// tcgen05.cp.cta_group::N.shape [taddr], s-desc
+bool decode_tcgen05_cp(const Opcode& op, Instruction& in, std::string& why) {
+  const auto shape = cp_shape(op);
+  if (!shape || op.starting("b8x16").size() || op.starting("b6x16").size() || op.starting("b4x16").size()) {
+    why = "tcgen05.cp without decompression";
+    return false;
+  }
+  in.modifiers.set(CpModifiers{.shape = *shape, .cta_group = cta_group(op)});
+  in.run = &cp;
   return true;
 }
 

@@ -43,7 +43,7 @@ void replace(Thread& t, const Instruction& in) {
     fault("tensor map", hex(addr) + " (" + in.opcode + ")",
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run), copied "
           "whole");
-  const auto field = static_cast<Field>(in.aux);
+  const auto field = in.modifiers.get<Field>();
   const std::uint32_t ord = field == Field::global_address ? 0 : t.get<std::uint32_t>(in.ops[1]);
   const Operand& value = in.ops[field == Field::global_address ? 1 : 2];
   if (field != Field::global_address && ord >= (field == Field::global_dim ? 5u : 4u))
@@ -73,18 +73,18 @@ void cp_fenceproxy(Thread& t, const Instruction& in) {
 
 }  // namespace
 
-bool decode_tensormap(const Opcode& op, Instruction& in, std::string& why) {
-  if (op.base() != "tensormap") return false;
-  if (op.has("cp_fenceproxy")) {
-    if (in.ops.size() != 3 || !op.has("global") || !op.has("shared::cta")) {
-      why = "tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128";
-      return false;
-    }
-    in.run = &cp_fenceproxy;
-    return true;
+bool decode_tensormap_cp_fenceproxy(const Opcode& op, Instruction& in, std::string& why) {
+  if (in.ops.size() != 3 || !op.has("global") || !op.has("shared::cta")) {
+    why = "tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128";
+    return false;
   }
+  in.run = &cp_fenceproxy;
+  return true;
+}
+
+bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& why) {
   const int field = op.which({"global_address", "global_dim", "global_stride"});
-  if (!op.has("replace") || !op.has("tile") || field < 0) {
+  if (!op.has("tile") || field < 0) {
     why = "tensormap.replace.tile of .global_address, .global_dim or .global_stride (the other fields' encodings are "
           "not modelled yet)";
     return false;
@@ -94,7 +94,7 @@ bool decode_tensormap(const Opcode& op, Instruction& in, std::string& why) {
                      : "tensormap.replace.tile.field.ss.b1024.type [addr], ord, new_val";
     return false;
   }
-  in.aux = field;
+  in.modifiers.set(static_cast<Field>(field));
   in.run = &replace;
   return true;
 }

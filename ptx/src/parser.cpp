@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "decode.hpp"
+#include "shared_layout.hpp"
 #include "tcgen/core/error.hpp"
-#include "tcgen/exec/cta_runtime.hpp"
 #include "tcgen/ptx/module.hpp"
 
 namespace tcgen::ptx {
@@ -132,7 +132,7 @@ class Parser {
 
   void run() {
     while (!at_end()) module_statement();
-    finish_variables();
+    lay_out_shared_memory(m_.variables_, m_.functions_, shared_uses_);
     // .loc names functions by labels of the .debug_str section, which nvcc writes last.
     for (Function& f : m_.functions_)
       for (Location& l : f.locations)
@@ -331,50 +331,12 @@ class Parser {
       scopes_[current_].symbols[v.name] = v;
       return;
     }
-    // Shared variables are laid out per kernel once all are known (finish_variables).
+    // Shared variables are laid out per kernel once all are known (lay_out_shared_memory).
     if (f) {
       scopes_[current_].shared[v.name] = m_.variables_.size();
       v.owner = static_cast<int>(m_.functions_.size());  // the index the function will have
     }
     m_.variables_.push_back(v);
-  }
-
-  // Each kernel's shared memory from the reserved KiB up: the module's
-  // .shared variables (the same addresses in every kernel), then its own;
-  // its dynamic shared memory follows them.
-  void finish_variables() {
-    std::uint32_t at = exec::CtaRuntime::kSmemBase;
-    std::uint32_t dyn_align = 16;
-    const auto place = [](Variable& v, std::uint32_t& next) {
-      next = align_up(next, v.align);
-      v.address = next;
-      next += v.bytes;
-    };
-    for (Variable& v : m_.variables_) {
-      if (v.space != Space::shared) continue;
-      if (v.external) dyn_align = std::max(dyn_align, v.align);
-      else if (v.owner < 0) place(v, at);
-    }
-    for (std::size_t fi = 0; fi < m_.functions_.size(); ++fi) {
-      Function& f = m_.functions_[fi];
-      std::uint32_t own = at;
-      for (Variable& v : m_.variables_)
-        if (v.space == Space::shared && !v.external && v.owner == static_cast<int>(fi)) place(v, own);
-      f.static_shared_bytes = own - exec::CtaRuntime::kSmemBase;
-      f.dynamic_shared_base = align_up(own, dyn_align);
-    }
-    // Operands naming a shared variable were parsed before its address was known.
-    for (const SharedFixup& x : shared_fixups_) {
-      Instruction& in = m_.functions_[x.function].code[x.instr];
-      Operand& o = x.op >= 1000 ? in.elements[x.op - 1000] : in.ops[x.op];
-      const Variable& v = m_.variables_[x.variable];
-      Function& f = m_.functions_[x.function];
-      o.ival += static_cast<std::int64_t>(v.external ? f.dynamic_shared_base : v.address);
-      // The value is the CTA's shared window plus the offset: [window + ival].
-      if (f.shared_window_slot == Operand::kNoReg) f.shared_window_slot = f.registers++;
-      if (o.kind == Operand::Kind::imm) o.kind = Operand::Kind::address;
-      o.slot = f.shared_window_slot;
-    }
   }
 
   // ---- functions
@@ -653,7 +615,7 @@ class Parser {
   // A variable's address: a shared one's is added when all are laid out.
   void symbol_value(Operand& o, const Variable& v, std::size_t index, std::size_t instr, std::size_t op_index) {
     if (v.space == Space::shared)
-      shared_fixups_.push_back({m_.functions_.size(), instr, op_index, index});
+      shared_uses_.push_back({m_.functions_.size(), instr, op_index, index});
     else
       o.ival += static_cast<std::int64_t>(v.address);
     o.f = static_cast<float>(o.ival);
@@ -789,9 +751,6 @@ class Parser {
       return std::tie(file, line, column) < std::tie(o.file, o.line, o.column);
     }
   };
-  struct SharedFixup {
-    std::size_t function, instr, op, variable;
-  };
 
   std::string_view text_;
   Module& m_;
@@ -807,7 +766,7 @@ class Parser {
   std::vector<std::string> declared_;
   std::map<LocKey, std::uint32_t> loc_index_;
   std::uint32_t current_loc_ = 0;
-  std::vector<SharedFixup> shared_fixups_;
+  std::vector<SharedUse> shared_uses_;
   std::vector<bool> predicate_slots_;  // of the function being read: the slots declared .pred
 };
 

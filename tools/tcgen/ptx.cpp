@@ -17,6 +17,7 @@
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/ptx/opcode_table.hpp"
 #if defined(TCGEN_RUN)
 #include "embedded_ptx.hpp"
 #endif
@@ -27,6 +28,7 @@ namespace tcgen::cli {
 namespace {
 
 constexpr const char* kHelp = R"(usage: tcgen ptx [--json] FILE.ptx|PROGRAM
+       tcgen ptx [--json] --opcodes
 
 Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 -lineinfo for sm_100a, PTX ISA 8.7 to 9.x) and lists each kernel (.entry):
@@ -42,6 +44,10 @@ the report is one JSON object on stdout with the same facts as fields: the
 module, and a list of kernels with their parameters, directives and the
 instructions the interpreter cannot run.
 
+--opcodes prints the interpreter's instruction table instead: one line per
+opcode it decodes (the leading parts of an instruction's name, the rest being
+its modifiers), with its family and the fewest operands it takes.
+
 A program, shared library or object (an ELF file) is read for the
 compute_100a PTX nvcc embedded in it (-gencode arch=compute_100a,
 code=[sm_100a,compute_100a]), each module reported the same way: what tcgen
@@ -51,9 +57,28 @@ examples:
   nvcc -ptx -lineinfo -gencode arch=compute_100a,code=sm_100a kernel.cu -o kernel.ptx
   tcgen ptx kernel.ptx
   tcgen ptx ./app
+  tcgen ptx --opcodes
 )";
 
-constexpr Option kOptions[] = {{"json"}};
+constexpr Option kOptions[] = {{"json"}, {"opcodes"}};
+
+// tcgen ptx --opcodes: the instruction table, a row a line (a list of objects with --json).
+int print_opcode_table(bool json) {
+  Report report(json);
+  report.field("verb", "ptx");
+  std::vector<Report> rows;
+  for (const ptx::OpcodeRow& row : ptx::opcode_table()) {
+    report.text("%-34.*s %-16.*s %u\n", static_cast<int>(row.name.size()), row.name.data(),
+                static_cast<int>(name(row.family).size()), name(row.family).data(), unsigned{row.fewest_operands});
+    Report& fields = rows.emplace_back(true);
+    fields.field("opcode", std::string(row.name));
+    fields.field("family", std::string(name(row.family)));
+    fields.field("fewest_operands", static_cast<std::int64_t>(row.fewest_operands));
+  }
+  report.field("opcodes", rows);
+  report.finish();
+  return 0;
+}
 
 // One module's facts: its text to `report`, its fields to `fields` (the report itself for a .ptx file,
 // an item of its list for a program); its kernels and the instructions that cannot run are counted.
@@ -145,11 +170,17 @@ int ptx_module(std::span<const std::string> args) {
     return 0;
   }
   std::vector<std::string> files;
-  bool json = false;
+  bool json = false, opcodes = false;
   for (const std::string& a : args) {
     if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx");
+    else if (a == "--opcodes") opcodes = true;
+    else if (a.rfind("--", 0) == 0)
+      fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx, or --opcodes");
     else files.push_back(a);
+  }
+  if (opcodes) {
+    if (!files.empty()) fail("FILE", files[0], "expected no file with --opcodes, which prints the interpreter's instruction table");
+    return print_opcode_table(json);
   }
   if (files.size() != 1)
     fail("FILE", files.empty() ? "(none)" : files[1], "expected one PTX file: tcgen ptx [--json] FILE.ptx");

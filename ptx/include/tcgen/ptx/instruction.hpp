@@ -4,8 +4,11 @@
 // guard predicate, typed modifiers and operands whose registers are slot
 // numbers, whose symbols are resolved addresses and whose labels are
 // instruction indices. Nothing is parsed while a kernel runs.
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tcgen/ptx/types.hpp"
@@ -50,14 +53,38 @@ struct Operand {
   double d = 0;           // the literal read as f64
 };
 
+// An instruction's decoded modifiers, as the struct or enum its opcode's
+// family defines (decode_*.cpp: FloatModifiers, LoadStoreModifiers,
+// MmaModifiers, ShflMode, ...): set once by the row's decoder, read by its
+// handlers. Held in place in 12 bytes, the size of the untyped fields they
+// replace, so a handler reads them without an indirection.
+class Modifiers {
+ public:
+  template <class M>
+  void set(const M& m) {
+    static_assert(std::is_trivially_copyable_v<M> && sizeof(M) <= kBytes && alignof(M) <= kAlign);
+    std::memcpy(bytes_, &m, sizeof m);
+  }
+  template <class M>
+  M get() const {
+    static_assert(std::is_trivially_copyable_v<M> && sizeof(M) <= kBytes && alignof(M) <= kAlign);
+    M m;
+    std::memcpy(&m, bytes_, sizeof m);
+    return m;
+  }
+
+ private:
+  static constexpr std::size_t kBytes = 12, kAlign = 4;
+  alignas(kAlign) unsigned char bytes_[kBytes] = {};
+};
+
 struct Instruction {
   Handler run = nullptr;
   std::uint32_t guard = Operand::kNoReg;  // predicate slot, or kNoReg
   bool guard_negated = false;
   Type type = Type::none, type2 = Type::none;  // the instruction's type(s): cvt.dst.src, setp's compared type
   Space space = Space::generic;
-  std::uint32_t flags = 0;         // op-specific modifier bits (rounding, comparison, .ftz, .sat, ...)
-  std::int32_t aux = 0, aux2 = 0;  // op-specific numbers (vector width, shape, .num, cta_group, ...)
+  Modifiers modifiers;            // its family's modifiers (rounding, comparison, vector width, shape, ...)
   std::vector<Operand> ops;
   std::vector<Operand> elements;  // vector operands' elements
   std::string opcode;             // "tcgen05.ld.sync.aligned.32x32b.x32.b32"
