@@ -199,6 +199,25 @@ void HostArch::dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const
     rt_.cta().ld_shared(warp(), addr, out);
 }
 
+void HostArch::async_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t remote_bar,
+                           const char* instruction) {
+  if (!rt_.enter()) return;
+  const int rank = ClusterRuntime::rank_of(addr);
+  if (ClusterRuntime::rank_of(remote_bar) != rank)
+    fail("remote_bar", hex(remote_bar) + " (" + instruction + " by " + thread_text(thread_) + ")",
+         "an mbarrier in the CTA the data goes to, rank " + std::to_string(rank) + " (addr " + hex(addr) +
+             "; PTX #data-movement-and-conversion-instructions-st-async)");
+  CtaRuntime* other = peer(addr, instruction);
+  remote_bar &= ClusterRuntime::kOffsetMask;
+  check_smem(addr, static_cast<std::uint32_t>(bytes.size()), instruction);
+  check_smem(remote_bar, 8, instruction);
+  CtaRuntime& target = other ? *other : rt_;
+  target.cta().async_store_landed(addr, bytes, remote_bar, instruction);
+  target.mbarrier_changed(remote_bar, thread_, CtaRuntime::MbarrierEvent::transaction,
+                          std::string(instruction) + " of " + std::to_string(bytes.size()) + " bytes" +
+                              (other ? " from rank " + std::to_string(rt_.rank()) : ""));
+}
+
 void HostArch::dsmem_store(std::uint32_t addr, std::uint32_t value) {
   std::uint8_t b[4];
   std::memcpy(b, &value, 4);

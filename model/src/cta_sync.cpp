@@ -52,7 +52,17 @@ std::uint32_t Cta::ld_shared_u32(int warp, std::uint32_t addr) {
 }
 
 void Cta::st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes) {
-  const Issue issue{"st.shared::cluster (by a peer CTA)"};
+  land_remote({"st.shared::cluster (by a peer CTA)"}, addr, bytes);
+}
+
+void Cta::async_store_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar,
+                             const std::string& instruction) {
+  const Issue issue{instruction};
+  land_remote(issue, addr, bytes);
+  mbarrier_op(issue, mbar, MbarOp::complete_tx, static_cast<std::int64_t>(bytes.size()));
+}
+
+void Cta::land_remote(const Issue& issue, std::uint32_t addr, std::span<const std::uint8_t> bytes) {
   check_smem(issue, "address", addr, bytes.size());
   std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "decode.hpp"
+#include "tcgen/core/hex.hpp"
 #include "thread.hpp"
 
 namespace tcgen::ptx {
@@ -54,10 +55,9 @@ void ld(Thread& t, const Instruction& in) {
     put(d, buf);
 }
 
-void st(Thread& t, const Instruction& in) {
+// The bytes a store writes, from its data operand (a register, an immediate or a vector of them).
+std::uint32_t store_data(Thread& t, const Instruction& in, const Operand& s, std::uint8_t* buf) {
   const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
-  const std::uint32_t bytes = m.element_bytes * m.elements;
-  std::uint8_t buf[256];
   auto take = [&](const Operand& o, std::uint8_t* p) {
     if (m.element_bytes == 16 && o.kind == Operand::Kind::reg) {
       const std::uint64_t lo = t.slot(o.slot), hi = t.slot(o.slot + 1);
@@ -71,12 +71,38 @@ void st(Thread& t, const Instruction& in) {
                                                                                        : t.get<std::uint64_t>(o);
     std::memcpy(p, &v, m.element_bytes);
   };
-  const Operand& s = in.ops[1];
   if (s.kind == Operand::Kind::vector)
     for (std::uint32_t i = 0; i < s.count; ++i) take(in.elements[s.first + i], buf + i * m.element_bytes);
   else
     take(s, buf);
+  return m.element_bytes * m.elements;
+}
+
+void st(Thread& t, const Instruction& in) {
+  std::uint8_t buf[256];
+  const std::uint32_t bytes = store_data(t, in, in.ops[1], buf);
   t.store(in.space, t.address(in.ops[0]), buf, bytes, in);
+}
+
+// st.async / red.async [addr], data, [remote_bar]: addr and remote_bar are shared::cluster addresses of one
+// CTA, addr aligned to the data's size (PTX #data-movement-and-conversion-instructions-st-async, -red-async).
+struct AsyncTarget {
+  std::uint32_t addr, remote_bar;
+};
+AsyncTarget async_target(Thread& t, const Instruction& in, std::uint32_t bytes) {
+  const std::uint64_t addr = t.address(in.ops[0]);
+  if (addr % bytes != 0)
+    fault("addr", hex(addr) + " (" + in.opcode + ")",
+          "a multiple of " + std::to_string(bytes) + " bytes, the size of the data (PTX "
+          "#data-movement-and-conversion-instructions-st-async)");
+  return {t.shared_address(addr, in), t.shared_address(t.address(in.ops[2]), in)};
+}
+
+void st_async(Thread& t, const Instruction& in) {
+  std::uint8_t buf[16];
+  const std::uint32_t bytes = store_data(t, in, in.ops[1], buf);
+  const AsyncTarget to = async_target(t, in, bytes);
+  t.arch().async_store(to.addr, {buf, bytes}, to.remote_bar, in.opcode.c_str());
 }
 
 // atom/red: aux = the operation, the type's C++ form by template. The
@@ -154,6 +180,18 @@ Handler atom_handler(Type ty) {
     case Type::f64: return &atom<double, Returns>;
     default: return nullptr;
   }
+}
+
+// red.async: the read-modify-write is one step of the CTA's schedule, as atom's; the result lands as st.async's.
+template <class T>
+void red_async(Thread& t, const Instruction& in) {
+  const AsyncTarget to = async_target(t, in, sizeof(T));
+  const exec::CtaRuntime::Hold hold(t.runtime());
+  T old;
+  t.arch().dsmem_load(to.addr, {reinterpret_cast<std::uint8_t*>(&old), sizeof(T)}, in.opcode.c_str());
+  const T next = apply(in.modifiers.get<AtomOp>(), old, t.get<T>(in.ops[1]), T{});
+  t.arch().async_store(to.addr, {reinterpret_cast<const std::uint8_t*>(&next), sizeof(T)}, to.remote_bar,
+                       in.opcode.c_str());
 }
 
 // ldmatrix / stmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: N 8×8 matrices of b16, one warp.
@@ -261,6 +299,13 @@ bool decode_atomic(const Opcode& op, Instruction& in, std::string& why) {
   return in.run != nullptr;
 }
 
+// The completion every st.async / red.async form names.
+bool completes_on_mbarrier(const Opcode& op, std::string& why) {
+  if (op.has("shared::cluster") && op.has("mbarrier::complete_tx::bytes")) return true;
+  why = std::string(op.base()) + ".shared::cluster.mbarrier::complete_tx::bytes: completing on an mbarrier";
+  return false;
+}
+
 bool decode_matrix(const Opcode& op, Instruction& in, std::string& why, bool store) {
   const std::string_view num = op.starting("x");
   const MatrixModifiers m{.matrices = num == "x1" ? 1 : num == "x2" ? 2 : num == "x4" ? 4 : 0,
@@ -283,6 +328,42 @@ bool decode_ld(const Opcode& op, Instruction& in, std::string& why) { return dec
 bool decode_st(const Opcode& op, Instruction& in, std::string& why) { return decode_load_store(op, in, why, false); }
 bool decode_atom(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<true>(op, in, why); }
 bool decode_red(const Opcode& op, Instruction& in, std::string& why) { return decode_atomic<false>(op, in, why); }
+
+// st.async{.sem}{.scope}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.{b32,b64,u32,s32,f32,f64}
+bool decode_st_async(const Opcode& op, Instruction& in, std::string& why) {
+  if (!completes_on_mbarrier(op, why)) return false;
+  const std::uint32_t element = static_cast<std::uint32_t>(size_of(in.type)), elements = op.has("v4") ? 4 : op.has("v2") ? 2 : 1;
+  const Operand& data = in.ops[1];
+  if ((element != 4 && element != 8) || element * elements > 16 ||
+      (elements > 1 && (data.kind != Operand::Kind::vector || data.count != elements))) {
+    why = "a .b32, .b64, .u32, .s32, .f32 or .f64 value, or a .v2 of them, or a .v4 of the 32-bit ones, in registers";
+    return false;
+  }
+  in.modifiers.set(LoadStoreModifiers{.element_bytes = element, .elements = elements, .sign_extends = false});
+  in.run = &st_async;
+  return true;
+}
+
+// red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type: .add (.u32, .s32, .u64),
+// .inc and .dec (.u32), .min and .max (.u32, .s32), .and, .or and .xor (.b32).
+bool decode_red_async(const Opcode& op, Instruction& in, std::string& why) {
+  if (!completes_on_mbarrier(op, why)) return false;
+  const int found = op.which({"add", "inc", "dec", "exch", "cas", "min", "max", "and", "or", "xor"});  // AtomOp
+  const AtomOp o = static_cast<AtomOp>(found);
+  const Type ty = in.type;
+  const bool u32 = ty == Type::u32, s32 = ty == Type::s32;
+  const bool legal = found >= 0 && ((o == AtomOp::add && (u32 || s32 || ty == Type::u64)) ||
+                                    ((o == AtomOp::inc || o == AtomOp::dec) && u32) ||
+                                    ((o == AtomOp::min || o == AtomOp::max) && (u32 || s32)) ||
+                                    ((o == AtomOp::and_ || o == AtomOp::or_ || o == AtomOp::xor_) && ty == Type::b32));
+  if (!legal) {
+    why = ".add.u32/.s32/.u64, .inc/.dec.u32, .min/.max.u32/.s32 or .and/.or/.xor.b32";
+    return false;
+  }
+  in.modifiers.set(o);
+  in.run = u32 || ty == Type::b32 ? &red_async<std::uint32_t> : s32 ? &red_async<std::int32_t> : &red_async<std::uint64_t>;
+  return true;
+}
 bool decode_ldmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, false); }
 bool decode_stmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, true); }
 

@@ -916,6 +916,116 @@ END:
                "memory") != std::string::npos);
 }
 
+TEST_CASE("st.async and red.async: a peer's stores land in this CTA's shared memory and complete its mbarrier's bytes") {
+  // Two CTAs of a cluster, each the other's peer (PTX #data-movement-and-conversion-instructions-st-async,
+  // -red-async): thread 0 expects 24 bytes on its own mbarrier, then sends its peer a .u32, a .v2.b32, a .b64
+  // and a red.async.add.u32 (4 + 8 + 8 + 4 bytes), each completing on the peer's mbarrier; it waits for its
+  // own phase 0 and reports what its peer sent. `cnt` starts at 100.
+  const std::string body = R"(
+	mov.u32 	%r1, %cluster_ctarank;
+	xor.b32 	%r2, %r1, 1;
+	mov.u32 	%r3, buf;
+	mov.u32 	%r4, bar;
+	mov.u32 	%r5, cnt;
+	setp.ne.u32 	%p1, %r0, 0;
+	@%p1 bra 	SYNC;
+	mbarrier.init.shared::cta.b64 	[%r4], 1;
+	mov.u32 	%r6, 100;
+	st.shared.u32 	[%r5], %r6;
+SYNC:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@%p1 bra 	DONE;
+	mbarrier.arrive.expect_tx.shared::cta.b64 	_, [%r4], 24;
+	mapa.shared::cluster.u32 	%r7, %r3, %r2;
+	mapa.shared::cluster.u32 	%r8, %r4, %r2;
+	mapa.shared::cluster.u32 	%r9, %r5, %r2;
+	add.u32 	%r10, %r1, 1000;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 	[%r7], %r10, [%r8];
+	mul.lo.u32 	%r11, %r1, 10;
+	add.u32 	%r12, %r11, 1;
+	add.u32 	%r13, %r11, 2;
+	add.u32 	%r14, %r7, 8;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 	[%r14], {%r12, %r13}, [%r8];
+	cvt.u64.u32 	%rd3, %r1;
+	add.u64 	%rd4, %rd3, 4294967296;
+	add.u32 	%r15, %r7, 16;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 	[%r15], %rd4, [%r8];
+	add.u32 	%r16, %r1, 5;
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 	[%r9], %r16, [%r8];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 	%p2, [%r4], 0;
+	@!%p2 bra 	WAIT;
+	ld.shared.u32 	%r17, [buf];
+	ld.shared.v2.u32 	{%r18, %r19}, [buf+8];
+	ld.shared.u32 	%r20, [buf+16];
+	ld.shared.u32 	%r21, [buf+20];
+	ld.shared.u32 	%r22, [cnt];
+	mul.wide.u32 	%rd5, %r1, 64;
+	add.s64 	%rd6, %rd0, %rd5;
+	st.global.v4.u32 	[%rd6], {%r17, %r18, %r19, %r20};
+	st.global.v2.u32 	[%rd6+16], {%r21, %r22};
+DONE:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+)";
+  const std::string shared = ".shared .align 16 .b8 buf[32];\n.shared .align 8 .b64 bar;\n.shared .align 4 .b32 cnt;\n";
+  const ptx::Module m = ptx::Module::parse(kernel(body, 16, shared), "st_async.ptx");
+  std::vector<std::uint32_t> out(2 * 16, 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  ptx::launch(m, m.entry("k"), {.grid = {2, 1, 1}, .block = {32, 1, 1}, .cluster = {2, 1, 1}}, args, memory);
+  for (std::uint32_t rank = 0; rank < 2; ++rank) {
+    CAPTURE(rank);
+    const std::uint32_t peer = rank ^ 1;
+    CHECK(out[16 * rank] == 1000 + peer);
+    CHECK(out[16 * rank + 1] == 10 * peer + 1);
+    CHECK(out[16 * rank + 2] == 10 * peer + 2);
+    CHECK(out[16 * rank + 3] == peer);  // the .b64's low word, then its high word 1
+    CHECK(out[16 * rank + 4] == 1u);
+    CHECK(out[16 * rank + 5] == 100 + 5 + peer);
+  }
+  // The mbarrier must be in the CTA the data goes to; the address aligned to the data's size.
+  const auto fails = [&](const std::string& wrong) {
+    const ptx::Module bad = ptx::Module::parse(kernel(wrong, 16, shared), "bad.ptx");
+    try {
+      ptx::launch(bad, bad.entry("k"), {.grid = {2, 1, 1}, .block = {32, 1, 1}, .cluster = {2, 1, 1}}, args, memory);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string other_bar = fails(R"(
+	mov.u32 	%r3, buf;
+	mov.u32 	%r4, bar;
+	mov.u32 	%r2, 1;
+	mapa.shared::cluster.u32 	%r7, %r3, %r2;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 	[%r7], %r2, [%r4];
+)");
+  CHECK_MESSAGE(other_bar.find("remote_bar") != std::string::npos, other_bar);
+  CHECK_MESSAGE(other_bar.find("an mbarrier in the CTA the data goes to, rank 1") != std::string::npos, other_bar);
+  const std::string misaligned = fails(R"(
+	mov.u32 	%r3, buf;
+	mov.u32 	%r4, bar;
+	add.u32 	%r3, %r3, 4;
+	mov.u64 	%rd3, 7;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 	[%r3], %rd3, [%r4];
+)");
+  CHECK_MESSAGE(misaligned.find("a multiple of 8 bytes") != std::string::npos, misaligned);
+  // Forms PTX does not have are listed, with the forms it has, when the module loads.
+  const ptx::Module bad_op = ptx::Module::parse(kernel(R"(
+	mov.u32 	%r3, buf;
+	mov.u32 	%r4, bar;
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 	[%r3], %r4, [%r4];
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64 	[%r3], {%rd1, %rd2, %rd3, %rd4}, [%r4];
+)", 16, shared), "bad_op.ptx");
+  const auto& missing = bad_op.entry("k").unsupported;
+  REQUIRE(missing.size() == 2);
+  CHECK(missing[0].missing.find(".inc/.dec.u32") != std::string::npos);
+  CHECK(missing[1].missing.find("a .v4 of the 32-bit ones") != std::string::npos);
+}
+
 TEST_CASE("stmatrix and ldmatrix m8n8.x4: fragment (t/4, 2(t%4)) per register, rows by thread address, .trans (PTX #warp-level-matrix-instructions-stmatrix)") {
   // Register i of thread t: element (t/4, 2(t%4)) of matrix i in its low half, the next column in its high half,
   // valued 100·i + 8·row + column. Thread 8i + j names row j of matrix i at buf + 16·(8i + j).

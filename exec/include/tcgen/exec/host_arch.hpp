@@ -126,6 +126,11 @@ class HostArch {
   // Any size, as smem_store/load: for the PTX interpreter's .shared::cluster and generic accesses.
   void dsmem_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, const char* instruction);
   void dsmem_load(std::uint32_t addr, std::span<std::uint8_t> out, const char* instruction);
+  // st.async / red.async's landing (PTX #data-movement-and-conversion-instructions-st-async): the bytes at the
+  // shared::cluster address addr (any CTA of the cluster, this one too), then complete_tx of their count on the
+  // mbarrier at remote_bar, which must be in the same CTA as addr.
+  void async_store(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t remote_bar,
+                   const char* instruction);
 
   // ---- clusterlaunchcontrol (PTX #parallel-synchronization-and-communication-instructions-clusterlaunchcontrol-try-cancel)
   // try_cancel cancels the launch of a cluster that has not started (the

@@ -110,6 +110,12 @@ class Cta {
   // the async proxy, and its arrival carries no knowledge of this CTA's
   // tcgen05 operations (the peer's fences are not this CTA's).
   void st_shared_remote(std::uint32_t addr, std::span<const std::uint8_t> bytes);
+  // st.async / red.async from any CTA of the cluster, this one included
+  // (PTX #data-movement-and-conversion-instructions-st-async): the bytes land
+  // as a peer's store does, then complete_tx of their count on mbar, which is
+  // in this CTA as the address is.
+  void async_store_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar,
+                          const std::string& instruction);
   void ld_shared_remote(std::uint32_t addr, std::span<std::uint8_t> out);
   // mbarrier.arrive[.expect_tx].shared::cluster by warp `warp` of `from`, a
   // peer in the cluster: expect_tx bytes first (0: none), then the arrival,
@@ -294,6 +300,8 @@ class Cta {
   std::uint32_t uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr);
   void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr);
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
+  // Another CTA's (or an asynchronous) store into this CTA's shared memory: not tracked for the async proxy.
+  void land_remote(const Issue& issue, std::uint32_t addr, std::span<const std::uint8_t> bytes);
   enum class MbarOp { arrive, expect_tx, complete_tx };
   // Applies op to the mbarrier; `carried` joins what its phase delivers to waiters.
   // `carried`: the knowledge an arrival carries into the phase.
