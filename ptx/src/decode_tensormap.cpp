@@ -4,10 +4,18 @@
 // shared or global memory, tensormap.cp_fenceproxy copies a map from shared
 // to global memory; the TMA then reads the map from those bytes (decode_tma).
 // CUTLASS's grouped GEMMs (75_blackwell_grouped_gemm) point one map at each
-// group's tensors so. The fields whose meaning the model knows from the
-// programs that use them are run: the global address, global_dim (elements)
-// and global_stride (bytes, PTX ISA 8.5 and later); the others are listed as
-// not run.
+// group's tensors so. Every field whose new_val encoding is known is run: the
+// global address, global_dim (elements) and global_stride (bytes, PTX ISA 8.5
+// and later), rank (zero-based: rank - 1), box_dim and element_stride (as the
+// driver takes them; the CUDA Programming Guide's device-side encoding
+// example), swizzle_mode (0 none, 1 32B, 2 64B, 3 128B, 4 96B),
+// swizzle_atomicity (0 16B, 1 32B, 2 32B with the 8B flip, 3 64B),
+// fill_mode (0 zeros, 1 OOB-NaN) and interleave_layout (0 none, 1 16B, 2 32B)
+// (tcgen05-facts-2.md §5.1). The map keeps what the model's TMA moves: a
+// value it cannot move (the 96B swizzle, the 64B and flipped atomicities,
+// interleaving) stops the thread, named. .elemtype numbers the types
+// otherwise than CUtensorMapDataType, in a table not in the reference: it is
+// listed as not run.
 #include <cstring>
 #include <optional>
 
@@ -21,7 +29,34 @@ namespace tcgen::ptx {
 namespace {
 
 constexpr std::uint32_t kMapBytes = 128;
-enum class Field { global_address, global_dim, global_stride };
+enum class Field {
+  global_address, global_dim, global_stride, rank, box_dim, element_stride, swizzle_mode, swizzle_atomicity,
+  fill_mode, interleave_layout,
+};
+constexpr bool takes_ord(Field f) {
+  return f == Field::global_dim || f == Field::global_stride || f == Field::box_dim || f == Field::element_stride;
+}
+
+// new_val's range for each field but the address, dims and strides.
+constexpr std::uint32_t most(Field f) {
+  switch (f) {
+    case Field::rank: return 4;
+    case Field::box_dim: return 256;
+    case Field::element_stride: return 8;
+    case Field::swizzle_mode: return 4;
+    case Field::swizzle_atomicity: return 3;
+    case Field::fill_mode: return 1;
+    case Field::interleave_layout: return 2;
+    default: return ~0u;
+  }
+}
+
+// The swizzle a map's mode and atomicity make, where the model's TMA moves it.
+std::optional<tma::TmaSwizzle> swizzle_of(std::uint32_t mode, std::uint32_t atomicity) {
+  if (atomicity == 0 && mode <= 3) return static_cast<tma::TmaSwizzle>(mode);  // none, 32B, 64B, 128B
+  if (atomicity == 1 && mode == 3) return tma::TmaSwizzle::b128_atom32b;
+  return std::nullopt;
+}
 
 // The 128 bytes at `addr` in `space` (shared::cta or global), 16 at a time.
 void map_bytes(Thread& t, Space space, std::uint64_t addr, std::uint8_t* bytes, bool write, const Instruction& in) {
@@ -44,16 +79,41 @@ void replace(Thread& t, const Instruction& in) {
           "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run), copied "
           "whole");
   const auto field = in.modifiers.get<Field>();
-  const std::uint32_t ord = field == Field::global_address ? 0 : t.get<std::uint32_t>(in.ops[1]);
-  const Operand& value = in.ops[field == Field::global_address ? 1 : 2];
-  if (field != Field::global_address && ord >= (field == Field::global_dim ? 5u : 4u))
+  const std::uint32_t ord = takes_ord(field) ? t.get<std::uint32_t>(in.ops[1]) : 0;
+  const Operand& value = in.ops[takes_ord(field) ? 2 : 1];
+  if (takes_ord(field) && ord >= (field == Field::global_stride ? 4u : 5u))
     fault("ord", std::to_string(ord) + " (" + in.opcode + ")",
-          field == Field::global_dim ? "a dimension, 0 to 4" : "a stride of dimensions 1 to 4, ord 0 to 3");
+          field == Field::global_stride ? "a stride of dimensions 1 to 4, ord 0 to 3" : "a dimension, 0 to 4");
+  const std::uint32_t small = field == Field::global_address || field == Field::global_stride ? 0 : t.get<std::uint32_t>(value);
+  const bool from_one = field == Field::box_dim || field == Field::element_stride;
+  if (most(field) != ~0u && (small > most(field) || (from_one && small == 0)))
+    fault("new_val", std::to_string(small) + " (" + in.opcode + ")",
+          std::string(from_one ? "1" : "0") + " to " + std::to_string(most(field)) +
+              " (PTX #data-movement-and-conversion-instructions-tensormap-replace)");
   tma::TensorMapSpec& s = map->spec;
+  const std::uint32_t atomicity = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 1 : 0;
+  const std::uint32_t mode = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 3 : static_cast<std::uint32_t>(s.swizzle);
+  const auto not_moved = [&](const std::string& what) {
+    fault("new_val", std::to_string(small) + " (" + in.opcode + ")", what + ", which the model's TMA does not move");
+  };
   switch (field) {
     case Field::global_address: map->global = t.get<std::uint64_t>(value); break;
-    case Field::global_dim: s.global_dims[ord] = t.get<std::uint32_t>(value); break;
+    case Field::global_dim: s.global_dims[ord] = small; break;
     case Field::global_stride: s.global_strides[ord] = t.get<std::uint64_t>(value); break;
+    case Field::rank: s.rank = small + 1; break;
+    case Field::box_dim: s.box_dims[ord] = small; break;
+    case Field::element_stride: s.element_strides[ord] = small; break;
+    case Field::swizzle_mode:
+    case Field::swizzle_atomicity: {
+      const auto sw = field == Field::swizzle_mode ? swizzle_of(small, atomicity) : swizzle_of(mode, small);
+      if (!sw) not_moved("a swizzle other than none, 32B, 64B, 128B and 128B with 32B atoms");
+      s.swizzle = *sw;
+      break;
+    }
+    case Field::fill_mode: s.oob_fill = small == 0 ? tma::TmaOobFill::zero : tma::TmaOobFill::nan_request_zero_fma; break;
+    case Field::interleave_layout:
+      if (small != 0) not_moved("an interleaved layout");
+      break;
   }
   // Rewritten as it stands, unchecked: a map may pass through states no TMA may use (a global address
   // before its dims); the TMA that uses it checks it against the kernel's memory.
@@ -83,15 +143,18 @@ bool decode_tensormap_cp_fenceproxy(const Opcode& op, Instruction& in, std::stri
 }
 
 bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& why) {
-  const int field = op.which({"global_address", "global_dim", "global_stride"});
+  const int field = op.which({"global_address", "global_dim", "global_stride", "rank", "box_dim", "element_stride",
+                              "swizzle_mode", "swizzle_atomicity", "fill_mode", "interleave_layout"});  // Field
   if (!op.has("tile") || field < 0) {
-    why = "tensormap.replace.tile of .global_address, .global_dim or .global_stride (the other fields' encodings are "
-          "not modelled yet)";
+    why = op.has("elemtype") ? "tensormap.replace.tile.elemtype: the ISA's element-type numbering is not "
+                               "CUtensorMapDataType's, and its table is not in the model's reference (not modelled yet)"
+                             : "tensormap.replace.tile of a tensor map field";
     return false;
   }
-  if (in.ops.size() != (field == 0 ? 2u : 3u) || (in.space != Space::shared && in.space != Space::global)) {
-    why = field == 0 ? "tensormap.replace.tile.global_address.ss.b1024.b64 [addr], new_val"
-                     : "tensormap.replace.tile.field.ss.b1024.type [addr], ord, new_val";
+  const bool ord = takes_ord(static_cast<Field>(field));
+  if (in.ops.size() != (ord ? 3u : 2u) || (in.space != Space::shared && in.space != Space::global)) {
+    why = ord ? "tensormap.replace.tile.field.ss.b1024.type [addr], ord, new_val"
+              : "tensormap.replace.tile.field.ss.b1024.type [addr], new_val";
     return false;
   }
   in.modifiers.set(static_cast<Field>(field));

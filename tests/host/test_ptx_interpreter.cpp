@@ -611,9 +611,68 @@ TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global
     }
   // A field whose encoding the model does not know is listed, not guessed.
   const ptx::Module other = ptx::Module::parse(
-      kernel("\ttensormap.replace.tile.box_dim.global.b1024.b32 \t[%rd1], 0, %r0;\n"), "box.ptx");
+      kernel("\ttensormap.replace.tile.elemtype.global.b1024.b32 \t[%rd1], %r0;\n"), "elemtype.ptx");
   REQUIRE(other.entry("k").unsupported.size() == 1);
   CHECK(other.entry("k").unsupported[0].missing.find("not modelled yet") != std::string::npos);
+}
+
+TEST_CASE("tensormap.replace of rank, box_dim, element_stride, swizzle and fill: the map's fields as PTX encodes them") {
+  // PTX #data-movement-and-conversion-instructions-tensormap-replace (tcgen05-facts-2.md §5.1): rank is
+  // zero-based; box_dim and element_stride as the driver takes them; swizzle_mode 3 = 128B and
+  // swizzle_atomicity 1 = 32B atoms make CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B; fill_mode 1 = OOB-NaN.
+  alignas(128) std::uint8_t gmap[128];
+  const auto replace = [&](const std::string& body) {
+    const ptx::TensorMap start = ptx::encode_tensor_map(u32_rows(64, 256), gmap);
+    std::memcpy(gmap, start.bytes, sizeof gmap);
+    const ptx::Module m = ptx::Module::parse(kernel("\tsetp.ne.u32 \t%p1, %r0, 0;\n\t@%p1 bra \tEND;\n" + body + "END:\n"),
+                                             "replace_fields.ptx");
+    REQUIRE(m.entry("k").unsupported.empty());
+    std::uint8_t* p = gmap;
+    const ptx::Argument args[] = {ptx::argument(p)};
+    const ptx::Allocation memory[] = {{gmap, sizeof gmap, "map", true}};
+    std::string error;
+    try {
+      ptx::launch(m, m.entry("k"), {.block = {32, 1, 1}}, args, memory);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    return error;
+  };
+  REQUIRE(replace(R"(
+	tensormap.replace.tile.rank.global.b1024.b32 	[%rd0], 2;
+	tensormap.replace.tile.box_dim.global.b1024.b32 	[%rd0], 1, 16;
+	tensormap.replace.tile.box_dim.global.b1024.b32 	[%rd0], 2, 3;
+	tensormap.replace.tile.global_dim.global.b1024.b32 	[%rd0], 2, 5;
+	tensormap.replace.tile.element_stride.global.b1024.b32 	[%rd0], 1, 4;
+	tensormap.replace.tile.swizzle_mode.global.b1024.b32 	[%rd0], 3;
+	tensormap.replace.tile.swizzle_atomicity.global.b1024.b32 	[%rd0], 1;
+	tensormap.replace.tile.fill_mode.global.b1024.b32 	[%rd0], 1;
+	tensormap.replace.tile.interleave_layout.global.b1024.b32 	[%rd0], 0;
+)") == "");
+  const std::optional<ptx::DecodedTensorMap> d = ptx::decode_tensor_map(gmap);
+  REQUIRE(d);
+  CHECK(d->spec.rank == 3u);
+  CHECK(d->spec.box_dims[1] == 16u);
+  CHECK(d->spec.box_dims[2] == 3u);
+  CHECK(d->spec.global_dims[2] == 5u);
+  CHECK(d->spec.element_strides[1] == 4u);
+  CHECK(d->spec.swizzle == tma::TmaSwizzle::b128_atom32b);
+  CHECK(d->spec.oob_fill == tma::TmaOobFill::nan_request_zero_fma);
+  CHECK(d->spec.global_dims[0] == 64u);  // untouched
+  // Atomicity back to 16B: plain 128B.
+  REQUIRE(replace("\ttensormap.replace.tile.swizzle_mode.global.b1024.b32 \t[%rd0], 3;\n"
+                  "\ttensormap.replace.tile.swizzle_atomicity.global.b1024.b32 \t[%rd0], 0;\n") == "");
+  CHECK(ptx::decode_tensor_map(gmap)->spec.swizzle == tma::TmaSwizzle::b128);
+  // Out of PTX's range, and values the model's TMA does not move, are named.
+  const std::string box0 = replace("\ttensormap.replace.tile.box_dim.global.b1024.b32 \t[%rd0], 0, 0;\n");
+  CHECK_MESSAGE(box0.find("new_val = 0") != std::string::npos, box0);
+  CHECK_MESSAGE(box0.find("1 to 256") != std::string::npos, box0);
+  const std::string rank5 = replace("\ttensormap.replace.tile.rank.global.b1024.b32 \t[%rd0], 5;\n");
+  CHECK_MESSAGE(rank5.find("0 to 4") != std::string::npos, rank5);
+  const std::string b96 = replace("\ttensormap.replace.tile.swizzle_mode.global.b1024.b32 \t[%rd0], 4;\n");
+  CHECK_MESSAGE(b96.find("which the model's TMA does not move") != std::string::npos, b96);
+  const std::string interleaved = replace("\ttensormap.replace.tile.interleave_layout.global.b1024.b32 \t[%rd0], 1;\n");
+  CHECK_MESSAGE(interleaved.find("an interleaved layout") != std::string::npos, interleaved);
 }
 
 TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async, a counted PTX letter") {
