@@ -40,7 +40,7 @@ exec::RunStats launch(const Interpreter& backend, const L& l) {
   for (const exec::Buffer& b : l.buffers()) memory.push_back({b.data, b.bytes, b.name, b.writable});
   const auto start = std::chrono::steady_clock::now();
   // As exec::device::launch: 1 KiB beyond the kernel's bytes for smem_base() to align.
-  const std::uint32_t smem = K::kSmemBytes == 0 ? 0 : K::kSmemBytes + exec::kSmemAlignment;
+  const std::uint32_t smem = K::kSmemBytes + exec::kSmemAlignment;
   const LaunchStats s = ptx::launch(backend.module, backend.module.entry_instance(K::kEntry, typeid(K)),
                                     {.grid = l.grid(), .block = {K::kThreads, 1, 1}, .cluster = l.cluster(),
                                      .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict},
