@@ -105,7 +105,7 @@ void st_async(Thread& t, const Instruction& in) {
   t.arch().async_store(to.addr, {buf, bytes}, to.remote_bar, in.opcode.c_str());
 }
 
-// atom/red: aux = the operation, the type's C++ form by template. The
+// atom/red: the modifiers hold the operation, the type's C++ form is the template. The
 // read-modify-write is one step of the CTA's schedule (a Hold: no fiber
 // switch between the read and the write, shuffled or not); clusters on other
 // OS threads reach global memory too, so there it also holds the grid's lock.
@@ -332,7 +332,8 @@ bool decode_red(const Opcode& op, Instruction& in, std::string& why) { return de
 // st.async{.sem}{.scope}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.{b32,b64,u32,s32,f32,f64}
 bool decode_st_async(const Opcode& op, Instruction& in, std::string& why) {
   if (!completes_on_mbarrier(op, why)) return false;
-  const std::uint32_t element = static_cast<std::uint32_t>(size_of(in.type)), elements = op.has("v4") ? 4 : op.has("v2") ? 2 : 1;
+  const std::uint32_t element = static_cast<std::uint32_t>(size_of(in.type));
+  const std::uint32_t elements = op.has("v4") ? 4 : op.has("v2") ? 2 : 1;
   const Operand& data = in.ops[1];
   if ((element != 4 && element != 8) || element * elements > 16 ||
       (elements > 1 && (data.kind != Operand::Kind::vector || data.count != elements))) {
@@ -361,7 +362,9 @@ bool decode_red_async(const Opcode& op, Instruction& in, std::string& why) {
     return false;
   }
   in.modifiers.set(o);
-  in.run = u32 || ty == Type::b32 ? &red_async<std::uint32_t> : s32 ? &red_async<std::int32_t> : &red_async<std::uint64_t>;
+  in.run = u32 || ty == Type::b32 ? &red_async<std::uint32_t>
+           : s32                   ? &red_async<std::int32_t>
+                                   : &red_async<std::uint64_t>;
   return true;
 }
 bool decode_ldmatrix(const Opcode& op, Instruction& in, std::string& why) { return decode_matrix(op, in, why, false); }

@@ -68,7 +68,7 @@ void map_bytes(Thread& t, Space space, std::uint64_t addr, std::uint8_t* bytes, 
   }
 }
 
-// tensormap.replace.tile.field.ss.b1024.type [addr], {ord,} new_val. aux: the field.
+// tensormap.replace.tile.field.ss.b1024.type [addr], {ord,} new_val; the modifiers hold the field.
 void replace(Thread& t, const Instruction& in) {
   const std::uint64_t addr = t.address(in.ops[0]);
   std::uint8_t bytes[kMapBytes];
@@ -84,35 +84,38 @@ void replace(Thread& t, const Instruction& in) {
   if (takes_ord(field) && ord >= (field == Field::global_stride ? 4u : 5u))
     fault("ord", std::to_string(ord) + " (" + in.opcode + ")",
           field == Field::global_stride ? "a stride of dimensions 1 to 4, ord 0 to 3" : "a dimension, 0 to 4");
-  const std::uint32_t small = field == Field::global_address || field == Field::global_stride ? 0 : t.get<std::uint32_t>(value);
+  const bool wide = field == Field::global_address || field == Field::global_stride;  // 64-bit new_val
+  const std::uint32_t new_val = wide ? 0 : t.get<std::uint32_t>(value);
   const bool from_one = field == Field::box_dim || field == Field::element_stride;
-  if (most(field) != ~0u && (small > most(field) || (from_one && small == 0)))
-    fault("new_val", std::to_string(small) + " (" + in.opcode + ")",
+  if (most(field) != ~0u && (new_val > most(field) || (from_one && new_val == 0)))
+    fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")",
           std::string(from_one ? "1" : "0") + " to " + std::to_string(most(field)) +
               " (PTX #data-movement-and-conversion-instructions-tensormap-replace)");
   tma::TensorMapSpec& s = map->spec;
   const std::uint32_t atomicity = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 1 : 0;
   const std::uint32_t mode = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 3 : static_cast<std::uint32_t>(s.swizzle);
   const auto not_moved = [&](const std::string& what) {
-    fault("new_val", std::to_string(small) + " (" + in.opcode + ")", what + ", which the model's TMA does not move");
+    fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")", what + ", which the model's TMA does not move");
   };
   switch (field) {
     case Field::global_address: map->global = t.get<std::uint64_t>(value); break;
-    case Field::global_dim: s.global_dims[ord] = small; break;
+    case Field::global_dim: s.global_dims[ord] = new_val; break;
     case Field::global_stride: s.global_strides[ord] = t.get<std::uint64_t>(value); break;
-    case Field::rank: s.rank = small + 1; break;
-    case Field::box_dim: s.box_dims[ord] = small; break;
-    case Field::element_stride: s.element_strides[ord] = small; break;
+    case Field::rank: s.rank = new_val + 1; break;
+    case Field::box_dim: s.box_dims[ord] = new_val; break;
+    case Field::element_stride: s.element_strides[ord] = new_val; break;
     case Field::swizzle_mode:
     case Field::swizzle_atomicity: {
-      const auto sw = field == Field::swizzle_mode ? swizzle_of(small, atomicity) : swizzle_of(mode, small);
+      const auto sw = field == Field::swizzle_mode ? swizzle_of(new_val, atomicity) : swizzle_of(mode, new_val);
       if (!sw) not_moved("a swizzle other than none, 32B, 64B, 128B and 128B with 32B atoms");
       s.swizzle = *sw;
       break;
     }
-    case Field::fill_mode: s.oob_fill = small == 0 ? tma::TmaOobFill::zero : tma::TmaOobFill::nan_request_zero_fma; break;
+    case Field::fill_mode:
+      s.oob_fill = new_val == 0 ? tma::TmaOobFill::zero : tma::TmaOobFill::nan_request_zero_fma;
+      break;
     case Field::interleave_layout:
-      if (small != 0) not_moved("an interleaved layout");
+      if (new_val != 0) not_moved("an interleaved layout");
       break;
   }
   // Rewritten as it stands, unchecked: a map may pass through states no TMA may use (a global address
