@@ -27,7 +27,7 @@ void b200_properties(cudaDeviceProp* p) {
   p->maxGridSize[0] = 0x7FFFFFFF;
   p->maxGridSize[1] = p->maxGridSize[2] = 65535;
   p->l2CacheSize = 126 * 1024 * 1024;
-  p->memoryBusWidth = 8192;
+  p->memoryBusWidth = 7680;  // as a B200 reports it (pytorch/ao PR #4002): 7.67 TB/s at its memory clock
   p->totalConstMem = 65536;
   p->unifiedAddressing = 1;
   p->concurrentKernels = 1;
@@ -59,6 +59,12 @@ bool device_attribute(int* value, int attribute, int device) {
     case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; return true;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); return true;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; return true;
+    // The SM clock SemiAnalysis's B200 measurements convert cycles at (microbench-blackwell), and the
+    // memory clock a B200 reports (pytorch/ao PR #4002; both in ../shared/reference/b200-timing-facts.md).
+    case cudaDevAttrClockRate: *value = 1'965'000; return true;
+    case cudaDevAttrMemoryClockRate: *value = 3'996'000; return true;
     default: break;
   }
   std::fprintf(stderr, "tcgen run: device attribute %d is not emulated (invalid value)\n", attribute);

@@ -3,6 +3,7 @@
 // memory, errors, streams and events, the device's properties (a B200). A
 // function this library does not define is missing from it, so the dynamic
 // loader stops the program at its first call, naming it.
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "b200.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "errors.hpp"
 
 using tcgen::run::Device;
 
@@ -27,14 +29,21 @@ std::lock_guard<std::mutex> lock() { return std::lock_guard<std::mutex>(Device::
 
 cudaError_t launch(const void* function, dim3 grid, dim3 block, void** args, std::size_t smem, dim3 cluster = {1, 1, 1}) {
   const auto guard = lock();
-  return Device::get().launch({function, grid, block, cluster, smem, args});
+  tcgen::run::LaunchRequest r;
+  r.function = function;
+  r.grid = grid;
+  r.block = block;
+  r.cluster = cluster;
+  r.dynamic_smem = smem;
+  r.args = args;
+  return Device::get().launch(r);
 }
 
-// Events hold the host time they were recorded at.
-struct Event {
-  double ms = 0;
-  bool recorded = false;
-};
+// A driver call's result as the runtime's error, remembered as the last one where it is one.
+cudaError_t runtime_error(CUresult e) {
+  return e == CUDA_SUCCESS ? cudaSuccess : Device::get().result(e == CUDA_ERROR_INVALID_HANDLE ? cudaErrorInvalidResourceHandle
+                                                                                                 : cudaErrorInvalidValue);
+}
 
 }  // namespace
 
@@ -251,42 +260,8 @@ cudaError_t cudaPeekAtLastError() {
   const auto guard = lock();
   return Device::get().peek_last_error();
 }
-#define TCGEN_CUDA_ERRORS(X)                                                       \
-  X(cudaSuccess, "no error")                                                       \
-  X(cudaErrorInvalidValue, "invalid argument")                                     \
-  X(cudaErrorMemoryAllocation, "out of memory")                                    \
-  X(cudaErrorInvalidConfiguration, "invalid configuration argument")               \
-  X(cudaErrorMissingConfiguration, "__global__ function call is not configured")   \
-  X(cudaErrorInvalidDevice, "invalid device ordinal")                              \
-  X(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy")          \
-  X(cudaErrorInvalidPitchValue, "invalid pitch argument")                          \
-  X(cudaErrorInvalidSymbol, "invalid device symbol")                               \
-  X(cudaErrorInvalidDeviceFunction, "invalid device function")                     \
-  X(cudaErrorNoKernelImageForDevice, "no kernel image is available for execution on the device") \
-  X(cudaErrorInvalidResourceHandle, "invalid resource handle")                     \
-  X(cudaErrorSymbolNotFound, "named symbol not found")                             \
-  X(cudaErrorNotReady, "device not ready")                                         \
-  X(cudaErrorIllegalAddress, "an illegal memory access was encountered")           \
-  X(cudaErrorAssert, "device-side assert triggered")                               \
-  X(cudaErrorLaunchFailure, "unspecified launch failure")
-const char* cudaGetErrorName(cudaError_t e) {
-  switch (e) {
-#define TCGEN_X(code, text) \
-  case code: return #code;
-    TCGEN_CUDA_ERRORS(TCGEN_X)
-#undef TCGEN_X
-    default: return "cudaErrorUnknown";
-  }
-}
-const char* cudaGetErrorString(cudaError_t e) {
-  switch (e) {
-#define TCGEN_X(code, text) \
-  case code: return text;
-    TCGEN_CUDA_ERRORS(TCGEN_X)
-#undef TCGEN_X
-    default: return "unknown error";
-  }
-}
+const char* cudaGetErrorName(cudaError_t e) { return tcgen::run::error_name(e); }
+const char* cudaGetErrorString(cudaError_t e) { return tcgen::run::error_text(e); }
 
 // ---- the rest of what programs commonly ask: limits, occupancy, pointers, 2-D copies, host callbacks
 cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
@@ -355,17 +330,11 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status)
   return Device::get().sticky();
 }
 
-// ---- streams and events: the work is already done when a call returns
-cudaError_t cudaStreamCreate(cudaStream_t* s) {
-  *s = reinterpret_cast<cudaStream_t>(new char);
-  return cudaSuccess;
-}
+// ---- streams and events: the driver's (driver_context.cpp), whose handles the runtime's are
+cudaError_t cudaStreamCreate(cudaStream_t* s) { return runtime_error(cuStreamCreate(reinterpret_cast<CUstream*>(s), 0)); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
-cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  delete reinterpret_cast<char*>(s);
-  return cudaSuccess;
-}
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { return runtime_error(cuStreamDestroy(reinterpret_cast<CUstream>(s))); }
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   *least = 0;  // as on Hopper and Blackwell: 0 lowest, -5 highest
   *greatest = -5;
@@ -374,28 +343,19 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return Device::get().sticky(); }
 cudaError_t cudaStreamQuery(cudaStream_t) { return Device::get().sticky(); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return Device::get().sticky(); }
-cudaError_t cudaEventCreate(cudaEvent_t* e) {
-  *e = reinterpret_cast<cudaEvent_t>(new Event);
-  return cudaSuccess;
-}
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return runtime_error(cuEventCreate(reinterpret_cast<CUevent*>(e), 0)); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
-cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  delete reinterpret_cast<Event*>(e);
-  return cudaSuccess;
-}
+cudaError_t cudaEventDestroy(cudaEvent_t e) { return runtime_error(cuEventDestroy(reinterpret_cast<CUevent>(e))); }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
-  auto* ev = reinterpret_cast<Event*>(e);
-  ev->ms = Device::get().elapsed_ms();
-  ev->recorded = true;
+  cuEventRecord(reinterpret_cast<CUevent>(e), nullptr);
   return Device::get().sticky();
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) { return cudaEventRecord(e, s); }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return Device::get().sticky(); }
 cudaError_t cudaEventQuery(cudaEvent_t) { return Device::get().sticky(); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  const auto *a = reinterpret_cast<Event*>(start), *b = reinterpret_cast<Event*>(end);
-  if (!a->recorded || !b->recorded) return Device::get().result(cudaErrorInvalidResourceHandle);
-  *ms = static_cast<float>(b->ms - a->ms);
+  if (cuEventElapsedTime(ms, reinterpret_cast<CUevent>(start), reinterpret_cast<CUevent>(end)) != CUDA_SUCCESS)
+    return Device::get().result(cudaErrorInvalidResourceHandle);
   return cudaSuccess;
 }
 

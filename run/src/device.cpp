@@ -1,5 +1,7 @@
 #include "device.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -7,10 +9,13 @@
 
 #include "b200.hpp"
 #include "driver.hpp"
+#include "errors.hpp"
 #include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/ptx/execution_error.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
 #include "tcgen/run/fatbin.hpp"
 
 namespace tcgen::run {
@@ -86,16 +91,25 @@ double Device::elapsed_ms() const {
 void Device::print_summary() const {
   if (json_summary) {  // the same facts, one per line, for tcgen run to put into its JSON object
     std::string lines = "json kernel_launches " + std::to_string(launched_) + "\n";
+    // The runtime marks itself (cudart.cpp); a program without it used the driver API alone.
+    if (!dlsym(RTLD_DEFAULT, "tcgen_cudart")) lines += "json driver_only true\n";
     for (const auto& [rule, count] : warnings_) lines += "json warning " + rule + " " + std::to_string(count) + "\n";
     for (const auto& [rule, text] : first_warning_) lines += "json first " + rule + " " + one_line(text) + "\n";
-    if (sticky() != cudaSuccess) lines += std::string("json fault ") + cudaGetErrorName(sticky()) + "\n";
+    for (const auto& [attribute, count] : no_effect_)
+      lines += "json no_effect " + attribute + " " + std::to_string(count) + "\n";
+    if (sticky() != cudaSuccess) lines += std::string("json fault ") + error_name(sticky()) + "\n";
     return to_tcgen_run(lines);
   }
   std::string line = "tcgen run: " + std::to_string(launched_) + " kernel launch" + (launched_ == 1 ? "" : "es");
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);
-  if (sticky() != cudaSuccess) line += std::string("; the device faulted (") + cudaGetErrorName(sticky()) + ")";
+  if (sticky() != cudaSuccess) line += std::string("; the device faulted (") + error_name(sticky()) + ")";
   line += "\n";
+  if (!no_effect_.empty()) {  // accepted, as a GPU accepts them, but nothing on the host model changes
+    line += "tcgen run: launch attributes with no effect on the host model:";
+    for (const auto& [attribute, count] : no_effect_) line += " " + attribute + " " + std::to_string(count);
+    line += "\n";
+  }
   // Where each PTX-letter rule was first broken: a count alone leaves the user to search for it.
   for (const auto& [rule, text] : first_warning_) line += "tcgen run: " + rule + " first broken at " + one_line(text) + "\n";
   to_tcgen_run(line);
@@ -117,6 +131,70 @@ void Device::register_function(void** handle, const void* host_function, const c
 
 void Device::register_variable(void** handle, const void* host_variable, const char* device_name) {
   symbols_[host_variable] = {reinterpret_cast<Binary*>(handle), device_name};
+}
+
+Binary::~Binary() = default;
+
+Binary* Device::load_module(const void* image, const char* call, cudaError_t* error) {
+  const auto* bytes = static_cast<const std::uint8_t*>(image);
+  const auto refuse = [&](cudaError_t code, const std::string& why) -> Binary* {
+    const char* name = "";
+    driver_error_name(driver_error(code), &name);
+    report(std::string(call) + ": " + why + " (" + name + ")");
+    *error = code;
+    return nullptr;
+  };
+  if (!image) return refuse(cudaErrorInvalidValue, "the image is a null pointer");
+  // A cubin is the GPU's machine code, which the host model cannot run: it runs the PTX.
+  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0)
+    return refuse(cudaErrorNoKernelImageForDevice,
+                  "the image is a cubin (ELF), machine code the host model cannot run: give it the PTX text "
+                  "(nvcc -ptx -arch=sm_100a; Triton under tcgen run does, through TRITON_PTXAS_BLACKWELL_PATH)");
+  auto b = std::make_unique<Binary>();
+  try {
+    std::uint32_t magic = 0;
+    std::memcpy(&magic, bytes, sizeof magic);
+    const std::uint8_t* fatbin = magic == 0x466243B1u ? unwrap_fatbin(image) : magic == 0xBA55ED50u ? bytes : nullptr;
+    if (fatbin) {
+      const std::vector<FatbinEntry> entries = parse_fatbin(fatbin);
+      const FatbinEntry& ptx = sm100a_ptx(entries);
+      b->module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
+    } else {
+      b->module = std::make_unique<ptx::Module>(ptx::Module::parse(reinterpret_cast<const char*>(bytes), "module.ptx"));
+    }
+  } catch (const Error& e) {
+    // A fatbinary without compute_100a PTX is the missing image a GPU reports; anything else, PTX it cannot read.
+    return refuse(e.field() == "the program's device code" ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx,
+                  e.what());
+  }
+  binaries_.push_back(std::move(b));
+  return binaries_.back().get();
+}
+
+Binary* Device::loaded_module(const void* handle, const char* call) {
+  for (const auto& b : binaries_)
+    if (b.get() == handle && !b->wrapper) return b.get();
+  report(std::string(call) + ": " + hex(reinterpret_cast<std::uintptr_t>(handle)) +
+         " is no loaded module (CUDA_ERROR_INVALID_HANDLE)");
+  return nullptr;
+}
+
+void Device::unload_module(Binary* b) {
+  for (const auto& [name, handle] : b->functions) kernels_.erase(handle.get());
+  std::erase_if(binaries_, [b](const std::unique_ptr<Binary>& p) { return p.get() == b; });
+}
+
+const void* Device::module_function(Binary& b, const char* name, const char* call) {
+  if (const auto f = b.functions.find(name ? name : ""); f != b.functions.end()) return f->second.get();
+  try {
+    module(b).entry(name ? name : "");
+  } catch (const Error& e) {
+    report(std::string(call) + ": " + e.what() + " (CUDA_ERROR_NOT_FOUND)");
+    return nullptr;
+  }
+  const void* handle = (b.functions[name] = std::make_unique<char>()).get();
+  kernels_[handle] = {&b, name, std::nullopt};
+  return handle;
 }
 
 const ptx::Module& Device::module(Binary& b) {
@@ -232,8 +310,11 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   try {
     module = &this->module(*k->binary);
     entry = &module->entry(k->name);
+    if (!r.args && !r.packed && !entry->params.empty())
+      fail("kernel parameters", "none", "a pointer per parameter, or CU_LAUNCH_PARAM_BUFFER_POINTER");
     for (std::size_t i = 0; i < entry->params.size(); ++i)
-      args.push_back({static_cast<const std::uint8_t*>(r.args[i]), entry->params[i].bytes});
+      args.push_back({r.args ? static_cast<const std::uint8_t*>(r.args[i]) : r.packed + entry->params[i].offset,
+                      entry->params[i].bytes});
     const int allowed = k->max_dynamic_smem.value_or(kDefaultSmem - static_cast<int>(entry->static_shared_bytes));
     if (r.dynamic_smem > static_cast<std::size_t>(std::max(allowed, 0)))
       fail("dynamic shared memory", std::to_string(r.dynamic_smem) + " bytes",
@@ -255,7 +336,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     const cudaError_t code = image   ? cudaErrorNoKernelImageForDevice
                              : shape ? cudaErrorInvalidConfiguration
                                      : cudaErrorInvalidValue;
-    report("the launch of " + what + " is refused (" + cudaGetErrorName(code) + "): " + e.what());
+    report("the launch of " + what + " is refused (" + error_name(code) + "): " + e.what());
     return result(code);
   }
   // Once threads run, whatever stops them is a fault: the device is unusable from then on.
@@ -264,6 +345,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     memory.push_back({reinterpret_cast<const void*>(start), b.bytes,
                       (b.pinned ? "cudaMallocHost #" : "cudaMalloc #") + std::to_string(b.serial), true});
   ++launched_;
+  for (const std::string& attribute : r.no_effect) ++no_effect_[attribute];
   try {
     const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
     for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
@@ -275,7 +357,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     const std::string what = e.what();
     const std::size_t first = what.find('\n');
     std::fprintf(stderr, "%s\n", what.substr(0, first).c_str());
-    report(std::string("kernel fault, the device is now unusable (") + cudaGetErrorName(sticky()) + "):" +
+    report(std::string("kernel fault, the device is now unusable (") + error_name(sticky()) + "):" +
            (first == std::string::npos ? "" : what.substr(first)));
   } catch (const exec::DeadlockError& e) {
     sticky_ = cudaErrorLaunchFailure;

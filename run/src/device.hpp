@@ -1,8 +1,10 @@
 #pragma once
-// The one emulated B200 behind the replacement CUDA runtime: the programs'
-// registered device code, their kernels and variables, device memory, the
-// error state (per host thread, and sticky after a fault, as on a device)
-// and the tally printed at exit. Work runs at once, in call order, so
+// The one emulated B200 behind the replacement CUDA driver and runtime: the
+// programs' device code (registered fatbinaries and loaded modules), their
+// kernels and variables, device memory, the error state (per host thread,
+// and sticky after a fault, as on a device) and the tally printed at exit.
+// It lives in libcuda.so.1, which the runtime links, so that a program
+// mixing both APIs sees one device. Work runs at once, in call order, so
 // streams and events only keep order. Every member is used under `mutex`.
 #include <cuda_runtime_api.h>
 
@@ -16,14 +18,18 @@
 #include <string>
 #include <vector>
 
-#include "tcgen/ptx/launch.hpp"
-#include "tcgen/ptx/module.hpp"
+namespace tcgen::ptx {
+class Module;
+}
 
 namespace tcgen::run {
 
 struct Binary {
-  const void* wrapper = nullptr;        // what __cudaRegisterFatBinary received
+  const void* wrapper = nullptr;        // what __cudaRegisterFatBinary received; null for a driver module
   std::unique_ptr<ptx::Module> module;  // parsed at the first use of one of its kernels or variables
+  // A driver module's kernels (cuModuleGetFunction): name → the handle the program holds.
+  std::map<std::string, std::unique_ptr<char>> functions;
+  ~Binary();
 };
 
 struct Kernel {
@@ -49,7 +55,9 @@ struct LaunchRequest {
   const void* function = nullptr;
   dim3 grid, block, cluster{1, 1, 1};
   std::size_t dynamic_smem = 0;
-  void** args = nullptr;
+  void** args = nullptr;                  // one pointer per parameter, or
+  const std::uint8_t* packed = nullptr;   // the parameters at their PTX offsets (CU_LAUNCH_PARAM_BUFFER_POINTER)
+  std::vector<std::string> no_effect;     // launch attributes accepted that the host model has no use for
 };
 
 class Device {
@@ -66,6 +74,14 @@ class Device {
   void** register_binary(const void* wrapper);
   void register_function(void** handle, const void* host_function, const char* device_name);
   void register_variable(void** handle, const void* host_variable, const char* device_name);
+  // cuModuleLoadData/cuLibraryLoadData: a module from an image (PTX text, or a fatbinary holding
+  // compute_100a PTX), parsed now; null and *error set (with a report naming `call`) when refused.
+  Binary* load_module(const void* image, const char* call, cudaError_t* error);
+  // The module `handle` names, or null with a report naming `call`.
+  Binary* loaded_module(const void* handle, const char* call);
+  void unload_module(Binary* b);
+  // The handle of a driver module's kernel `name` (cuModuleGetFunction), or null with a report.
+  const void* module_function(Binary& b, const char* name, const char* call);
   cudaError_t launch(const LaunchRequest& r);
   // cudaFuncGetAttributes / cudaFuncSetAttribute of a registered kernel, from its PTX entry.
   cudaError_t function_attributes(const void* function, cudaFuncAttributes* a);
@@ -77,6 +93,13 @@ class Device {
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor from an SM's threads, CTAs and shared memory
   // (registers are ptxas's, unknown here, so they do not limit it).
   cudaError_t occupancy(const void* function, int block_threads, std::size_t dynamic_smem, int* blocks);
+
+  // Where a live block or module variable holding address a starts and how long it is.
+  struct Range {
+    std::uintptr_t begin;
+    std::uint64_t bytes;
+  };
+  std::optional<Range> device_memory_at(std::uintptr_t a) const;
 
   void* allocate(std::uint64_t bytes, bool pinned, const char* call);
   std::uint64_t allocated_bytes() const;
@@ -107,12 +130,6 @@ class Device {
   const ptx::Module& module(Binary& b);
   // The kernel registered for a host stub, or null with a report.
   Kernel* kernel(const void* function, const char* call);
-  // Where a live block or module variable holding address a starts and how long it is.
-  struct Range {
-    std::uintptr_t begin;
-    std::uint64_t bytes;
-  };
-  std::optional<Range> device_memory_at(std::uintptr_t a) const;
 
   std::vector<std::unique_ptr<Binary>> binaries_;
   std::map<const void*, Kernel> kernels_;
@@ -122,6 +139,7 @@ class Device {
   std::atomic<cudaError_t> sticky_{cudaSuccess};
   std::uint64_t launched_ = 0;
   std::map<std::string, std::uint64_t> warnings_;
+  std::map<std::string, std::uint64_t> no_effect_;  // launch attribute → launches that asked for it
   std::map<std::string, std::string> first_warning_;  // rule → where it was first broken, and how
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

@@ -1,12 +1,13 @@
-// The CUDA driver API subset that tcgen05 programs call (libcuda.so.1, and
-// through cudaGetDriverEntryPoint): initialisation, the one device and its
-// attributes, error strings, cuGetProcAddress, the cuMemsetD* fills, cuTensorMapEncodeTiled and Im2col,
-// which validates the map as the driver does (tma::TensorMapSpec::validate:
-// DRV's rules, the field named) and encodes it in tcgen's own CUtensorMap
-// layout (ptx/tensor_map.hpp), which the interpreter's TMA reads back.
+// The CUDA driver API (libcuda.so.1, and through cudaGetDriverEntryPoint):
+// initialisation, the one device and its attributes, error strings, and
+// cuGetProcAddress over the table of every function this library defines.
+// Contexts and streams, modules and launches, memory and tensor maps are in
+// the driver_*.cpp files beside this one.
 #include "driver.hpp"
 
 #include "b200.hpp"
+#include "device.hpp"
+#include "errors.hpp"
 
 #include <cuda.h>
 
@@ -18,65 +19,11 @@
 #include <cstring>
 #include <string>
 
-#include "tcgen/core/error.hpp"
-#include "tcgen/ptx/tensor_map.hpp"
-
-namespace {
-
-// A program that uses the driver alone never loads the runtime, whose exit
-// line tells tcgen run that its libraries were used: then this one says so.
-struct ExitLine {
-  ~ExitLine() {
-    if (dlsym(RTLD_DEFAULT, "__cudaRegisterFatBinary") || !std::getenv("TCGEN_RUN_FD")) return;
-    tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_JSON")
-                                 ? "json kernel_launches 0\njson driver_only true\n"
-                                 : "tcgen run: the driver API only (no kernel launched through the runtime)\n");
-  }
-};
-
-void report(const std::string& text) { std::fprintf(stderr, "tcgen run: %s\n", text.c_str()); }
-
-// Bytes per element of a CUtensorMapDataType the model's TMA moves (1, 2, 4 or 8: FlashMLA's
-// sparse decode moves 8 e4m3 bytes as one INT64 so that a 448-byte row fits one box; 1 for the
-// packed types, which the map's data type describes); 0 otherwise.
-std::uint32_t element_bytes(CUtensorMapDataType t) {
-  switch (t) {
-    case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT16:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
-    case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT32:
-    case CU_TENSOR_MAP_DATA_TYPE_INT32:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
-    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT64:
-    case CU_TENSOR_MAP_DATA_TYPE_INT64:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
-    // The packed 4- and 6-bit types move in units of their own (TensorMapSpec::packing), not elements.
-    case CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B:
-    case CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B:
-    case CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B: return 1;
-    default: return 0;
-  }
-}
-
-// n values of T from dst: device memory is host memory on the host model.
-template <class T>
-CUresult fill(CUdeviceptr dst, T value, std::size_t n) {
-  if (!dst && n) return CUDA_ERROR_INVALID_VALUE;
-  T* p = reinterpret_cast<T*>(static_cast<std::uintptr_t>(dst));
-  for (std::size_t i = 0; i < n; ++i) p[i] = value;
-  return CUDA_SUCCESS;
-}
-
-}  // namespace
-
 extern "C" {
 
+// The device is made at the first call that needs it; its summary is printed at exit.
 CUresult cuInit(unsigned) {
-  static ExitLine at_exit;  // constructed by the first cuInit, destroyed at exit
+  tcgen::run::Device::get();
   return CUDA_SUCCESS;
 }
 CUresult cuDriverGetVersion(int* v) {
@@ -96,138 +43,29 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice devi
   // The runtime's attributes share the driver's numbering.
   return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
-#define TCGEN_CU_ERRORS(X)                                       \
-  X(CUDA_SUCCESS, "no error")                                    \
-  X(CUDA_ERROR_INVALID_VALUE, "invalid argument")                \
-  X(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal")         \
-  X(CUDA_ERROR_NOT_FOUND, "named symbol not found")              \
-  X(CUDA_ERROR_NOT_SUPPORTED, "operation not supported")
-CUresult cuGetErrorName(CUresult e, const char** s) {
-  switch (e) {
-#define TCGEN_X(code, text) \
-  case code: *s = #code; return CUDA_SUCCESS;
-    TCGEN_CU_ERRORS(TCGEN_X)
-#undef TCGEN_X
-    default: *s = "CUDA_ERROR_UNKNOWN"; return CUDA_ERROR_INVALID_VALUE;
-  }
-}
-CUresult cuGetErrorString(CUresult e, const char** s) {
-  switch (e) {
-#define TCGEN_X(code, text) \
-  case code: *s = text; return CUDA_SUCCESS;
-    TCGEN_CU_ERRORS(TCGEN_X)
-#undef TCGEN_X
-    default: *s = "unknown error"; return CUDA_ERROR_INVALID_VALUE;
-  }
-}
-
-}  // extern "C"
-
-namespace {
-
-// The arguments cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col share, checked and put into s:
-// "" when they are valid, else why not.
-std::string shared_arguments(tcgen::tma::TensorMapSpec& s, CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank,
-                             const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* element_strides,
-                             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill oob) {
-  // A null globalAddress is accepted, as the driver does: CUTLASS's grouped GEMMs encode placeholder maps
-  // that their kernels point at each group's tensors with tensormap.replace.
-  if (!map || !dims || !element_strides || (rank > 1 && !strides))
-    return "a null pointer among tensorMap, globalDim, globalStrides, elementStrides";
-  if (reinterpret_cast<std::uintptr_t>(map) % 64 != 0)
-    return "tensorMap is not 64-byte aligned (DRV: the CUtensorMap's address must be aligned to 64 bytes)";
-  s.element_bytes = element_bytes(type);
-  s.data_type = static_cast<int>(type);
-  if (s.element_bytes == 0)
-    return "tensorDataType = " + std::to_string(static_cast<int>(type)) +
-           " is not modelled: the host model's TMA moves 1-, 2-, 4- and 8-byte elements and the packed 4- and "
-           "6-bit types (13-15)";
-  if (rank < 1 || rank > 5) return "tensorRank = " + std::to_string(rank) + " is invalid: expected 1 to 5";
-  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return "interleave is not modelled: expected INTERLEAVE_NONE";
-  switch (swizzle) {
-    case CU_TENSOR_MAP_SWIZZLE_NONE: s.swizzle = tcgen::tma::TmaSwizzle::none; break;
-    case CU_TENSOR_MAP_SWIZZLE_32B: s.swizzle = tcgen::tma::TmaSwizzle::b32; break;
-    case CU_TENSOR_MAP_SWIZZLE_64B: s.swizzle = tcgen::tma::TmaSwizzle::b64; break;
-    case CU_TENSOR_MAP_SWIZZLE_128B: s.swizzle = tcgen::tma::TmaSwizzle::b128; break;
-    case CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: s.swizzle = tcgen::tma::TmaSwizzle::b128_atom32b; break;
-    default: return "swizzle = " + std::to_string(static_cast<int>(swizzle)) + " is not modelled";
-  }
-  if (oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE && oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
-    return "oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA";
-  s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::tma::TmaOobFill::zero
-                                                       : tcgen::tma::TmaOobFill::nan_request_zero_fma;
-  s.rank = rank;
-  for (cuuint32_t i = 0; i < rank; ++i) {
-    s.global_dims[i] = dims[i];
-    s.element_strides[i] = element_strides[i];
-    if (i + 1 < rank) s.global_strides[i] = strides[i];
-  }
-  return "";
-}
-
-// The map validated and written, or refused naming why.
-CUresult encode(const char* function, const tcgen::tma::TensorMapSpec& s, CUtensorMap* map, void* global,
-                const std::string& why) {
-  const auto refuse = [&](const std::string& text) {
-    report(std::string(function) + ": " + text + " (CUDA_ERROR_INVALID_VALUE)");
-    return CUDA_ERROR_INVALID_VALUE;
-  };
-  if (!why.empty()) return refuse(why);
-  try {
-    const tcgen::ptx::TensorMap m = tcgen::ptx::encode_tensor_map(s, global);
-    static_assert(sizeof(CUtensorMap) == sizeof m.bytes);
-    std::memcpy(map, m.bytes, sizeof m.bytes);
-  } catch (const tcgen::Error& e) {
-    return refuse(e.what());
-  }
+CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  if (!name || length < 1) return CUDA_ERROR_INVALID_VALUE;
+  cudaDeviceProp p;
+  tcgen::run::b200_properties(&p);
+  std::snprintf(name, static_cast<std::size_t>(length), "%s", p.name);
   return CUDA_SUCCESS;
 }
-
-}  // namespace
-
-extern "C" {
-
-CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
-                                const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
-                                const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
-                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
-  tcgen::tma::TensorMapSpec s;
-  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
-  if (why.empty() && !box) why = "a null boxDim";
-  for (cuuint32_t i = 0; why.empty() && i < rank; ++i) s.box_dims[i] = box[i];
-  return encode("cuTensorMapEncodeTiled", s, map, global, why);
+CUresult cuDeviceTotalMem(std::size_t* bytes, CUdevice device) {
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = tcgen::run::kGlobalMemoryBytes;
+  return CUDA_SUCCESS;
 }
-
-// An im2col map (PTX #tensor-im2col-mode; tma::TmaIm2col): the corners, one per spatial dim (rank - 2,
-// W first), the channels and pixels a load moves.
-CUresult cuTensorMapEncodeIm2col(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
-                                 const cuuint64_t* dims, const cuuint64_t* strides, const int* lower_corner,
-                                 const int* upper_corner, cuuint32_t channels_per_pixel, cuuint32_t pixels_per_column,
-                                 const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
-                                 CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
-  tcgen::tma::TensorMapSpec s;
-  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
-  if (why.empty() && (!lower_corner || !upper_corner)) why = "a null pixelBoxLowerCorner or pixelBoxUpperCorner";
-  if (why.empty() && rank < 3) why = "tensorRank = " + std::to_string(rank) + " is invalid: expected 3 to 5 for im2col";
-  s.im2col.on = true;
-  s.im2col.channels_per_pixel = channels_per_pixel;
-  s.im2col.pixels_per_column = pixels_per_column;
-  for (cuuint32_t i = 0; why.empty() && i + 2 < rank; ++i) {
-    s.im2col.lower_corner[i] = lower_corner[i];
-    s.im2col.upper_corner[i] = upper_corner[i];
-  }
-  return encode("cuTensorMapEncodeIm2col", s, map, global, why);
+CUresult cuGetErrorName(CUresult e, const char** s) {
+  if (tcgen::run::driver_error_name(e, s)) return CUDA_SUCCESS;
+  *s = "CUDA_ERROR_UNKNOWN";
+  return CUDA_ERROR_INVALID_VALUE;
 }
-
-// cuMemsetD8/16/32 and their Async forms: device memory is host memory on the host model, and the
-// runtime finishes each launch before it returns, so a fill is done at once, in order with them.
-// (CUTLASS fills its workspaces so: cutlass/workspace.h.)
-CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, std::size_t n) { return fill(dst, v, n); }
-CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, std::size_t n) { return fill(dst, v, n); }
-CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, std::size_t n) { return fill(dst, v, n); }
-CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, std::size_t n, CUstream) { return fill(dst, v, n); }
-CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, std::size_t n, CUstream) { return fill(dst, v, n); }
-CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, std::size_t n, CUstream) { return fill(dst, v, n); }
+CUresult cuGetErrorString(CUresult e, const char** s) {
+  if (tcgen::run::driver_error_text(e, s)) return CUDA_SUCCESS;
+  *s = "unknown error";
+  return CUDA_ERROR_INVALID_VALUE;
+}
 
 // cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form: a
 // symbol not emulated gives a null pointer and status SYMBOL_NOT_FOUND, not an error.
@@ -261,30 +99,54 @@ void to_tcgen_run(const std::string& line) {
   std::fputs(line.c_str(), stderr);
 }
 
+namespace {
+
+// Every driver function this library defines, by the name programs ask for: cuda.h maps a name
+// to its current version (cuMemAlloc → cuMemAlloc_v2), which `&name` takes and `#name` does not.
+#define TCGEN_DRIVER_FUNCTIONS(X)                                                                                     \
+  X(cuInit) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute) X(cuDeviceGetName)       \
+  X(cuDeviceTotalMem) X(cuGetErrorName) X(cuGetErrorString)                              \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxReset) X(cuDevicePrimaryCtxGetState)    \
+  X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxPushCurrent) X(cuCtxPopCurrent)         \
+  X(cuCtxGetDevice) X(cuCtxSynchronize) X(cuCtxGetLimit) X(cuCtxSetLimit) X(cuCtxSetCacheConfig)                      \
+  X(cuStreamCreate) X(cuStreamCreateWithPriority) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)          \
+  X(cuStreamIsCapturing) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                     \
+  X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime)                                                         \
+  X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLibraryLoadData)             \
+  X(cuLibraryUnload) X(cuLibraryGetKernel) X(cuKernelGetFunction) X(cuKernelGetAttribute) X(cuKernelSetAttribute)     \
+  X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuLaunchKernel) X(cuLaunchKernelEx)           \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters)                                      \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo) X(cuMemcpy)         \
+  X(cuMemcpyAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)          \
+  X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD16) X(cuMemsetD32) X(cuMemsetD8Async) X(cuMemsetD16Async)             \
+  X(cuMemsetD32Async) X(cuPointerGetAttribute) X(cuPointerGetAttributes)                                              \
+  X(cuTensorMapEncodeTiled) X(cuTensorMapEncodeIm2col) X(cuGetProcAddress_v2)
+
+struct Entry {
+  const char* name;
+  void* function;
+};
+
+const Entry kFunctions[] = {
+#define TCGEN_ENTRY(f) {#f, reinterpret_cast<void*>(&f)},
+    TCGEN_DRIVER_FUNCTIONS(TCGEN_ENTRY)
+#undef TCGEN_ENTRY
+};
+
+}  // namespace
+
 void* driver_function(const char* symbol) {
-  const std::string s = symbol ? symbol : "";
-  if (s == "cuTensorMapEncodeTiled") return reinterpret_cast<void*>(&cuTensorMapEncodeTiled);
-  if (s == "cuTensorMapEncodeIm2col") return reinterpret_cast<void*>(&cuTensorMapEncodeIm2col);
-  if (s == "cuInit") return reinterpret_cast<void*>(&cuInit);
-  if (s == "cuDriverGetVersion") return reinterpret_cast<void*>(&cuDriverGetVersion);
-  if (s == "cuDeviceGet") return reinterpret_cast<void*>(&cuDeviceGet);
-  if (s == "cuDeviceGetCount") return reinterpret_cast<void*>(&cuDeviceGetCount);
-  if (s == "cuDeviceGetAttribute") return reinterpret_cast<void*>(&cuDeviceGetAttribute);
-  if (s == "cuGetErrorName") return reinterpret_cast<void*>(&cuGetErrorName);
-  if (s == "cuGetErrorString") return reinterpret_cast<void*>(&cuGetErrorString);
-  if (s == "cuGetProcAddress") return reinterpret_cast<void*>(&cuGetProcAddress_v2);
-  if (s == "cuMemsetD8") return reinterpret_cast<void*>(&cuMemsetD8_v2);
-  if (s == "cuMemsetD16") return reinterpret_cast<void*>(&cuMemsetD16_v2);
-  if (s == "cuMemsetD32") return reinterpret_cast<void*>(&cuMemsetD32_v2);
-  if (s == "cuMemsetD8Async") return reinterpret_cast<void*>(&cuMemsetD8Async);
-  if (s == "cuMemsetD16Async") return reinterpret_cast<void*>(&cuMemsetD16Async);
-  if (s == "cuMemsetD32Async") return reinterpret_cast<void*>(&cuMemsetD32Async);
+  std::string s = symbol ? symbol : "";
+  if (s == "cuGetProcAddress") s = "cuGetProcAddress_v2";
+  for (const Entry& e : kFunctions)
+    if (s == e.name) return e.function;
   // Programs look up many functions they never call: under tcgen run the names are gathered and said
   // once, after the program ends (a crash through a null pointer included).
   if (std::getenv("TCGEN_RUN_FD"))
     to_tcgen_run("unemulated " + (s.empty() ? std::string("(an empty name)") : s) + "\n");
   else
-    report("the driver function " + s + " is not emulated; the program gets a null pointer for it");
+    std::fprintf(stderr, "tcgen run: the driver function %s is not emulated; the program gets a null pointer for it\n",
+                 s.c_str());
   return nullptr;
 }
 

@@ -1,8 +1,8 @@
 // A host program (g++, no nvcc) linked with -lcuda, run under `tcgen run`:
 // it loads no CUDA runtime, and the dynamic loader
 // finds tcgen's libcuda.so.1 by its soname. Initialisation, the device and
-// two attributes, cuGetProcAddress, error strings, the cuMemsetD* fills (as
-// CUTLASS fills its workspaces). Exit 0 and PASSED when the driver describes a
+// two attributes, cuGetProcAddress, error strings, the cuMemsetD* fills of
+// cuMemAlloc's memory (as CUTLASS fills its workspaces). Exit 0 and PASSED when the driver describes a
 // B200, hands out cuTensorMapEncodeTiled, encodes im2col and packed 4-bit maps, and fills what it is given.
 #include <cuda.h>
 
@@ -42,13 +42,15 @@ int main() {
                                            fp4_box, ones, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                            CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
   std::printf("cuTensorMapEncodeIm2col and a 16U4_ALIGN16B map: %s\n", maps ? "encoded, and 2000 pixels refused" : "wrong");
-  // Host memory stands for device memory on the host model.
+  // Fills of driver memory, each of the words asked and no more.
   unsigned int words[6] = {};
-  const CUdeviceptr at = reinterpret_cast<CUdeviceptr>(words);
-  const bool filled = cuMemsetD32Async(at + 4, 0xA5A5A5A5u, 4, nullptr) == CUDA_SUCCESS &&
+  CUdeviceptr at = 0;
+  const bool filled = cuMemAlloc(&at, sizeof words) == CUDA_SUCCESS && cuMemsetD32(at, 0, 6) == CUDA_SUCCESS &&
+                      cuMemsetD32Async(at + 4, 0xA5A5A5A5u, 4, nullptr) == CUDA_SUCCESS &&
                       cuMemsetD16_v2(at + 8, 0x1234, 2) == CUDA_SUCCESS && cuMemsetD8Async(at + 12, 7, 1, nullptr) == CUDA_SUCCESS &&
-                      words[0] == 0 && words[1] == 0xA5A5A5A5u && words[2] == 0x12341234u && words[3] == 0xA5A5A507u &&
-                      words[4] == 0xA5A5A5A5u && words[5] == 0;
+                      cuMemcpyDtoH(words, at, sizeof words) == CUDA_SUCCESS && words[0] == 0 &&
+                      words[1] == 0xA5A5A5A5u && words[2] == 0x12341234u && words[3] == 0xA5A5A507u &&
+                      words[4] == 0xA5A5A5A5u && words[5] == 0 && cuMemFree(at) == CUDA_SUCCESS;
   std::printf("cuMemsetD32Async, D16, D8Async: %s\n", filled ? "filled as asked" : "wrong");
   const bool b200 = ok && filled && maps && major == 10 && sms == 148 && std::strcmp(text, "invalid argument") == 0;
   std::printf("%s\n", b200 ? "PASSED" : "FAILED");

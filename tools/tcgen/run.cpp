@@ -37,7 +37,13 @@ hardware rule checked; cudaMalloc'ed memory is host memory. Build it with
   nvcc -gencode arch=compute_100a,code=[sm_100a,compute_100a] -cudart shared ...
 
 (the host model runs the compute_100a PTX; -cudart shared lets tcgen's
-libcudart.so.13 stand in for NVIDIA's). A kernel fault prints the model's
+libcudart.so.13 stand in for NVIDIA's). Programs that call the driver API
+alone load tcgen's libcuda.so.1 and run the PTX they load. Triton programs
+run as they are (tcgen run -- python3 prog.py): tcgen run points Triton's
+ptxas at a pass-through, so Triton hands the driver its PTX, and its
+launcher at tcgen's libcuda (TRITON_PTXAS_BLACKWELL_PATH,
+TRITON_LIBCUDA_PATH; TRITON_CACHE_DIR, kept apart from a GPU's cache, is
+$XDG_CACHE_HOME/tcgen/triton), each unless already set. A kernel fault prints the model's
 report, and the program's later CUDA calls fail as after a fault on a GPU.
 At exit one line sums up: kernels launched, PTX-letter warnings by rule; a
 line for each rule then says where it was first broken (CUDA file:line with
@@ -72,6 +78,7 @@ constexpr Option kOptions[] = {
      "kernel_launches, warnings {rule: count}, first_broken {rule:\n"
      "where it was first broken and how}, fault (the sticky\n"
      "error's name, or null), driver_only, unemulated_driver_functions,\n"
+     "launch_attributes_without_effect {attribute: launches},\n"
      "ended_without_summary (null, or why there is no summary: a\n"
      "crash, an abort, _exit, the loader, the static runtime); always\n"
      "printed, after the sentence that says why where there is one"}};
@@ -86,6 +93,14 @@ struct Heard {
   std::vector<std::string> unemulated;
   std::string json, text;
 };
+
+// Where Triton's cache lives under tcgen run: its "cubins" are PTX, which a GPU's run must not find.
+std::string triton_cache() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::filesystem::path base = xdg && *xdg ? xdg : std::filesystem::path(home && *home ? home : "/tmp") / ".cache";
+  return (base / "tcgen" / "triton").string();
+}
 
 Heard parse_heard(const std::string& pipe) {
   Heard h;
@@ -108,7 +123,7 @@ Heard parse_heard(const std::string& pipe) {
 // functions it asked for in vain, and why there is no summary (`ended`, empty when there is one).
 std::string summary_json(const Heard& h, std::span<const std::string> program, int code, int signal,
                          const std::string& ended) {
-  Report r(true), warnings(true), first(true);
+  Report r(true), warnings(true), first(true), no_effect(true);
   r.field("verb", "run");
   r.field("program", program[0]);
   r.field("arguments", std::vector<std::string>(program.begin() + 1, program.end()));
@@ -127,6 +142,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
     if (key == "first") first.field(value, line.substr(std::string("json first ").size() + value.size() + 1));
     if (key == "fault") fault = value;
     if (key == "driver_only") driver_only = value;
+    if (key == "no_effect") no_effect.field(value, static_cast<std::int64_t>(std::stoll(count)));
   }
   r.field("kernel_launches", launches);
   r.raw("warnings", warnings.object());
@@ -135,6 +151,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   else r.field("fault", fault);
   r.field("driver_only", driver_only == "true");
   r.field("unemulated_driver_functions", h.unemulated);
+  r.raw("launch_attributes_without_effect", no_effect.object());
   if (ended.empty()) r.raw("ended_without_summary", "null");
   else r.field("ended_without_summary", ended);
   return r.object();
@@ -187,6 +204,11 @@ int run_program(std::span<const std::string> args) {
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
     if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
+    // Triton: its ptxas hands back the PTX (run/ptxas_passthrough.sh), its launcher links tcgen's libcuda,
+    // and what it compiles so is cached apart from what it compiles for a GPU.
+    setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);
+    setenv("TRITON_LIBCUDA_PATH", lib.c_str(), 0);
+    setenv("TRITON_CACHE_DIR", triton_cache().c_str(), 0);
     std::vector<char*> argv;
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
     argv.push_back(nullptr);

@@ -1,0 +1,117 @@
+// A host program (g++, no nvcc) that runs a kernel through the driver API alone, as Triton's launcher
+// does: a context made current, the kernel's PTX loaded with cuModuleLoadData (its cubin refused, with
+// why), cuModuleGetFunction, driver memory, and three launches: cuLaunchKernel with a pointer per
+// parameter, with the parameters packed in a buffer (`extra`), and cuLaunchKernelEx with a cluster
+// and a programmatic-serialisation attribute, which the summary names. PASSED when every answer is
+// the driver's and y = 1 + 2 x after the first launch, 1 + 2 x + 3 x after the second, and so on.
+//   driver_module KERNEL.ptx KERNEL.cubin   (scale_add: y[i] += a * x[i] for i < n)
+#include <cuda.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string read(const char* path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), {}};
+}
+
+bool expect(const char* what, CUresult got, CUresult want) {
+  if (got == want) return true;
+  const char *g = "?", *w = "?";
+  cuGetErrorName(got, &g);
+  cuGetErrorName(want, &w);
+  std::printf("%s: %s, expected %s\n", what, g, w);
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) return 2;
+  const std::string ptx = read(argv[1]), cubin = read(argv[2]);
+  bool ok = expect("cuInit", cuInit(0), CUDA_SUCCESS);
+  CUcontext ctx = nullptr;
+  CUdevice dev = -1;
+  ok &= expect("cuCtxGetDevice before a context", cuCtxGetDevice(&dev), CUDA_ERROR_INVALID_CONTEXT);
+  ok &= expect("cuCtxGetCurrent", cuCtxGetCurrent(&ctx), CUDA_SUCCESS) && ctx == nullptr;
+  ok &= expect("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS) && ctx;
+  ok &= expect("cuCtxSetCurrent", cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+  ok &= expect("cuCtxGetDevice", cuCtxGetDevice(&dev), CUDA_SUCCESS) && dev == 0;
+
+  CUmodule module = nullptr;
+  ok &= expect("cuModuleLoadData of a cubin", cuModuleLoadData(&module, cubin.c_str()), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  ok &= expect("cuModuleLoadData of PTX", cuModuleLoadData(&module, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f = nullptr, missing = nullptr;
+  ok &= expect("cuModuleGetFunction of no entry", cuModuleGetFunction(&missing, module, "scale_sub"), CUDA_ERROR_NOT_FOUND);
+  ok &= expect("cuModuleGetFunction", cuModuleGetFunction(&f, module, "scale_add"), CUDA_SUCCESS);
+  int threads = 0;
+  ok &= expect("cuFuncGetAttribute", cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f), CUDA_SUCCESS) &&
+        threads == 1024;
+  ok &= expect("cuFuncSetAttribute of attribute 17", cuFuncSetAttribute(f, static_cast<CUfunction_attribute>(17), 1),
+               CUDA_ERROR_INVALID_VALUE);
+
+  constexpr int n = 1000;
+  std::vector<float> x(n), y(n, 1.0f), back(n);
+  for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i % 17) - 8.0f;
+  CUdeviceptr dx = 0, dy = 0;
+  ok &= expect("cuMemAlloc", cuMemAlloc(&dx, n * sizeof(float)), CUDA_SUCCESS);
+  ok &= expect("cuMemAlloc", cuMemAlloc(&dy, n * sizeof(float)), CUDA_SUCCESS);
+  ok &= expect("cuMemcpyHtoD", cuMemcpyHtoD(dx, x.data(), n * sizeof(float)), CUDA_SUCCESS);
+  ok &= expect("cuMemcpyHtoD", cuMemcpyHtoD(dy, y.data(), n * sizeof(float)), CUDA_SUCCESS);
+  CUdeviceptr seen = 0;
+  int on_stack = 0;
+  ok &= expect("cuPointerGetAttribute of device memory",
+               cuPointerGetAttribute(&seen, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, dy + 8), CUDA_SUCCESS) && seen == dy + 8;
+  ok &= expect("cuPointerGetAttribute of host memory",
+               cuPointerGetAttribute(&seen, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, reinterpret_cast<CUdeviceptr>(&on_stack)),
+               CUDA_ERROR_INVALID_VALUE);
+  ok &= expect("cuMemsetD32 of host memory", cuMemsetD32(reinterpret_cast<CUdeviceptr>(&on_stack), 1, 1),
+               CUDA_ERROR_INVALID_VALUE);
+
+  // a = 2 by pointers, then 3 from a packed buffer laid out as the PTX entry's parameters are.
+  float a = 2.0f;
+  int count = n;
+  void* params[] = {&dy, &dx, &a, &count};
+  ok &= expect("cuLaunchKernel", cuLaunchKernel(f, 8, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+  struct {
+    CUdeviceptr y, x;
+    float a;
+    int n;
+  } packed{dy, dx, 3.0f, n};
+  std::size_t packed_bytes = sizeof packed;
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_bytes, CU_LAUNCH_PARAM_END};
+  ok &= expect("cuLaunchKernel with extra", cuLaunchKernel(f, 8, 1, 1, 128, 1, 1, 0, nullptr, nullptr, extra), CUDA_SUCCESS);
+  // a = 4 in clusters of 2, with programmatic stream serialisation (PDL), which changes nothing here.
+  a = 4.0f;
+  CUlaunchAttribute attributes[2] = {};
+  attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attributes[0].value.clusterDim.x = 2;
+  attributes[0].value.clusterDim.y = attributes[0].value.clusterDim.z = 1;
+  attributes[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attributes[1].value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = 8;
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = 128;
+  config.blockDimY = config.blockDimZ = 1;
+  config.attrs = attributes;
+  config.numAttrs = 2;
+  ok &= expect("cuLaunchKernelEx", cuLaunchKernelEx(&config, f, params, nullptr), CUDA_SUCCESS);
+  ok &= expect("cuCtxSynchronize", cuCtxSynchronize(), CUDA_SUCCESS);
+  ok &= expect("cuMemcpyDtoH", cuMemcpyDtoH(back.data(), dy, n * sizeof(float)), CUDA_SUCCESS);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += back[i] != 1.0f + 9.0f * x[i];
+  std::printf("three launches: %d of %d wrong\n", wrong, n);
+
+  ok &= expect("cuMemFree", cuMemFree(dx), CUDA_SUCCESS) && expect("cuMemFree", cuMemFree(dy), CUDA_SUCCESS);
+  ok &= expect("cuModuleUnload", cuModuleUnload(module), CUDA_SUCCESS);
+  ok &= expect("cuModuleGetFunction after unload", cuModuleGetFunction(&f, module, "scale_add"), CUDA_ERROR_INVALID_HANDLE);
+  ok &= wrong == 0;
+  std::printf("%s\n", ok ? "PASSED" : "FAILED");
+  return ok ? 0 : 1;
+}
