@@ -11,12 +11,12 @@
 // example), swizzle_mode (0 none, 1 32B, 2 64B, 3 128B, 4 96B),
 // swizzle_atomicity (0 16B, 1 32B, 2 32B with the 8B flip, 3 64B),
 // fill_mode (0 zeros, 1 OOB-NaN) and interleave_layout (0 none, 1 16B, 2 32B)
-// (tcgen05-facts-2.md §5.1). The map keeps what the model's TMA moves: a
-// value it cannot move (the 96B swizzle, the 64B and flipped atomicities,
-// interleaving) stops the thread, named. .elemtype numbers the types
-// otherwise than CUtensorMapDataType, in a table not in the reference: it is
-// listed as not run.
+// (tcgen05-facts-2.md §5.1), and elemtype, which numbers the types otherwise
+// than CUtensorMapDataType (kElemTypes). The map keeps what the model's TMA
+// moves: a value it cannot move (the 96B swizzle, the 64B and flipped
+// atomicities, interleaving) stops the thread, named.
 #include <cstring>
+#include <iterator>
 #include <optional>
 
 #include "decode.hpp"
@@ -31,8 +31,20 @@ namespace {
 constexpr std::uint32_t kMapBytes = 128;
 enum class Field {
   global_address, global_dim, global_stride, rank, box_dim, element_stride, swizzle_mode, swizzle_atomicity,
-  fill_mode, interleave_layout,
+  fill_mode, interleave_layout, elemtype,
 };
+
+// .elemtype's new_val, by value: the CUtensorMapDataType it stands for and the bytes the model's TMA
+// moves per element (1 for the packed 4- and 6-bit types, which move in units of their own). The
+// numbering is Triton's for the maps its kernels build on the device and run on B200s
+// (TMA_ELEMENT_TYPES, lib/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.cpp): u8, u16, u32, s32,
+// u64, s64, f16, f32, f32.ftz, f64, bf16, tf32, tf32.ftz, b4x16, b4x16_p64, b6x16_p32.
+struct ElemType {
+  int data_type;
+  std::uint32_t element_bytes;
+};
+constexpr ElemType kElemTypes[] = {{0, 1},  {1, 2}, {2, 4},  {3, 4},  {4, 8},  {5, 8},  {6, 2},  {7, 4},
+                                   {10, 4}, {8, 8}, {9, 2},  {11, 4}, {12, 4}, {13, 1}, {14, 1}, {15, 1}};
 constexpr bool takes_ord(Field f) {
   return f == Field::global_dim || f == Field::global_stride || f == Field::box_dim || f == Field::element_stride;
 }
@@ -47,6 +59,7 @@ constexpr std::uint32_t most(Field f) {
     case Field::swizzle_atomicity: return 3;
     case Field::fill_mode: return 1;
     case Field::interleave_layout: return 2;
+    case Field::elemtype: return std::size(kElemTypes) - 1;
     default: return ~0u;
   }
 }
@@ -117,6 +130,10 @@ void replace(Thread& t, const Instruction& in) {
     case Field::interleave_layout:
       if (new_val != 0) not_moved("an interleaved layout");
       break;
+    case Field::elemtype:
+      s.data_type = kElemTypes[new_val].data_type;
+      s.element_bytes = kElemTypes[new_val].element_bytes;
+      break;
   }
   // Rewritten as it stands, unchecked: a map may pass through states no TMA may use (a global address
   // before its dims); the TMA that uses it checks it against the kernel's memory.
@@ -147,11 +164,9 @@ bool decode_tensormap_cp_fenceproxy(const Opcode& op, Instruction& in, std::stri
 
 bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& why) {
   const int field = op.which({"global_address", "global_dim", "global_stride", "rank", "box_dim", "element_stride",
-                              "swizzle_mode", "swizzle_atomicity", "fill_mode", "interleave_layout"});  // Field
+                              "swizzle_mode", "swizzle_atomicity", "fill_mode", "interleave_layout", "elemtype"});  // Field
   if (!op.has("tile") || field < 0) {
-    why = op.has("elemtype") ? "tensormap.replace.tile.elemtype: the ISA's element-type numbering is not "
-                               "CUtensorMapDataType's, and its table is not in the model's reference (not modelled yet)"
-                             : "tensormap.replace.tile of a tensor map field";
+    why = "tensormap.replace.tile of a tensor map field";
     return false;
   }
   const bool ord = takes_ord(static_cast<Field>(field));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tcgen/core/element_type.hpp"
@@ -609,14 +610,9 @@ TEST_CASE("tensormap.replace in shared memory, tensormap.cp_fenceproxy to global
       const bool in_box = row == 1 && col >= 8 && col < 40;
       CHECK(new_tensor[static_cast<std::size_t>(row * 128 + col)] == (in_box ? std::uint32_t(1000 + col - 8) : 0u));
     }
-  // A field whose encoding the model does not know is listed, not guessed.
-  const ptx::Module other = ptx::Module::parse(
-      kernel("\ttensormap.replace.tile.elemtype.global.b1024.b32 \t[%rd1], %r0;\n"), "elemtype.ptx");
-  REQUIRE(other.entry("k").unsupported.size() == 1);
-  CHECK(other.entry("k").unsupported[0].missing.find("not modelled yet") != std::string::npos);
 }
 
-TEST_CASE("tensormap.replace of rank, box_dim, element_stride, swizzle and fill: the map's fields as PTX encodes them") {
+TEST_CASE("tensormap.replace of rank, box_dim, element_stride, swizzle, fill and elemtype: the map's fields as PTX encodes them") {
   // PTX #data-movement-and-conversion-instructions-tensormap-replace (tcgen05-facts-2.md §5.1): rank is
   // zero-based; box_dim and element_stride as the driver takes them; swizzle_mode 3 = 128B and
   // swizzle_atomicity 1 = 32B atoms make CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B; fill_mode 1 = OOB-NaN.
@@ -673,6 +669,17 @@ TEST_CASE("tensormap.replace of rank, box_dim, element_stride, swizzle and fill:
   CHECK_MESSAGE(b96.find("which the model's TMA does not move") != std::string::npos, b96);
   const std::string interleaved = replace("\ttensormap.replace.tile.interleave_layout.global.b1024.b32 \t[%rd0], 1;\n");
   CHECK_MESSAGE(interleaved.find("an interleaved layout") != std::string::npos, interleaved);
+  // elemtype numbers the types otherwise than CUtensorMapDataType (Triton's TMA_ELEMENT_TYPES, which its
+  // device-built maps use on B200s): 10 is bf16 (CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9), 9 is f64 (= 8),
+  // 8 is f32.ftz (= 10), 14 is b4x16_p64 (16U4_ALIGN16B = 14); 16 is past the table.
+  for (const auto& [elemtype, data_type, bytes] : {std::tuple{10, 9, 2u}, {9, 8, 8u}, {8, 10, 4u}, {14, 14, 1u}}) {
+    CAPTURE(elemtype);
+    REQUIRE(replace("\ttensormap.replace.tile.elemtype.global.b1024.b32 \t[%rd0], " + std::to_string(elemtype) + ";\n") == "");
+    CHECK(ptx::decode_tensor_map(gmap)->spec.data_type == data_type);
+    CHECK(ptx::decode_tensor_map(gmap)->spec.element_bytes == bytes);
+  }
+  const std::string elem16 = replace("\ttensormap.replace.tile.elemtype.global.b1024.b32 \t[%rd0], 16;\n");
+  CHECK_MESSAGE(elem16.find("0 to 15") != std::string::npos, elem16);
 }
 
 TEST_CASE("a TMA store writes the box into the tensor; without fence.proxy.async, a counted PTX letter") {
