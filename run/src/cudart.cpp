@@ -40,10 +40,7 @@ cudaError_t launch(const void* function, dim3 grid, dim3 block, void** args, std
 }
 
 // A driver call's result as the runtime's error, remembered as the last one where it is one.
-cudaError_t runtime_error(CUresult e) {
-  return e == CUDA_SUCCESS ? cudaSuccess : Device::get().result(e == CUDA_ERROR_INVALID_HANDLE ? cudaErrorInvalidResourceHandle
-                                                                                                 : cudaErrorInvalidValue);
-}
+cudaError_t runtime_error(CUresult e) { return Device::get().result(tcgen::run::runtime_error(e)); }
 
 }  // namespace
 

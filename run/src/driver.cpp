@@ -67,20 +67,33 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+}  // extern "C"
+
+namespace {
+
+// What cuGetProcAddress hands out for NVIDIA's private export tables where tcgen's runtime is not loaded
+// (it marks itself with tcgen_cudart). Only NVIDIA's own runtime calls it, linked statically into the
+// program (nvcc's default) or a package, and none of that runtime's CUDA calls would reach tcgen's: the
+// program is stopped at the call, with why. Looking it up is harmless: cuda-python's driver bindings look
+// up every driver function, this one too, and never call it.
+CUresult stop_static_runtime(const void**, const CUuuid*) {
+  tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_FD")
+                               ? "static_runtime\n"
+                               : "tcgen run: the program carries NVIDIA's CUDA runtime (linked statically, nvcc's "
+                                 "default), which tcgen cannot stand in for: rebuild it with -cudart shared\n");
+  _exit(2);
+}
+
+}  // namespace
+
+extern "C" {
+
 // cuGetProcAddress (cuda.h maps the name to _v2) and the legacy four-argument form: a
 // symbol not emulated gives a null pointer and status SYMBOL_NOT_FOUND, not an error.
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int, cuuint64_t, CUdriverProcAddressQueryResult* status) {
-  // Only NVIDIA's own runtime asks for its private export tables. Where tcgen's runtime is not loaded
-  // (it marks itself with tcgen_cudart), the program carries NVIDIA's, linked statically (nvcc's
-  // default), and none of its CUDA calls would reach tcgen's: it is stopped here, with why.
-  if (symbol && std::strcmp(symbol, "cuGetExportTable") == 0 && !dlsym(RTLD_DEFAULT, "tcgen_cudart")) {
-    tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_FD")
-                                 ? "static_runtime\n"
-                                 : "tcgen run: the program carries NVIDIA's CUDA runtime (linked statically, nvcc's "
-                                   "default), which tcgen cannot stand in for: rebuild it with -cudart shared\n");
-    _exit(2);
-  }
-  *pfn = tcgen::run::driver_function(symbol);
+  const bool export_table = symbol && std::strcmp(symbol, "cuGetExportTable") == 0;
+  *pfn = export_table && !dlsym(RTLD_DEFAULT, "tcgen_cudart") ? reinterpret_cast<void*>(&stop_static_runtime)
+                                                               : tcgen::run::driver_function(symbol);
   if (status) *status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_SUCCESS;
 }

@@ -103,6 +103,17 @@ const char* attribute_name(CUlaunchAttributeID id) {
   }
 }
 
+// Whether an on/off attribute is off (cooperative 0, say), which asks for nothing; only the member the
+// attribute sets is read (programs leave the rest of the union as it was).
+bool is_off(const CUlaunchAttribute& a) {
+  switch (a.id) {
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: return a.value.cooperative == 0;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: return a.value.programmaticStreamSerializationAllowed == 0;
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY: return a.value.priority == 0;
+    default: return false;
+  }
+}
+
 // The parameters: one pointer each, or a buffer at the PTX entry's offsets (`extra`:
 // CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE, CU_LAUNCH_PARAM_END).
 bool parameters(tcgen::run::LaunchRequest& r, void** params, void** extra) {
@@ -175,7 +186,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   r.dynamic_smem = smem;
   return launch(r, params, extra, "cuLaunchKernel");
 }
-// The cluster dimension shapes the launch; the other attributes are accepted and named in the summary.
+// The cluster dimension shapes the launch; the other attributes set are accepted and named in the summary.
 CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
   if (!config) return CUDA_ERROR_INVALID_VALUE;
   tcgen::run::LaunchRequest r;
@@ -187,6 +198,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** par
     const CUlaunchAttribute& a = config->attrs[i];
     if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
       r.cluster = {a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z};
+    else if (is_off(a))
+      continue;
     else if (const char* name = attribute_name(a.id))
       r.no_effect.push_back(name);
     else if (a.id != CU_LAUNCH_ATTRIBUTE_IGNORE)

@@ -59,6 +59,7 @@ const Row* row(CUresult e) {
 const char* error_name(cudaError_t e) { return row(e) ? row(e)->runtime_name : "cudaErrorUnknown"; }
 const char* error_text(cudaError_t e) { return row(e) ? row(e)->text : "unknown error"; }
 CUresult driver_error(cudaError_t e) { return row(e) ? row(e)->driver : CUDA_ERROR_UNKNOWN; }
+cudaError_t runtime_error(CUresult e) { return row(e) ? row(e)->runtime : cudaErrorUnknown; }
 
 bool driver_error_name(CUresult e, const char** name) {
   if (!row(e)) return false;

@@ -10,6 +10,7 @@ namespace tcgen::run {
 const char* error_name(cudaError_t e);    // "cudaErrorInvalidValue"; "cudaErrorUnknown" for one not in the table
 const char* error_text(cudaError_t e);    // "invalid argument"
 CUresult driver_error(cudaError_t e);     // CUDA_ERROR_INVALID_VALUE; CUDA_ERROR_UNKNOWN for one not in the table
+cudaError_t runtime_error(CUresult e);    // the first runtime error of the table with e as its twin; cudaErrorUnknown
 // The driver's name and text of e: false for a code not in the table.
 bool driver_error_name(CUresult e, const char** name);
 bool driver_error_text(CUresult e, const char** text);

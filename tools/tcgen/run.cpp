@@ -194,6 +194,9 @@ int run_program(std::span<const std::string> args) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   std::string path = lib.string();
   if (old && *old) path.append(":").append(old);
+  // Where CuTe DSL leaves the PTX of this run's kernels; removed when the program ends.
+  char dump_template[] = "/tmp/tcgen-run-cute-dsl-XXXXXX";
+  const std::string dump_dir = mkdtemp(dump_template) ? dump_template : "/tmp";
   const pid_t child = fork();
   if (child < 0) fail("fork", std::strerror(errno), "expected a child process for the program");
   if (child == 0) {
@@ -209,6 +212,18 @@ int run_program(std::span<const std::string> args) {
     setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);
     setenv("TRITON_LIBCUDA_PATH", lib.c_str(), 0);
     setenv("TRITON_CACHE_DIR", triton_cache().c_str(), 0);
+    // CuTe DSL: its JIT host code binds tcgen's runtime library, it leaves each kernel's PTX in a folder
+    // of this run's, compiles anew (a kernel from its disk cache leaves none), and the CUDA runtime calls
+    // its Python makes through cuda-python are served by tcgen (run/python/sitecustomize.py).
+    setenv("CUTE_DSL_LIBS", (lib / "cute_dsl" / "libcute_dsl_runtime.so").c_str(), 1);
+    const std::string keep = std::getenv("CUTE_DSL_KEEP") ? std::getenv("CUTE_DSL_KEEP") : "";
+    if (keep.find("ptx") == std::string::npos && keep.find("all") == std::string::npos)
+      setenv("CUTE_DSL_KEEP", (keep.empty() ? "ptx" : keep + ",ptx").c_str(), 1);
+    setenv("CUTE_DSL_DUMP_DIR", dump_dir.c_str(), 0);
+    setenv("CUTE_DSL_NO_CACHE", "1", 0);
+    const char* python_path = std::getenv("PYTHONPATH");
+    const std::string site = (lib.parent_path() / "python").string();
+    setenv("PYTHONPATH", (python_path && *python_path ? site + ":" + python_path : site).c_str(), 1);
     std::vector<char*> argv;
     for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
     argv.push_back(nullptr);
@@ -225,6 +240,7 @@ int run_program(std::span<const std::string> args) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  if (dump_dir != "/tmp") std::filesystem::remove_all(dump_dir);
   const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   const int code = signal ? 128 + signal : WEXITSTATUS(status);
   const std::string& program = args[i];
@@ -241,14 +257,19 @@ int run_program(std::span<const std::string> args) {
     if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, "it could not be started") << '\n';
     return 2;
   }
-  if (heard.static_runtime)  // the runtime's libcuda ended it at its first look for NVIDIA's private tables
-    return finish(program + " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it asked the driver for "
+  if (heard.static_runtime)  // tcgen's libcuda ended it at its first call for NVIDIA's private tables
+    return finish(program + " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it called the driver's "
                             "cuGetExportTable), so its CUDA calls cannot reach tcgen's: rebuild it with -cudart shared",
                   "linked with the static CUDA runtime", 2);
   if (signal) std::cerr << "tcgen run: " << program << " was killed by signal " << signal << " (" << strsignal(signal) << ")\n";
   if (!heard.unemulated.empty()) {
+    // The first few by name: bindings such as cuda-python look up every driver function there is.
+    constexpr std::size_t kNamed = 12;
     std::string names;
-    for (const std::string& n : heard.unemulated) names += (names.empty() ? "" : ", ") + n;
+    for (std::size_t n = 0; n < std::min(kNamed, heard.unemulated.size()); ++n)
+      names += (names.empty() ? "" : ", ") + heard.unemulated[n];
+    if (heard.unemulated.size() > kNamed)
+      names += " and " + std::to_string(heard.unemulated.size() - kNamed) + " more (--json lists them all)";
     std::cerr << "tcgen run: " << program << " asked the driver for " << heard.unemulated.size() << " function"
               << (heard.unemulated.size() == 1 ? "" : "s")
               << " tcgen does not emulate, and was given null pointers for them: " << names << '\n';
