@@ -5,8 +5,10 @@ answered by tcgen's device instead. `tcgen run` puts this folder first on
 PYTHONPATH; a sitecustomize found later on the path still runs.
 
 cuda.bindings.runtime (cuda-python) is such a package: CuTe DSL asks it the
-device count and unloads its kernel libraries through it. The libraries are
-tcgen's CuTe DSL runtime's (CUTE_DSL_LIBS), which unloads them itself."""
+device count and error names, and unloads its kernel libraries through it.
+The names are tcgen's runtime's (libcudart.so.13, first on LD_LIBRARY_PATH
+under tcgen run); the libraries are tcgen's CuTe DSL runtime's
+(CUTE_DSL_LIBS), which unloads them itself."""
 import ctypes
 import importlib.abc
 import importlib.util
@@ -20,6 +22,11 @@ def _serve_from_tcgen(runtime):
     success = runtime.cudaError_t.cudaSuccess
     runtime.cudaGetDeviceCount = lambda: (success, 1)  # tcgen's driver: one B200
     runtime.cudaGetDevice = lambda: (success, 0)
+    tcgen_runtime = ctypes.CDLL("libcudart.so.13")
+    for name in ("cudaGetErrorName", "cudaGetErrorString"):
+        text = getattr(tcgen_runtime, name)
+        text.restype = ctypes.c_char_p
+        setattr(runtime, name, lambda error, text=text: (success, text(int(error))))
     dsl_runtime = os.environ.get("CUTE_DSL_LIBS")
     if dsl_runtime:
         unload = ctypes.CDLL(dsl_runtime)._cudaLibraryUnload
