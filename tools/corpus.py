@@ -145,7 +145,9 @@ def report(results, path, everything):
             "Public programs that run on B200s, built unmodified from `" + CUTLASS + "` (PyPI) for",
             "`compute_100a` with `-cudart shared`, run under `tcgen run` at a small problem with their own",
             "verification on. A program passes with its own pass verdict, exit 0 and no fault. Written by",
-            "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`.", "",
+            "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`. Kernels in Triton, Gluon and",
+            "CuTe DSL, compiled by the languages from PyPI and launched their own way, are in docs/run.md",
+            "(Python kernel languages; ctest labels `triton` and `cute_dsl`).", "",
             "| program | arguments | verdict | time on the host model | PTX letters broken (rule: times) | why not |",
             "|---|---|---|---|---|---|"]
     listed = [kept[p.name] for p in everything if p.name in kept]
