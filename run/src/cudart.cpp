@@ -261,19 +261,10 @@ const char* cudaGetErrorName(cudaError_t e) { return tcgen::run::error_name(e); 
 const char* cudaGetErrorString(cudaError_t e) { return tcgen::run::error_text(e); }
 
 // ---- the rest of what programs commonly ask: limits, occupancy, pointers, 2-D copies, host callbacks
-cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
-  const auto guard = lock();
-  *total = tcgen::run::kGlobalMemoryBytes;
-  *free = *total - std::min<std::size_t>(*total, Device::get().allocated_bytes());
-  return Device::get().sticky();
-}
+// The driver's answers (driver_memory.cpp, driver_context.cpp): the limits share their numbering.
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) { return runtime_error(cuMemGetInfo(free, total)); }
 cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
-  switch (limit) {  // CUDA's defaults
-    case cudaLimitStackSize: *value = 1024; return cudaSuccess;
-    case cudaLimitPrintfFifoSize: *value = std::size_t{1} << 20; return cudaSuccess;
-    case cudaLimitMallocHeapSize: *value = std::size_t{8} << 20; return cudaSuccess;
-    default: *value = 0; return cudaSuccess;
-  }
+  return runtime_error(cuCtxGetLimit(value, static_cast<CUlimit>(limit)));
 }
 cudaError_t cudaDeviceSetLimit(cudaLimit, std::size_t) { return Device::get().sticky(); }
 cudaError_t cudaFuncSetCacheConfig(const void*, cudaFuncCache) { return Device::get().sticky(); }
