@@ -343,7 +343,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   std::vector<ptx::Allocation> memory;
   for (const auto& [start, b] : blocks_)
     memory.push_back({reinterpret_cast<const void*>(start), b.bytes,
-                      (b.pinned ? "cudaMallocHost #" : "cudaMalloc #") + std::to_string(b.serial), true});
+                      std::string(b.call) + " #" + std::to_string(b.serial), true});
   ++launched_;
   for (const std::string& attribute : r.no_effect) ++no_effect_[attribute];
   try {
@@ -417,7 +417,7 @@ void* Device::allocate(std::uint64_t bytes, bool pinned, const char* call) {
   void* p = std::aligned_alloc(256, rounded);
   if (!p) return nullptr;
   std::memset(p, 0, rounded);  // the host model has no uninitialised global memory
-  blocks_[reinterpret_cast<std::uintptr_t>(p)] = {bytes, pinned, next_serial_++};
+  blocks_[reinterpret_cast<std::uintptr_t>(p)] = {bytes, pinned, next_serial_++, call};
   return p;
 }
 

@@ -49,6 +49,7 @@ struct Block {
   std::uint64_t bytes = 0;
   bool pinned = false;  // cudaMallocHost: host memory the device also reaches
   int serial = 0;
+  const char* call = "";  // what allocated it (cudaMalloc, cuMemAlloc, ...), for reports: "cuMemAlloc #2"
 };
 
 struct LaunchRequest {

@@ -5,7 +5,10 @@ launcher through tcgen's libcuda, CuTe DSL's JIT host code through tcgen's
 CuTe DSL runtime). Passes when the program's own check against numpy passes
 (exit 0, PASSED), a kernel was launched and the device did not fault.
 
-    run.py --build BUILD_DIR LANGUAGE/PROGRAM     (triton/matmul_dot, cute_dsl/elementwise, ...)
+    run.py --build BUILD_DIR LANGUAGE/PROGRAM [ARGS...]   (triton/matmul_dot, cute_dsl/scaled_add, ...)
+    run.py --build BUILD_DIR --fault MARKER LANGUAGE/PROGRAM [ARGS...]
+        passes instead when the device faults and the report's first line names the program's
+        line that holds MARKER (a comment), as a compiler's diagnostic does
     exit 0: passed; 1: failed, with why; 77: the language could not be installed
 """
 import argparse
@@ -41,7 +44,9 @@ def install(language, site):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True)
+    parser.add_argument("--fault", metavar="MARKER")
     parser.add_argument("program")
+    parser.add_argument("arguments", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     language = args.program.split("/")[0]
     site = os.path.join(args.build, "python", language)
@@ -51,7 +56,8 @@ def main():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), TRITON_DEFAULT_FP_FUSION="1",
                TRITON_CACHE_DIR=os.path.join(args.build, "python", "triton_cache"))
     tcgen = os.path.join(args.build, "tools", "tcgen", "tcgen")
-    r = subprocess.run([tcgen, "run", "--json", "--", sys.executable, os.path.join(HERE, args.program + ".py")],
+    source = os.path.join(HERE, args.program + ".py")
+    r = subprocess.run([tcgen, "run", "--json", "--", sys.executable, source, *args.arguments],
                        capture_output=True, text=True, env=env)
     sys.stdout.write(r.stdout)
     # The summary is the last line on stderr, after whatever the program wrote there (Triton's nanobind
@@ -60,16 +66,25 @@ def main():
     summary = json.loads(tail) if tail else None
     # What tcgen run said, without the languages' own noise at exit (Triton's nanobind leak report).
     print("\n".join(l for l in r.stderr.splitlines() if l.startswith("tcgen run:")))
-    why = ("no summary from tcgen run" if summary is None else
-           f"the device faulted ({summary['fault']})" if summary["fault"] else
-           f"exit code {r.returncode}" if r.returncode != 0 else
-           "no PASSED from the program's own check" if "PASSED" not in r.stdout else
-           "no kernel launched" if summary["kernel_launches"] == 0 else "")
+    if args.fault:
+        line = next(n for n, text in enumerate(open(source), 1) if args.fault in text)
+        diagnostic = next((l for l in r.stderr.splitlines() if ": error: " in l), "")
+        why = ("no summary from tcgen run" if summary is None else
+               "the device did not fault" if not summary["fault"] else
+               f"the report's first line does not name {source}:{line}: {diagnostic!r}"
+               if not diagnostic.startswith(f"{source}:{line}: error: ") else "")
+    else:
+        why = ("no summary from tcgen run" if summary is None else
+               f"the device faulted ({summary['fault']})" if summary["fault"] else
+               f"exit code {r.returncode}" if r.returncode != 0 else
+               "no PASSED from the program's own check" if "PASSED" not in r.stdout else
+               "no kernel launched" if summary["kernel_launches"] == 0 else "")
     if why:
         sys.stderr.write(r.stderr)
         print(f"{args.program}: FAILED: {why}")
         return 1
     print(f"{args.program}: passed, {summary['kernel_launches']} kernel launches, "
+          f"{'fault ' + summary['fault'] + ' reported at its line, ' if args.fault else ''}"
           f"PTX letters {json.dumps(summary['warnings'])}")
     return 0
 

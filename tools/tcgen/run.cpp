@@ -212,8 +212,8 @@ int run_program(std::span<const std::string> args) {
     setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);
     setenv("TRITON_LIBCUDA_PATH", lib.c_str(), 0);
     setenv("TRITON_CACHE_DIR", triton_cache().c_str(), 0);
-    // CuTe DSL: its JIT host code binds tcgen's runtime library, it leaves each kernel's PTX in a folder
-    // of this run's, compiles anew (a kernel from its disk cache leaves none), and the CUDA runtime calls
+    // CuTe DSL: its JIT host code binds tcgen's runtime library, it leaves each kernel's PTX (with line
+    // info) in a folder of this run's, compiles anew (a kernel from its disk cache leaves none), and the CUDA runtime calls
     // its Python makes through cuda-python are served by tcgen (run/python/sitecustomize.py).
     setenv("CUTE_DSL_LIBS", (lib / "cute_dsl" / "libcute_dsl_runtime.so").c_str(), 1);
     const std::string keep = std::getenv("CUTE_DSL_KEEP") ? std::getenv("CUTE_DSL_KEEP") : "";
@@ -221,6 +221,7 @@ int run_program(std::span<const std::string> args) {
       setenv("CUTE_DSL_KEEP", (keep.empty() ? "ptx" : keep + ",ptx").c_str(), 1);
     setenv("CUTE_DSL_DUMP_DIR", dump_dir.c_str(), 0);
     setenv("CUTE_DSL_NO_CACHE", "1", 0);
+    setenv("CUTE_DSL_LINEINFO", "1", 0);  // .loc lines: reports give the kernel's Python file and line
     const char* python_path = std::getenv("PYTHONPATH");
     const std::string site = (lib.parent_path() / "python").string();
     setenv("PYTHONPATH", (python_path && *python_path ? site + ":" + python_path : site).c_str(), 1);
