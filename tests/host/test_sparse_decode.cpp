@@ -1,6 +1,6 @@
-// The DeepSeek-V4 sparse decode kernel (sparse_decode_kernel.hpp) on the host
+// The DeepSeek-V4 sparse decode kernel (tcgen/sparse_decode/kernel.hpp) on the host
 // model, every tcgen05, mbarrier and TMA rule checked, against the fp64
-// reference of the dequantised cache (sparse_decode_reference.hpp), within
+// reference of the dequantised cache (tcgen/sparse_decode/reference.hpp), within
 // check_sparse_decode's bounds: O per row 1e-2 in the 2-norm, LSE 1e-3
 // relative, and every PTX-letter rule an error. Fresh random inputs each run (the seed is printed). The cases
 // are the issue's: heads 64 and 128, s_q 1 and 2, topk from 1 to 2048 (not
@@ -18,18 +18,19 @@
 
 #include "expect_error.hpp"
 #include "fresh_seed.hpp"
-#include "tcgen/attention/sparse_decode_check.hpp"
-#include "tcgen/attention/sparse_decode_inputs.hpp"
-#include "tcgen/attention/sparse_decode_kernel.hpp"
-#include "tcgen/attention/sparse_decode_run.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/sparse_decode/check.hpp"
+#include "tcgen/sparse_decode/inputs.hpp"
+#include "tcgen/sparse_decode/kernel.hpp"
+#include "tcgen/sparse_decode/run.hpp"
 #include "tcgen/tile/convert.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::sparse_decode;
+using tcgen::attention::SoftmaxScale;
 
 namespace {
 
@@ -230,7 +231,7 @@ TEST_CASE("indices into the last, padded block of a cache") {
 TEST_CASE("rows whose maximum grows past the rescale threshold: O rescaled in TMEM") {
   INFO("seed " << fresh_seed());
   // Scale 1: logits spread over tens, so later blocks raise a row's maximum by
-  // more than 8 (log2) and O is rescaled (online_softmax.hpp).
+  // more than 8 (log2) and O is rescaled (tcgen/attention/online_softmax.hpp).
   SparseDecodeInputs in = random_sparse_decode_inputs(plain(64, 1, 640), fresh_seed());
   const SoftmaxScale big = SoftmaxScale::explicit_value(1.0f);
   check_against_reference(in, run_host(in, 1, big), big);
