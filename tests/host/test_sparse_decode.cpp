@@ -23,6 +23,7 @@
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/ptx/module.hpp"
 #include "tcgen/sparse_decode/check.hpp"
+#include "tcgen/sparse_decode/combine.hpp"
 #include "tcgen/sparse_decode/inputs.hpp"
 #include "tcgen/sparse_decode/kernel.hpp"
 #include "tcgen/sparse_decode/run.hpp"
@@ -298,10 +299,15 @@ TEST_CASE("the kernel's sm_100a PTX through the interpreter: the same results wi
   const SparseDecodeInputs in = random_sparse_decode_inputs(e, fresh_seed());
   for (int splits : {1, 3}) {
     INFO("splits " << splits);
-    const SparseDecodeRun r = run(in.problem(kScale, splits), in.q_bits, ptx::Interpreter{module});
+    const SparseDecodeProblem problem = in.problem(kScale, splits);
+    ptx::LaunchStats counts;
+    const SparseDecodeRun r = run(problem, in.q_bits, ptx::Interpreter{.module = module, .stats = &counts});
     check_against_reference(in, r);
-    CHECK(r.stats.ptx_instructions > 0);
-    CHECK(r.stats.ptx_warnings.empty());
+    CHECK(counts.instructions > 0);
+    CHECK(counts.warnings.empty());
+    // The combine step's launch, where the keys are split, adds its CTAs to the kernel's.
+    CHECK(counts.ctas == SparseDecode::grid(problem).count() +
+                             (r.splits > 1 ? SparseDecodeCombine::grid(problem.rows()).count() : 0));
   }
 }
 #endif

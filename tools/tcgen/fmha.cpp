@@ -466,9 +466,10 @@ class FmhaJob : public KernelJob {
     return "sm100 (device 0), " + over;
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                        const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, launch, [&](const auto& on) {
+    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
       run_ = fmha::run(problem_, in_.operands(), r_.kernel_options, on);
       return run_.stats;
     });

@@ -459,9 +459,10 @@ class SparseDecodeJob : public KernelJob {
     return "sm100 (device 0)";
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                        const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, launch, [&](const auto& on) {
+    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
       run_ = sparse_decode::run(problem_, in_.q_bits, on);
       return run_.stats;
     });
