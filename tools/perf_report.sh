@@ -101,13 +101,13 @@ if [ "${1:-}" = "--check-pair" ]; then
     UGETNEXTWORKID
 fi
 if [ "${1:-}" = "--check-sparse-decode" ]; then
-  check_kernel "$2" "${3:-}" '_ZN5tcgen9attention20sparse_decode_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM.16dp32bit STTM \
+  check_kernel "$2" "${3:-}" '_ZN5tcgen13sparse_decode20sparse_decode_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM.16dp32bit STTM \
     UTMALDG F2FP.F16.E4M3.UNPACK_B MUFU.EX2
 fi
 
 # The FMHA kernels' mangled names (fmha_kernel<Fmha<ElementType E, int D>>) in a
 # cuobjdump -res-usage listing, and the "bf16, 128" of one (E: 0 bf16, 1 fp16).
-fmha_kernels() { { grep -oE 'Function _ZN5tcgen9attention11fmha_kernel[A-Za-z0-9_]*' || true; } | sed 's/^Function //'; }
+fmha_kernels() { { grep -oE 'Function _ZN5tcgen4fmha11fmha_kernel[A-Za-z0-9_]*' || true; } | sed 's/^Function //'; }
 fmha_label() {
   sed -E 's/.*ElementTypeE([0-9]+)ELi([0-9]+)E.*/\1 \2/' <<<"$1" |
     awk '{printf "%s, %s", ($1 == 0 ? "bf16" : $1 == 1 ? "fp16" : "ElementType " $1), $2}'
@@ -300,9 +300,9 @@ every_opcode "$mix"
 echo
 
 # The sparse decode kernel and its combine step: ptxas's report and the SASS mix.
-(cd "$root" && "$nvcc" "${flags[@]}" attention/src/sparse_decode_kernels.cu "${includes[@]}" -o "$tmp/sparse.o") 2>"$tmp/ptxas_sparse.txt"
+(cd "$root" && "$nvcc" "${flags[@]}" sparse_decode/src/sparse_decode_kernels.cu "${includes[@]}" -o "$tmp/sparse.o") 2>"$tmp/ptxas_sparse.txt"
 sparse_sass=$("$cuobjdump" -sass "$tmp/sparse.o")
-echo "## The sparse decode (attention/src/sparse_decode_kernels.cu, as bench_sparse_decode links it)"
+echo "## The sparse decode (sparse_decode/src/sparse_decode_kernels.cu, as bench_sparse_decode links it)"
 echo
 echo "### ptxas -v (${version})"
 echo
@@ -311,7 +311,7 @@ awk '/Compiling entry function .*sparse_decode/ {on = 1} /Compiling entry functi
      on && /ptxas info|bytes stack frame/ && !/Compile time/' "$tmp/ptxas_sparse.txt" | sed -E 's/^[[:space:]]+//'
 echo '```'
 echo
-k=$("$cuobjdump" -res-usage "$tmp/sparse.o" | grep -oE 'Function _ZN5tcgen9attention20sparse_decode_kernel[A-Za-z0-9_]*' |
+k=$("$cuobjdump" -res-usage "$tmp/sparse.o" | grep -oE 'Function _ZN5tcgen13sparse_decode20sparse_decode_kernel[A-Za-z0-9_]*' |
     head -1 | sed 's/^Function //')
 ks=$(function_sass "$k" <<<"$sparse_sass")
 mix=$(opcodes <<<"$ks")

@@ -119,7 +119,7 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
       // mma pairs with the same accumulator and shape; the model orders any
       // two, as FA4 and CUTLASS example 77 assume when S = Q·Kᵀ overwrites
       // the P that the P·V issued just before it reads (UNCONFIRMED beyond
-      // PTX; attention/fmha_kernel.hpp, Fmha::multiply). Strict mode (above)
+      // PTX; fmha/include/tcgen/fmha/kernel.hpp, Fmha::multiply). Strict mode (above)
       // holds mma pairs to PTX's words.
       const bool pipelined = by_mma && op.issuer == issuer;
       // ld and st need the operation finished; another async tcgen05

@@ -112,6 +112,15 @@ void check_launch(const Function& entry, const LaunchConfig& config, std::span<c
            std::to_string(entry.params[i].bytes) + " bytes, the size of .param " + entry.params[i].name);
 }
 
+LaunchStats& LaunchStats::operator+=(const LaunchStats& next) {
+  instructions += next.instructions;
+  ctas += next.ctas;
+  for (const auto& [rule, n] : next.warnings) warnings[rule] += n;
+  for (const auto& [rule, text] : next.first_warning) first_warning.try_emplace(rule, text);
+  printed += next.printed;
+  return *this;
+}
+
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
                    std::span<const Argument> args, std::span<const Allocation> memory) {
   check_launch(entry, config, args);

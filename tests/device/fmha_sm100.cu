@@ -1,5 +1,5 @@
-// The FMHA kernel (attention/fmha_kernel.hpp) on a B200, through the same
-// runner as `tcgen fmha --backend sm100` (attention::run with exec::Sm100, which
+// The FMHA kernel (tcgen/fmha/kernel.hpp) on a B200, through the same
+// runner as `tcgen fmha --backend sm100` (fmha::run with exec::Sm100, which
 // launches launch_fmha_device), against the fp64 reference with the host
 // tests' bounds (tests/host/test_fmha_kernel.cpp: O within 1e-2 per row in
 // the 2-norm, LSE within 1e-3) over every head dim, both types, masks, GQA and
@@ -12,18 +12,18 @@
 #include <vector>
 
 #include "device_check.hpp"
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/sm100_runner.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/inputs.hpp"
+#include "tcgen/fmha/sm100_runner.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::fmha;
 
 namespace {
 
 bool run(const FmhaProblem& p, std::uint64_t seed, bool rising = false, const FmhaOptions& options = {}) {
   const FmhaInputs in = random_fmha_inputs(p, seed, rising);
-  const FmhaCheck check = check_fmha(p, in, attention::run(p, in.operands(), options, exec::Sm100{}).out);
+  const FmhaCheck check = check_fmha(p, in, fmha::run(p, in.operands(), options, exec::Sm100{}).out);
   const bool ok = check.ok();
   std::printf("%s %s head_dim %d, %dx%d heads (%d K/V), %d x %d, mask (%d, %d)%s, scale %g: O max row rel %.3g, "
               "LSE max rel %.3g\n",
@@ -52,7 +52,7 @@ int main() {
   failures += !run(FmhaProblem::make(1, 1, 1, 130, 333, 256, none, bf16), seed + 7);
   failures += !run(FmhaProblem::make(2, 2, 1, 333, 333, 256, causal, fp16), seed + 8);
   failures += !run(FmhaProblem::make(1, 2, 1, 256, 700, 128, none, bf16), seed + 9, true);
-  // S waits for the P·V that reads P (fmha_problem.hpp).
+  // S waits for the P·V that reads P (tcgen/fmha/problem.hpp).
   failures += !run(FmhaProblem::make(1, 2, 1, 500, 700, 128, causal, bf16), seed + 10, false,
                    FmhaOptions{.p_reuse = PReuse::wait_for_pv});
   std::printf("%s: %d failed\n", failures ? "FAILED" : "PASSED", failures);

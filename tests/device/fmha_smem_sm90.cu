@@ -1,5 +1,5 @@
 // The FMHA kernel's shared-memory half on a real GPU. No B200 exists here, so
-// attention::Fmha<E, D> has run only on the host model; Hopper shares with
+// fmha::Fmha<E, D> has run only on the host model; Hopper shares with
 // tcgen05 the TMA engine and the SMEM matrix descriptors, canonical layouts
 // and swizzles (wgmma). For Fmha<bf16,64>, <bf16,128>, <fp16,128>, <bf16,256>
 // this program takes the kernel's pieces, never its run() (tcgen05):
@@ -53,8 +53,8 @@
 
 #include "device_check.hpp"
 #include "wgmma.hpp"
-#include "tcgen/attention/fmha_kernel.hpp"
-#include "tcgen/attention/fmha_problem.hpp"
+#include "tcgen/fmha/kernel.hpp"
+#include "tcgen/fmha/problem.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/exec/device_arch.hpp"
 #include "tcgen/exec/device_buffer.hpp"
@@ -87,7 +87,7 @@ constexpr double kBound = 1e-5;                   // |gpu − ref| ≤ kBound ·
 // mbarriers (Q, K, V full), then P for the PV MMA (two 128 × 64 K-major tiles).
 template <ElementType E, int D>
 struct Case {
-  using F = attention::Fmha<E, D>;
+  using F = fmha::Fmha<E, D>;
   using Q = typename F::Q;
   using K = typename F::K;
   using V = typename F::V;
@@ -225,8 +225,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // ---- Host side
 
-attention::FmhaProblem make_problem(ElementType e, int d) {
-  const attention::FmhaProblem p = attention::FmhaProblem::make(2, 3, 1, 77, 200, d, attention::FmhaMask::none(), e);
+fmha::FmhaProblem make_problem(ElementType e, int d) {
+  const fmha::FmhaProblem p = fmha::FmhaProblem::make(2, 3, 1, 77, 200, d, fmha::FmhaMask::none(), e);
   p.validate();
   return p;
 }
@@ -282,7 +282,7 @@ Descs fmha_descriptors(bool& agrees) {
 // rows past seq_q / seq_k come from the next head's rows (what a 2-D map over
 // all heads would load): a negative case, it must differ.
 template <ElementType E, int D>
-std::vector<std::uint8_t> layout_image(const attention::FmhaProblem& p, const std::vector<std::uint16_t>& q,
+std::vector<std::uint8_t> layout_image(const fmha::FmhaProblem& p, const std::vector<std::uint16_t>& q,
                                        const std::vector<std::uint16_t>& k, const std::vector<std::uint16_t>& v,
                                        int head, int kv_head, bool flat) {
   using C = Case<E, D>;
@@ -382,7 +382,7 @@ Accuracy accuracy(const std::vector<float>& gpu, const Products& p, bool o = fal
 
 // S = Q_0·Kᵀ of block kKeyBlock and O = P·V in fp64: zeros past seq_q and seq_k.
 template <ElementType E, int D>
-Products references(const attention::FmhaProblem& p, const std::vector<std::uint16_t>& q,
+Products references(const fmha::FmhaProblem& p, const std::vector<std::uint16_t>& q,
                     const std::vector<std::uint16_t>& k, const std::vector<std::uint16_t>& v,
                     const std::vector<std::uint16_t>& pv, int head, int kv_head) {
   const int key0 = kKeyBlock * Case<E, D>::kN;
@@ -452,7 +452,7 @@ template <ElementType E, int D>
 void run_case(Counts& counts, std::mt19937& rng) {
   using C = Case<E, D>;
   using F = typename C::F;
-  const attention::FmhaProblem p = make_problem(E, D);
+  const fmha::FmhaProblem p = make_problem(E, D);
   const std::vector<std::uint16_t> q = random_bits(p.q_elements(), E, rng), k = random_bits(p.kv_elements(), E, rng),
                                    v = random_bits(p.kv_elements(), E, rng);
   const exec::DeviceBuffer q_buf(bytes_of(q)), k_buf(bytes_of(k)), v_buf(bytes_of(v));

@@ -1,5 +1,5 @@
 // The sparse decode kernel's shared-memory half on a real GPU. No B200 exists
-// here, so attention::SparseDecode has run only on the host model; Hopper has
+// here, so sparse_decode::SparseDecode has run only on the host model; Hopper has
 // the e4m3 conversion (cvt.rn.f16x2.e4m3x2, sm_89 and up) and shares with
 // tcgen05 the SMEM matrix descriptors, canonical layouts and swizzles (wgmma).
 // This program takes the kernel's pieces, never its run() (tcgen05):
@@ -40,17 +40,17 @@
 
 #include "device_check.hpp"
 #include "wgmma.hpp"
-#include "tcgen/attention/model1_cache.hpp"
-#include "tcgen/attention/sparse_decode_kernel.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/exec/device_arch.hpp"
 #include "tcgen/exec/device_buffer.hpp"
 #include "tcgen/exec/launch.hpp"
 #include "tcgen/mma/smem_descriptor.hpp"
+#include "tcgen/sparse_decode/kernel.hpp"
+#include "tcgen/sparse_decode/model1_cache.hpp"
 
 using namespace tcgen;
-using attention::Model1Layout;
-using attention::SparseDecode;
+using sparse_decode::Model1Layout;
+using sparse_decode::SparseDecode;
 using layout::Major;
 using mma::DescriptorArch;
 
@@ -73,7 +73,7 @@ struct Descs {
 };
 
 __global__ void __launch_bounds__(128, 1)
-    sparse_smem(attention::SparseKeyList list, const std::int32_t* indices, const std::uint8_t* qp_image,
+    sparse_smem(sparse_decode::SparseKeyList list, const std::int32_t* indices, const std::uint8_t* qp_image,
                 const Descs* descs, std::uint8_t* keys_image, float* s_out, float* o_out) {
   exec::DeviceArch a;
   const std::uint32_t smem = a.smem_base();
@@ -171,7 +171,7 @@ int main() {
       const float m = d < Model1Layout::kNope ? std::ldexp(1.0f, (t * 7 + d / 64) % 7 - 3) : 1.0f;
       latent[t * kD + d] = d < Model1Layout::kNope ? m * unit(rng) : decode(ElementType::bf16, encode(ElementType::bf16, unit(rng)));
     }
-  const std::vector<std::uint8_t> cache = attention::quantize_model1(layout, latent);
+  const std::vector<std::uint8_t> cache = sparse_decode::quantize_model1(layout, latent);
   std::vector<std::int32_t> indices(kKeys);
   for (int j = 0; j < kKeys; ++j) indices[j] = j % 7 == 3 ? -1 : token(rng);
 
@@ -181,7 +181,7 @@ int main() {
   std::vector<float> keys(kKeys * kD, 0.0f);
   std::vector<std::uint8_t> expected(kTile, 0);
   for (int j = 0; j < kKeys; ++j) {
-    if (indices[j] >= 0) attention::dequantize_model1(layout, cache, indices[j], std::span<float, kD>(&keys[j * kD], kD));
+    if (indices[j] >= 0) sparse_decode::dequantize_model1(layout, cache, indices[j], std::span<float, kD>(&keys[j * kD], kD));
     for (int d = 0; d < kD; ++d) put(expected, keys_layout.address(0, j, d), static_cast<std::uint16_t>(encode(ElementType::bf16, keys[j * kD + d])));
   }
   // Q (64 heads × 512) and P (64 heads × 64 keys) in the kernel's K-major SW128 layouts, from kQOff on.
@@ -197,7 +197,7 @@ int main() {
 
   // 1. fill_key on the host model.
   std::vector<std::uint8_t> by_model(kTile);
-  const attention::SparseKeyList host_list{cache.data(), nullptr, 0, 64, static_cast<std::uint32_t>(layout.block_bytes())};
+  const sparse_decode::SparseKeyList host_list{cache.data(), nullptr, 0, 64, static_cast<std::uint32_t>(layout.block_bytes())};
   exec::host::launch({1, 1, 1}, 128, kTile, [&](exec::HostArch& a) {
     const int t = static_cast<int>(a.thread_index());
     SparseDecode::fill_key(a, a.smem_base(), host_list, indices[t / 2], t / 2, t % 2);
@@ -217,13 +217,13 @@ int main() {
   CUDA_CHECK(cudaMemcpy(index_buf.ptr, indices.data(), kKeys * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(qp_buf.ptr, qp_image.data(), qp_image.size(), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaFuncSetAttribute(sparse_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, kDynamicSmem));
-  attention::SparseKeyList device_list = host_list;
+  sparse_decode::SparseKeyList device_list = host_list;
   device_list.cache = static_cast<const std::uint8_t*>(cache_buf.ptr);
   struct Gpu {
     std::vector<std::uint8_t> keys;
     std::vector<float> s, o;
   };
-  const auto launch = [&](const Descs& d, const attention::SparseKeyList& list) {
+  const auto launch = [&](const Descs& d, const sparse_decode::SparseKeyList& list) {
     CUDA_CHECK(cudaMemcpy(descs_buf.ptr, &d, sizeof d, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(s_buf.ptr, 0xFF, kHeads * kKeys * 4));  // NaN: an element never written fails
     CUDA_CHECK(cudaMemset(o_buf.ptr, 0xFF, kHeads * kD * 4));
@@ -246,7 +246,7 @@ int main() {
                 "fill_key: 64 keys (every 7th index -1) of a MODEL1 cache, dequantised into the K-major SW128 keys tile "
                 "(65536 bytes): against the host model " + vs_model + "; against dequantize_model1 by the layout " + vs_layout);
   {
-    attention::SparseKeyList short_stride = device_list;
+    sparse_decode::SparseKeyList short_stride = device_list;
     short_stride.block_bytes -= 576;  // block 1's tokens read one row early, their scales from the wrong bytes
     const std::string d = first_difference(launch(good, short_stride).keys, expected);
     counts.report(d != "equal", "negative: fill_key with the block stride 576 bytes short must give another tile: " + d);

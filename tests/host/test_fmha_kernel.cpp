@@ -1,5 +1,5 @@
-// The FMHA kernel (attention/fmha_kernel.hpp) on the host model, one launch
-// per problem, against the fp64 reference (fmha_reference.cpp): every head
+// The FMHA kernel (tcgen/fmha/kernel.hpp) on the host model, one launch
+// per problem, against the fp64 reference (fmha/src/reference.cpp): every head
 // dim, bf16 and fp16, causal, sliding window, GQA, odd lengths, rows that see
 // no key, shuffled schedules. Inputs are fresh each run (the seed is
 // printed); V is zero-mean, so O is held to a per-row relative error in the
@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "fresh_seed.hpp"
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_run.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_reference.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/run.hpp"
+#include "tcgen/fmha/inputs.hpp"
+#include "tcgen/fmha/reference.hpp"
 #include "tcgen/core/compare.hpp"
 #include "tcgen/core/element_type.hpp"
 #if defined(TCGEN_FMHA_PTX)
@@ -31,7 +31,7 @@
 #endif
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::fmha;
 
 namespace {
 
@@ -66,7 +66,7 @@ void check_kernel(const FmhaProblem& p, const exec::LaunchOptions& options = {},
   // Breaking the scale once: a reference with 2x the scale must be told apart
   // (LSE always; O needs a row that sees two keys or more: one key gives O = V at any scale).
   FmhaProblem wrong = p;
-  wrong.scale = SoftmaxScale::explicit_value(2 * p.scale.value());
+  wrong.scale = attention::SoftmaxScale::explicit_value(2 * p.scale.value());
   const FmhaCheck against_wrong = check_fmha(p, fmha_reference(wrong, in.q, in.k, in.v), got);
   const bool one_key_per_row = p.seq_k == 1 || (p.mask.left == 0 && p.mask.right == 0);
   if (!one_key_per_row) CHECK_FALSE(against_wrong.o.ok);

@@ -14,12 +14,12 @@
 #include "expect_error.hpp"
 
 #include "fresh_seed.hpp"
-#include "tcgen/attention/fmha_problem.hpp"
-#include "tcgen/attention/fmha_reference.hpp"
 #include "tcgen/core/element_type.hpp"
+#include "tcgen/fmha/problem.hpp"
+#include "tcgen/fmha/reference.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::fmha;
 
 namespace {
 

@@ -170,8 +170,9 @@ TEST_CASE("gemm: CTA pairs take their tiles with clusterlaunchcontrol: one OS th
   const gemm::Problem p{s.m, s.n, s.k, a.data(), b.data(), nullptr, d.data(), a.ld, b.ld, 0, d.ld};
   exec::LaunchOptions one;
   one.threads = 1;
-  const exec::RunStats stats = gemm::run<C>(p, {}, ptx::Interpreter{kernels(), one});
-  CHECK(stats.ptx_ctas == 4);
+  ptx::LaunchStats counts;
+  gemm::run<C>(p, {}, ptx::Interpreter{.module = kernels(), .launch = one, .stats = &counts});
+  CHECK(counts.ctas == 4);
   const gemm::Verdict v =
       gemm::verify(gemm::to_floats(d), gemm::reference(a, C.a_major, b, C.b_major, nullptr, s.m, s.n, s.k), C.d);
   CHECK_MESSAGE(v.ok, v.text);

@@ -1,4 +1,4 @@
-// FlashMLA's MODEL1 FP8 KV cache (model1_cache.hpp) against its definition in
+// FlashMLA's MODEL1 FP8 KV cache (tcgen/sparse_decode/model1_cache.hpp) against its definition in
 // FlashMLA tests/quant.py (quantize_k_cache, FP8KVCacheLayout.MODEL1_FP8Sparse):
 // bytes_per_token = 448 + 2·64 + 7 + 1, a block's tokens' values first and
 // their scales after, padded to a multiple of 576; hand-computed bytes; the
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "tcgen/attention/model1_cache.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/sparse_decode/model1_cache.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::sparse_decode;
 
 TEST_CASE("MODEL1 cache: block sizes as quant.py computes them") {
   // size_per_block_padded = (block_size·584 + 575) // 576 · 576

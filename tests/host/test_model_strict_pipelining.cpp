@@ -10,10 +10,10 @@
 #include <cstdint>
 
 #include "test_model_support.hpp"
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_run.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_problem.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/run.hpp"
+#include "tcgen/fmha/inputs.hpp"
+#include "tcgen/fmha/problem.hpp"
 #include "tcgen/exec/launch_options.hpp"
 
 using namespace model_test;
@@ -183,7 +183,7 @@ TEST_CASE("strict: another thread's mma with another accumulator needs the first
 }
 
 TEST_CASE("the FMHA kernel leans on FA4's mma → mma order: strict mode refuses its S = Q·Kᵀ after P·V") {
-  using namespace tcgen::attention;
+  using namespace tcgen::fmha;
   const FmhaProblem p = FmhaProblem::make(1, 1, 1, 128, 300, 64);
   const FmhaInputs in = random_fmha_inputs(p, 7);
   run(p, in.operands(), {}, tcgen::exec::HostModel{});  // the default: accepted
@@ -194,7 +194,7 @@ TEST_CASE("the FMHA kernel leans on FA4's mma → mma order: strict mode refuses
 }
 
 TEST_CASE("the FMHA with PReuse::wait_for_pv keeps to PTX's letter: strict mode accepts it, and it is right") {
-  using namespace tcgen::attention;
+  using namespace tcgen::fmha;
   for (const FmhaProblem& p : {FmhaProblem::make(1, 2, 1, 200, 300, 64, FmhaMask::causal()),
                         FmhaProblem::make(1, 1, 1, 130, 333, 256, FmhaMask::none(), ElementType::fp16)}) {
     CAPTURE(p.head_dim);

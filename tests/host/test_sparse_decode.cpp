@@ -1,6 +1,6 @@
-// The DeepSeek-V4 sparse decode kernel (sparse_decode_kernel.hpp) on the host
+// The DeepSeek-V4 sparse decode kernel (tcgen/sparse_decode/kernel.hpp) on the host
 // model, every tcgen05, mbarrier and TMA rule checked, against the fp64
-// reference of the dequantised cache (sparse_decode_reference.hpp), within
+// reference of the dequantised cache (tcgen/sparse_decode/reference.hpp), within
 // check_sparse_decode's bounds: O per row 1e-2 in the 2-norm, LSE 1e-3
 // relative, and every PTX-letter rule an error. Fresh random inputs each run (the seed is printed). The cases
 // are the issue's: heads 64 and 128, s_q 1 and 2, topk from 1 to 2048 (not
@@ -18,18 +18,20 @@
 
 #include "expect_error.hpp"
 #include "fresh_seed.hpp"
-#include "tcgen/attention/sparse_decode_check.hpp"
-#include "tcgen/attention/sparse_decode_inputs.hpp"
-#include "tcgen/attention/sparse_decode_kernel.hpp"
-#include "tcgen/attention/sparse_decode_run.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/sparse_decode/check.hpp"
+#include "tcgen/sparse_decode/combine.hpp"
+#include "tcgen/sparse_decode/inputs.hpp"
+#include "tcgen/sparse_decode/kernel.hpp"
+#include "tcgen/sparse_decode/run.hpp"
 #include "tcgen/tile/convert.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::sparse_decode;
+using tcgen::attention::SoftmaxScale;
 
 namespace {
 
@@ -230,7 +232,7 @@ TEST_CASE("indices into the last, padded block of a cache") {
 TEST_CASE("rows whose maximum grows past the rescale threshold: O rescaled in TMEM") {
   INFO("seed " << fresh_seed());
   // Scale 1: logits spread over tens, so later blocks raise a row's maximum by
-  // more than 8 (log2) and O is rescaled (online_softmax.hpp).
+  // more than 8 (log2) and O is rescaled (tcgen/attention/online_softmax.hpp).
   SparseDecodeInputs in = random_sparse_decode_inputs(plain(64, 1, 640), fresh_seed());
   const SoftmaxScale big = SoftmaxScale::explicit_value(1.0f);
   check_against_reference(in, run_host(in, 1, big), big);
@@ -297,10 +299,15 @@ TEST_CASE("the kernel's sm_100a PTX through the interpreter: the same results wi
   const SparseDecodeInputs in = random_sparse_decode_inputs(e, fresh_seed());
   for (int splits : {1, 3}) {
     INFO("splits " << splits);
-    const SparseDecodeRun r = run(in.problem(kScale, splits), in.q_bits, ptx::Interpreter{module});
+    const SparseDecodeProblem problem = in.problem(kScale, splits);
+    ptx::LaunchStats counts;
+    const SparseDecodeRun r = run(problem, in.q_bits, ptx::Interpreter{.module = module, .stats = &counts});
     check_against_reference(in, r);
-    CHECK(r.stats.ptx_instructions > 0);
-    CHECK(r.stats.ptx_warnings.empty());
+    CHECK(counts.instructions > 0);
+    CHECK(counts.warnings.empty());
+    // The combine step's launch, where the keys are split, adds its CTAs to the kernel's.
+    CHECK(counts.ctas == SparseDecode::grid(problem).count() +
+                             (r.splits > 1 ? SparseDecodeCombine::grid(problem.rows()).count() : 0));
   }
 }
 #endif

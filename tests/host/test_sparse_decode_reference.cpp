@@ -1,4 +1,4 @@
-// The fp64 sparse decode reference (sparse_decode_reference.hpp) at points
+// The fp64 sparse decode reference (tcgen/sparse_decode/reference.hpp) at points
 // worked by hand from FlashMLA's definition (tests/ref.py,
 // ref_sparse_attn_decode): one key gives its V and its logit as LSE, equal
 // logits average, a duplicate index counts twice, a row with no key has O = 0
@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "tcgen/attention/sparse_decode_reference.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/sparse_decode/reference.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::sparse_decode;
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <cstdint>
 
-#include "tcgen/attention/fmha_kernel.hpp"
 #include "tcgen/exec/smem_budget.hpp"
+#include "tcgen/fmha/kernel.hpp"
 #include "tcgen/tile/smem_plan.hpp"
 
 using namespace tcgen;
@@ -43,7 +43,7 @@ TEST_CASE("stages_that_fit: the most stages whose bytes fit the kernel's shared 
 
 template <int D>
 void fmha_ring_is_the_most_that_fits() {
-  using F = attention::Fmha<ElementType::bf16, D>;
+  using F = fmha::Fmha<ElementType::bf16, D>;
   CAPTURE(D);
   CHECK(F::kSmemBytes <= exec::kKernelSmemBytes);
   if (F::kStages < 3) CHECK(tile::check(F::kSmemEntries(F::kStages + 1)).rule == tile::SmemRule::capacity);
@@ -54,7 +54,7 @@ TEST_CASE("the FMHA's K/V ring takes as many stages as fit, up to 3") {
   fmha_ring_is_the_most_that_fits<128>();
   fmha_ring_is_the_most_that_fits<256>();
   // docs/fmha.md's counts: 3 at head_dim 64, 2 at 128, 1 at 256.
-  CHECK(attention::Fmha<ElementType::bf16, 64>::kStages == 3);
-  CHECK(attention::Fmha<ElementType::bf16, 128>::kStages == 2);
-  CHECK(attention::Fmha<ElementType::bf16, 256>::kStages == 1);
+  CHECK(fmha::Fmha<ElementType::bf16, 64>::kStages == 3);
+  CHECK(fmha::Fmha<ElementType::bf16, 128>::kStages == 2);
+  CHECK(fmha::Fmha<ElementType::bf16, 256>::kStages == 1);
 }

@@ -1,8 +1,10 @@
 """The floors of tcgen, checked from the sources: who may include the host
-model, that attention stands beside gemm (not on it), that the kernels and
-the PTX interpreter know nothing of each other, that README's table of
-dependencies is CMake's, and that no header a device kernel includes pulls
-in the host model, directly or through another header.
+model, that the kernels (gemm, fmha, sparse_decode) stand beside each other
+(none includes another) and the softmax the attention kernels share
+(attention/) includes none of them, that the kernels and the PTX interpreter
+know nothing of each other, that README's table of dependencies is CMake's,
+and that no header a device kernel includes pulls in the host model, directly
+or through another header.
 
     check_layers.py ROOT COMPILER   (nvcc, or a host C++ compiler)
     exit 0: all hold; 1: each broken rule named
@@ -21,6 +23,8 @@ SOURCES = (".hpp", ".cpp", ".cu")
 # runtime built on it, the host face of exec, the programs and the tests.
 MODEL_USERS = ("model/", "ptx/", "run/", "tools/", "tests/", "exec/src/",
                "exec/include/tcgen/exec/host_arch.hpp", "exec/include/tcgen/exec/cta_runtime.hpp")
+# The kernel libraries, siblings on tile/; attention/ is the softmax that fmha and sparse_decode share.
+KERNELS = ("gemm", "fmha", "sparse_decode")
 
 
 def sources():
@@ -37,19 +41,25 @@ def sources():
 for rel, text in sources():
     if '#include "tcgen/model/' in text and not rel.startswith(MODEL_USERS):
         failures.append(f"{rel} includes the host model (tcgen/model/), which only {', '.join(MODEL_USERS)} may")
-    if rel.startswith("attention/") and '#include "tcgen/gemm/' in text:
-        failures.append(f"{rel} includes tcgen/gemm/: attention and gemm are siblings on tile/")
+    top = rel.split("/")[0]
+    included = set(re.findall(r'#include "tcgen/([a-z_]+)/', text))
+    if top in KERNELS:
+        for other in sorted(included & set(KERNELS) - {top}):
+            failures.append(f"{rel} includes tcgen/{other}/: the kernels are siblings on tile/, none on another")
+    if top == "attention":
+        for kernel in sorted(included & set(KERNELS)):
+            failures.append(f"{rel} includes tcgen/{kernel}/: attention/ is the softmax the kernels share, below them")
     # The kernels are launch values (exec/launchable.hpp) that any backend runs; the PTX interpreter
     # stands beside them and knows none of them, nor they it.
-    if rel.startswith(("gemm/", "attention/")) and '#include "tcgen/ptx/' in text:
+    if top in KERNELS + ("attention",) and "ptx" in included:
         failures.append(f"{rel} includes tcgen/ptx/: the kernels know no backend beyond exec's launchable")
-    if rel.startswith("ptx/") and re.search(r'#include "tcgen/(gemm|attention)/', text):
+    if top == "ptx" and included & set(KERNELS + ("attention",)):
         failures.append(f"{rel} includes a kernel: the PTX interpreter launches any exec::Launchable")
 
 # README's "depends on" column against the tcgen libraries each piece's
 # CMakeLists.txt links (DEPENDS and target_link_libraries, all its targets).
 readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-rows = re.findall(r"^\| `([a-z]+)/` \| [^\n]*\| ([^|\n]*) \|$", readme, re.M)
+rows = re.findall(r"^\| `([a-z_]+)/` \| [^\n]*\| ([^|\n]*) \|$", readme, re.M)
 if len(rows) < 10:
     failures.append(f"README.md: found {len(rows)} rows of the table of pieces, expected one per library")
 for lib, cell in rows:
@@ -58,7 +68,7 @@ for lib, cell in rows:
         continue
     cmake = open(cmake_path, encoding="utf-8").read()
     links = re.findall(r"(?:tcgen_add_library|target_link_libraries|tcgen_ptx)\(([^)]*)\)", cmake, re.S)
-    built = {d for chunk in links for d in re.findall(r"tcgen::([a-z]+)", chunk)} - {lib}
+    built = {d for chunk in links for d in re.findall(r"tcgen::([a-z_]+)", chunk)} - {lib}
     documented = {w.strip() for w in cell.split(",") if w.strip() and w.strip() != "spdlog"}
     if built != documented:
         failures.append(f"README.md says {lib}/ depends on {sorted(documented)}, its CMakeLists.txt on {sorted(built)}")
@@ -67,9 +77,11 @@ for lib, cell in rows:
 # nvcc, the device faces themselves; with a host compiler, the kernels'
 # headers (the device faces refuse a host compiler by design).
 nvcc = cxx.endswith("nvcc")
-device_headers = ["tcgen/gemm/kernel.hpp", "tcgen/attention/fmha_kernel.hpp", "tcgen/tile/smem_plan.hpp"]
+device_headers = ["tcgen/gemm/kernel.hpp", "tcgen/fmha/kernel.hpp", "tcgen/sparse_decode/kernel.hpp",
+                  "tcgen/tile/smem_plan.hpp"]
 if nvcc:
-    device_headers += ["tcgen/gemm/device_gemm.hpp", "tcgen/attention/device_fmha.hpp", "tcgen/exec/device_arch.hpp",
+    device_headers += ["tcgen/gemm/device_gemm.hpp", "tcgen/fmha/device_fmha.hpp",
+                       "tcgen/sparse_decode/device_sparse_decode.hpp", "tcgen/exec/device_arch.hpp",
                        "tcgen/exec/device_tensor_map.hpp"]
 includes = [f"-I{os.path.join(root, d, 'include')}" for d in sorted(os.listdir(root))
             if os.path.isdir(os.path.join(root, d, "include"))]

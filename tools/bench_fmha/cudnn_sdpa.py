@@ -43,7 +43,7 @@ def not_measured(reason):
 
 
 def flops(p):
-    """FmhaProblem::flops() (attention/src/fmha_problem.cpp) for the masks of the table."""
+    """FmhaProblem::flops() (fmha/src/problem.cpp) for the masks of the table."""
     pairs = 0
     for i in range(p["seq_q"]):
         diagonal = i + p["seq_k"] - p["seq_q"]

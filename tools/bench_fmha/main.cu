@@ -1,4 +1,4 @@
-// bench_fmha: the tcgen05 FMHA forward kernel (attention/fmha_kernel.hpp,
+// bench_fmha: the tcgen05 FMHA forward kernel (tcgen/fmha/kernel.hpp,
 // one launch_fmha_device per problem, device_fmha.hpp) on a B200, in TFLOP/s
 // with FmhaProblem::flops() (4 · head_dim per (query, key) pair the mask lets
 // through: causal counts about half of the square). Each problem is timed
@@ -41,15 +41,15 @@
 
 #include "../../tests/device/device_check.hpp"
 #include "../median_launch.cuh"
-#include "tcgen/attention/device_fmha.hpp"
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/sm100_runner.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/exec/device_buffer.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/device_fmha.hpp"
+#include "tcgen/fmha/inputs.hpp"
+#include "tcgen/fmha/sm100_runner.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::fmha;
 using tcgen::timing::median_seconds;
 
 namespace {
@@ -65,7 +65,7 @@ void print_info() {
 }
 
 void info() {
-  std::printf("kernel: tcgen::attention::fmha_kernel<Fmha<E, D>> (device_fmha.hpp), one CTA per %d x Q tiles "
+  std::printf("kernel: tcgen::fmha::fmha_kernel<Fmha<E, D>> (device_fmha.hpp), one CTA per %d x Q tiles "
               "query rows of one (batch, head): grid (ceil(seq_q / (%d x Q tiles)), heads, batch)\n",
               kFmhaBlockM, kFmhaBlockM);
   std::printf("warps: 1 TMA load, 1 MMA (and TMEM allocation), 4 softmax per Q tile, 4 correction and epilogue;\n"
@@ -182,7 +182,7 @@ bool check(const FmhaProblem& like, std::uint64_t seed) {
   const FmhaProblem p = FmhaProblem::make(2, 2, 1, causal ? 320 : 300, causal ? 320 : 333, like.head_dim, like.mask,
                                           like.dtype);
   const FmhaInputs in = random_fmha_inputs(p, seed);
-  const FmhaCheck c = check_fmha(p, in, attention::run(p, in.operands(), {}, exec::Sm100{}).out);
+  const FmhaCheck c = check_fmha(p, in, fmha::run(p, in.operands(), {}, exec::Sm100{}).out);
   std::printf("check %s %-5s D %3d %-6s  %dx%d heads (%d K/V), %d x %d: O max row rel %.3g, LSE max rel %.3g\n",
               c.ok() ? "PASS" : "FAIL", name(p.dtype), p.head_dim, mask_name(p), p.batch, p.heads, p.heads_kv, p.seq_q,
               p.seq_k, c.o.max_rel_error, c.lse.max_rel_error);
@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
 
   try {
     return bench(o, problems);
-  } catch (const std::exception& e) {  // attention::run, DeviceBuffer: a CUDA error
+  } catch (const std::exception& e) {  // fmha::run, DeviceBuffer: a CUDA error
     std::printf("FAILED: %s\n", e.what());
     return 1;
   }

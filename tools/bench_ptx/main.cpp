@@ -13,9 +13,9 @@
 #include <cstring>
 #include <string>
 
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_run.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/run.hpp"
+#include "tcgen/fmha/inputs.hpp"
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/core/error.hpp"
 
@@ -57,8 +57,8 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
-    const attention::FmhaProblem p = attention::FmhaProblem::make(1, o.heads, o.heads, o.seq, o.seq, o.head_dim);
-    const attention::FmhaInputs in = attention::random_fmha_inputs(p, 1);
+    const fmha::FmhaProblem p = fmha::FmhaProblem::make(1, o.heads, o.heads, o.seq, o.seq, o.head_dim);
+    const fmha::FmhaInputs in = fmha::random_fmha_inputs(p, 1);
     const ptx::Module module = ptx::Module::load(o.ptx);
     std::printf("bench_ptx: FMHA bf16, batch 1, %d heads, %d x %d, head_dim %d; %s\n", o.heads, o.seq, o.seq,
                 o.head_dim, o.ptx.c_str());
@@ -67,14 +67,15 @@ int main(int argc, char** argv) {
     bool same = true, passed = true;
     for (int r = 0; r < o.runs; ++r) {  // the two alternate, so that a load on the machine hits both
       auto start = std::chrono::steady_clock::now();
-      const attention::FmhaOutput host = attention::run(p, in.operands(), {}, exec::HostModel{}).out;
+      const fmha::FmhaOutput host = fmha::run(p, in.operands(), {}, exec::HostModel{}).out;
       best_host = std::min(best_host, seconds_since(start));
       start = std::chrono::steady_clock::now();
-      const attention::FmhaRun got = attention::run(p, in.operands(), {}, ptx::Interpreter{module});
+      ptx::LaunchStats counts;
+      const fmha::FmhaRun got = fmha::run(p, in.operands(), {}, ptx::Interpreter{.module = module, .stats = &counts});
       best_ptx = std::min(best_ptx, seconds_since(start));
-      instructions = got.stats.ptx_instructions;
+      instructions = counts.instructions;
       same = same && got.out.o == host.o;
-      passed = passed && attention::check_fmha(p, in, got.out).ok();
+      passed = passed && fmha::check_fmha(p, in, got.out).ok();
     }
     const double ratio = best_ptx / best_host;
     std::printf("host (HostArch): %.3f s\n", best_host);

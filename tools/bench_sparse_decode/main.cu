@@ -1,5 +1,5 @@
 // bench_sparse_decode: tcgen's DeepSeek-V4 sparse decode kernel
-// (attention/sparse_decode_kernel.hpp, one SparseDecodeDeviceLaunch per
+// (tcgen/sparse_decode/kernel.hpp, one SparseDecodeDeviceLaunch per
 // problem through DeviceSparseDecode, prepared once: the kernel and, where the
 // keys are split, the combine step) on a
 // B200, in TFLOP/s (SparseDecodeProblem::flops: 4 · 512 per head and valid
@@ -41,12 +41,12 @@
 
 #include "../../tests/device/device_check.hpp"
 #include "../median_launch.cuh"
-#include "tcgen/attention/sparse_decode_check.hpp"
-#include "tcgen/attention/sparse_decode_inputs.hpp"
-#include "tcgen/attention/sparse_decode_sm100.hpp"
+#include "tcgen/sparse_decode/check.hpp"
+#include "tcgen/sparse_decode/inputs.hpp"
+#include "tcgen/sparse_decode/sm100_runner.hpp"
 
 using namespace tcgen;
-using namespace tcgen::attention;
+using namespace tcgen::sparse_decode;
 using tcgen::timing::median_seconds;
 
 namespace {
@@ -117,7 +117,7 @@ bool check(int heads, std::uint64_t seed) {
   SparseDecodeExample e;
   e.heads = heads;
   const SparseDecodeInputs in = random_sparse_decode_inputs(e, seed);
-  const SparseDecodeProblem p = in.problem(SoftmaxScale::explicit_value(0.044194173824159216f));
+  const SparseDecodeProblem p = in.problem(attention::SoftmaxScale::explicit_value(0.044194173824159216f));
   const SparseDecodeCheck c = check_sparse_decode(sparse_decode_reference(p, in.q), run(p, in.q_bits, exec::Sm100{}).out);
   std::printf("check %s heads %d, batch %d, s_q %d, topk %d + %d: O max row rel %.3g, LSE max rel %.3g\n",
               c.ok() ? "PASS" : "FAIL", heads, e.batch, e.s_q, e.topk, e.extra_topk, c.o.max_rel_error,
@@ -135,7 +135,7 @@ int bench(const Options& o, const std::vector<SparseDecodeExample>& problems) {
   print_header();
   for (const SparseDecodeExample& e : problems) {
     const SparseDecodeInputs in = random_sparse_decode_inputs(e, 11);
-    const SparseDecodeProblem p = in.problem(SoftmaxScale::explicit_value(0.044194173824159216f), o.splits);
+    const SparseDecodeProblem p = in.problem(attention::SoftmaxScale::explicit_value(0.044194173824159216f), o.splits);
     const DeviceSparseDecode device(p, in.q_bits);
     const std::size_t splits = static_cast<std::size_t>(device.splits());
     const double seconds = median_seconds([&] { device.launch(); }, o.iters, o.warmup);

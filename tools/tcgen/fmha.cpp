@@ -1,5 +1,5 @@
 // tcgen fmha: O = softmax(scale · Q·Kᵀ) · V and LSE with the FMHA kernel
-// (tcgen::attention) over a whole FmhaProblem (batch, heads, grouped-query
+// (tcgen::fmha) over a whole FmhaProblem (batch, heads, grouped-query
 // attention, masks, bf16 or fp16), one launch on the host model or a B200,
 // checked against the fp64 reference.
 #include <chrono>
@@ -22,14 +22,14 @@
 #include "output_file.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-#include "tcgen/attention/fmha_check.hpp"
-#include "tcgen/attention/fmha_inputs.hpp"
-#include "tcgen/attention/fmha_plan.hpp"
-#include "tcgen/attention/fmha_run.hpp"
+#include "tcgen/fmha/check.hpp"
+#include "tcgen/fmha/inputs.hpp"
+#include "tcgen/fmha/plan.hpp"
+#include "tcgen/fmha/run.hpp"
 #include "tcgen/ptx/backend.hpp"
-#include "tcgen/attention/fmha_problem.hpp"
+#include "tcgen/fmha/problem.hpp"
 #include "tcgen/ptx/execution_error.hpp"
-#include "tcgen/attention/fmha_reference.hpp"
+#include "tcgen/fmha/reference.hpp"
 #include "tcgen/attention/softmax_scale.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
@@ -37,7 +37,7 @@
 #include "tcgen/exec/unit_pool.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_SM100)
-#include "tcgen/attention/sm100_runner.hpp"
+#include "tcgen/fmha/sm100_runner.hpp"
 #endif
 
 namespace tcgen::cli {
@@ -96,7 +96,7 @@ constexpr Option kOptions[] = {
      "host", {}, "backend"},
     {"ptx", "FILE",
      "with --backend ptx: the PTX to run (default: the one this\n"
-     "build compiled from attention/src/fmha_kernels.cu)"},
+     "build compiled from fmha/src/fmha_kernels.cu)"},
     {"p-reuse", "R",
      "when S = Q·Kᵀ may overwrite the P that the P·V issued just\n"
      "before it reads: {--p-reuse} (default; FA4's order, beyond\n"
@@ -151,7 +151,7 @@ constexpr std::string_view kAbout = R"(usage: tcgen fmha [--batch B --heads H --
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
 over the keys the mask lets through, with tcgen's tcgen05 FMHA kernel
-(attention/include/tcgen/attention/fmha_kernel.hpp): one launch over the whole
+(fmha/include/tcgen/fmha/kernel.hpp): one launch over the whole
 problem, on the host model (every tcgen05 rule checked) or on a B200.
 Grouped-query attention: head h of Q uses K/V head h / (H / Hkv). Prints the
 shapes, the type, the mask, the scale, the work, the time of the kernel and of
@@ -176,7 +176,7 @@ examples:
 )";
 
 // kAbout states the bounds; keep it in step.
-static_assert(attention::kFmhaOBound == 1e-2 && attention::kFmhaLseBound == 1e-3, "update the bounds in kAbout");
+static_assert(fmha::kFmhaOBound == 1e-2 && fmha::kFmhaLseBound == 1e-3, "update the bounds in kAbout");
 
 // A bound as the help writes it: 1e-2 (printf's %.0e gives 1e-02).
 std::string bound_text(double x) {
@@ -220,7 +220,7 @@ NpyArray read_4d(const std::string& option, const std::string& path, const std::
 }
 
 // "L,R": two integers >= -1 (-1: unbounded).
-attention::FmhaMask parse_window(const std::string& text) {
+fmha::FmhaMask parse_window(const std::string& text) {
   const std::string expected = "expected L,R with integers L, R >= -1 (-1: unbounded), e.g. 64,0";
   const std::size_t comma = text.find(',');
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) fail("--window", text, expected);
@@ -230,14 +230,14 @@ attention::FmhaMask parse_window(const std::string& text) {
       fail("--window", text, expected);
     return std::atoi(part.c_str());
   };
-  return attention::FmhaMask::window(extent(text.substr(0, comma)), extent(text.substr(comma + 1)));
+  return fmha::FmhaMask::window(extent(text.substr(0, comma)), extent(text.substr(comma + 1)));
 }
 
 std::string extent_text(int x) { return x < 0 ? std::string("unbounded") : std::to_string(x); }
 
-std::string mask_text(const attention::FmhaMask& m) {
+std::string mask_text(const fmha::FmhaMask& m) {
   if (m.left < 0 && m.right < 0) return "none";
-  if (m.is_causal() && m.corner == attention::MaskCorner::top_left)
+  if (m.is_causal() && m.corner == fmha::MaskCorner::top_left)
     return "causal, top-left aligned (PyTorch's is_causal=True): query i sees keys j <= i";
   if (m.is_causal())
     return "causal, bottom-right aligned (FlashAttention's causal=True): query i sees keys j <= i + seq_k - seq_q";
@@ -246,23 +246,23 @@ std::string mask_text(const attention::FmhaMask& m) {
 }
 
 // --causal, --causal-top-left or --window (at most one of them); none without.
-attention::FmhaMask parse_mask(const Args& a) {
+fmha::FmhaMask parse_mask(const Args& a) {
   if (a.flag("causal") && a.flag("causal-top-left"))
     fail("--causal-top-left", "(given)", "expected one causal mask: --causal (bottom-right aligned) or --causal-top-left");
   for (const char* causal : {"causal", "causal-top-left"})
     if (a.flag(causal) && a.has("window"))
       fail("--window", a.text("window"), std::string("expected it not together with --") + causal + "; give one of them");
-  if (a.flag("causal")) return attention::FmhaMask::causal();
-  if (a.flag("causal-top-left")) return attention::FmhaMask::causal(attention::MaskCorner::top_left);
+  if (a.flag("causal")) return fmha::FmhaMask::causal();
+  if (a.flag("causal-top-left")) return fmha::FmhaMask::causal(fmha::MaskCorner::top_left);
   if (a.has("window")) return parse_window(a.text("window"));
-  return attention::FmhaMask::none();
+  return fmha::FmhaMask::none();
 }
 
 // What the command line asks for: the problem (not yet validated), the
 // kernel's options, and the Q, K, V files when given (in [b, h, s, d] order).
 struct FmhaRequest {
-  attention::FmhaProblem problem;
-  attention::FmhaOptions kernel_options;
+  fmha::FmhaProblem problem;
+  fmha::FmhaOptions kernel_options;
   std::string layout;  // of the files: bhsd or bshd
   bool files = false;
   bool fp16_files = false;  // float16 files without --dtype: they stay fp16
@@ -296,7 +296,7 @@ FmhaRequest parse_request(const Args& a, ElementType dtype_given) {
     const std::size_t i = std::size_t(axis);
     return static_cast<int>(r.files && !a.has(option) ? std::int64_t(file.shape[i]) : a.integer(option, 1, kMaxSize[i]));
   };
-  attention::FmhaProblem& p = r.problem;
+  fmha::FmhaProblem& p = r.problem;
   p.batch = dim("batch", r.q, 0);
   p.heads = dim("heads", r.q, 1);
   p.heads_kv = dim("heads-kv", r.k, 1);
@@ -306,7 +306,7 @@ FmhaRequest parse_request(const Args& a, ElementType dtype_given) {
   p.dtype = r.fp16_files ? ElementType::fp16 : dtype_given;
   const std::string reuse = a.text("p-reuse");
   if (reuse != "issue-order" && reuse != "wait-for-pv") fail("--p-reuse", reuse, "expected issue-order or wait-for-pv");
-  r.kernel_options.p_reuse = reuse == "wait-for-pv" ? attention::PReuse::wait_for_pv : attention::PReuse::issue_order;
+  r.kernel_options.p_reuse = reuse == "wait-for-pv" ? fmha::PReuse::wait_for_pv : fmha::PReuse::issue_order;
 
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   r.scale_given = a.has("scale");
@@ -325,7 +325,7 @@ FmhaRequest parse_request(const Args& a, ElementType dtype_given) {
 // and 16-bit patterns (6 bytes an element); O as 16-bit patterns, and as floats for --out (twice with
 // bshd); the fp64 reference's O (8); LSE as a float and the reference's double; 64 MiB for the host
 // model's CTAs in flight.
-void check_fits(const Args& a, const attention::FmhaProblem& p) {
+void check_fits(const Args& a, const fmha::FmhaProblem& p) {
   const bool check = !a.flag("no-reference");
   const double q = double(p.batch) * p.heads * p.seq_q * p.head_dim, kv = 2.0 * p.batch * p.heads_kv * p.seq_k * p.head_dim,
                rows = double(p.batch) * p.heads * p.seq_q;
@@ -339,8 +339,8 @@ void check_fits(const Args& a, const attention::FmhaProblem& p) {
 
 // The inputs from the files, checked against the problem's shapes and
 // rounded to its type (a value beyond the type's range is refused).
-attention::FmhaInputs file_inputs(const Args& a, FmhaRequest& r) {
-  const attention::FmhaProblem& p = r.problem;
+fmha::FmhaInputs file_inputs(const Args& a, FmhaRequest& r) {
+  const fmha::FmhaProblem& p = r.problem;
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
                     Sq = std::size_t(p.seq_q), Sk = std::size_t(p.seq_k), D = std::size_t(p.head_dim);
   // Shapes as the files hold them: in --layout's order.
@@ -370,7 +370,7 @@ attention::FmhaInputs file_inputs(const Args& a, FmhaRequest& r) {
       x[i] = rounded;
     }
   };
-  attention::FmhaInputs in;
+  fmha::FmhaInputs in;
   in.q = std::move(r.q.values);
   in.k = std::move(r.k.values);
   in.v = std::move(r.v.values);
@@ -382,13 +382,13 @@ attention::FmhaInputs file_inputs(const Args& a, FmhaRequest& r) {
 
 // The problem as the report states it, before the run: sizes, type, mask, P reuse, scale, inputs, work.
 void describe(const Args& a, const FmhaRequest& r, const std::string& inputs, Report& report) {
-  const attention::FmhaProblem& p = r.problem;
+  const fmha::FmhaProblem& p = r.problem;
   const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Hkv = std::size_t(p.heads_kv),
                     Sq = std::size_t(p.seq_q), Sk = std::size_t(p.seq_k), D = std::size_t(p.head_dim);
   const char* type = name(p.dtype);
   int empty_rows = 0;
   for (int i = 0; i < p.seq_q; ++i) {
-    const attention::KeyRange keys = p.mask.keys(i, p.seq_q, p.seq_k);
+    const fmha::KeyRange keys = p.mask.keys(i, p.seq_q, p.seq_k);
     if (keys.begin >= keys.end) ++empty_rows;
   }
   report.text("tcgen fmha: O = softmax(scale·Q·Kᵀ)·V, batch %d, heads %d, heads_kv %d, seq_q %d, seq_k %d, "
@@ -401,7 +401,7 @@ void describe(const Args& a, const FmhaRequest& r, const std::string& inputs, Re
               r.fp16_files ? " (the files' float16; --dtype bf16 rounds them)" : "");
   report.text("mask: %s\n", mask_text(p.mask).c_str());
   report.text("P reuse: %s%s\n",
-              r.kernel_options.p_reuse == attention::PReuse::wait_for_pv
+              r.kernel_options.p_reuse == fmha::PReuse::wait_for_pv
                   ? "wait-for-pv (S waits until the P·V reading P completes)"
                   : "issue-order (S right after the P·V reading P, as FA4)",
               a.flag("strict-ptx") ? "; strict PTX mma pipelining" : "");
@@ -434,8 +434,8 @@ NpyArray in_layout(const FmhaRequest& r, std::vector<float> values, std::size_t 
   return x;
 }
 
-void save_inputs(const SavedInputs& saved, const FmhaRequest& r, const attention::FmhaInputs& in, Report& report) {
-  const attention::FmhaProblem& p = r.problem;
+void save_inputs(const SavedInputs& saved, const FmhaRequest& r, const fmha::FmhaInputs& in, Report& report) {
+  const fmha::FmhaProblem& p = r.problem;
   const bool half = p.dtype == ElementType::fp16;
   const auto save = [&](const char* name, const std::vector<float>& values, int heads, int seq) {
     const NpyArray x = in_layout(r, values, std::size_t(heads), std::size_t(seq));
@@ -451,8 +451,8 @@ void save_inputs(const SavedInputs& saved, const FmhaRequest& r, const attention
 // One launch of the FMHA kernel over the whole problem, checked and written as the driver asks.
 class FmhaJob : public KernelJob {
  public:
-  FmhaJob(const Args& a, const FmhaRequest& r, const attention::CheckedFmhaProblem& problem,
-          const attention::FmhaInputs& in, unsigned at_once)
+  FmhaJob(const Args& a, const FmhaRequest& r, const fmha::CheckedFmhaProblem& problem,
+          const fmha::FmhaInputs& in, unsigned at_once)
       : a_(a), r_(r), problem_(problem), in_(in), at_once_(at_once) {}
 
   const char* kernel() const override { return "FMHA"; }
@@ -466,10 +466,11 @@ class FmhaJob : public KernelJob {
     return "sm100 (device 0), " + over;
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                        const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, launch, [&](const auto& on) {
-      run_ = attention::run(problem_, in_.operands(), r_.kernel_options, on);
+    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
+      run_ = fmha::run(problem_, in_.operands(), r_.kernel_options, on);
       return run_.stats;
     });
   }
@@ -483,27 +484,27 @@ class FmhaJob : public KernelJob {
 
   bool check(Report& report) const override {
     const auto ref_start = std::chrono::steady_clock::now();
-    const attention::FmhaResult<double> ref = attention::fmha_reference(problem_, in_.q, in_.k, in_.v);
+    const fmha::FmhaResult<double> ref = fmha::fmha_reference(problem_, in_.q, in_.k, in_.v);
     const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
     report.text("reference time %.6f s (fp64, plain C++)\n", ref_seconds);
     report.field("reference_seconds", ref_seconds);
     // On failure compare() has logged its report (per-row ratio and cosine, a diagnosis) to stderr.
-    const attention::FmhaCheck c = attention::check_fmha(problem_, ref, run_.out);
+    const fmha::FmhaCheck c = fmha::check_fmha(problem_, ref, run_.out);
     report.text("O max row relative error (2-norm) %.3g (bound %s)\n", c.o.max_rel_error,
-                bound_text(attention::kFmhaOBound).c_str());
+                bound_text(fmha::kFmhaOBound).c_str());
     report.text("LSE max relative error %.3g (bound %s)\n", c.lse.max_rel_error,
-                bound_text(attention::kFmhaLseBound).c_str());
+                bound_text(fmha::kFmhaLseBound).c_str());
     report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
     report.field("o_max_row_relative_error", c.o.max_rel_error);
-    report.field("o_bound", attention::kFmhaOBound);
+    report.field("o_bound", fmha::kFmhaOBound);
     report.field("lse_max_relative_error", c.lse.max_rel_error);
-    report.field("lse_bound", attention::kFmhaLseBound);
+    report.field("lse_bound", fmha::kFmhaLseBound);
     report.field("passed", c.ok());
     return c.ok();
   }
 
   void write_outputs(Report& report) const override {
-    const attention::FmhaProblem& p = r_.problem;
+    const fmha::FmhaProblem& p = r_.problem;
     const std::size_t B = std::size_t(p.batch), H = std::size_t(p.heads), Sq = std::size_t(p.seq_q);
     if (a_.has("out")) {
       std::vector<float> o(run_.out.o.size());
@@ -526,10 +527,10 @@ class FmhaJob : public KernelJob {
  private:
   const Args& a_;
   const FmhaRequest& r_;
-  const attention::CheckedFmhaProblem& problem_;
-  const attention::FmhaInputs& in_;
+  const fmha::CheckedFmhaProblem& problem_;
+  const fmha::FmhaInputs& in_;
   unsigned at_once_;
-  attention::FmhaRun run_;
+  fmha::FmhaRun run_;
 };
 
 }  // namespace
@@ -551,14 +552,14 @@ int fmha(std::span<const std::string> args) {
     fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
   const Backend backend = parse_backend(a);
   FmhaRequest r = parse_request(a, dtype_given);
-  const attention::FmhaProblem& p = r.problem;
+  const fmha::FmhaProblem& p = r.problem;
   // Validated once, here; the inputs, the kernel, the reference and the check take the checked problem.
-  const attention::CheckedFmhaProblem problem = as_options(a, [&]() -> attention::CheckedFmhaProblem { return p; });
+  const fmha::CheckedFmhaProblem problem = as_options(a, [&]() -> fmha::CheckedFmhaProblem { return p; });
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer("seed", 0, (std::int64_t{1} << 62)));
   check_fits(a, p);
 
   // Said before the inputs are drawn, which for a long run takes a while itself.
-  const std::size_t rows = std::size_t(attention::kFmhaBlockM) * attention::fmha_q_tiles(p.head_dim);  // per CTA
+  const std::size_t rows = std::size_t(fmha::kFmhaBlockM) * fmha::fmha_q_tiles(p.head_dim);  // per CTA
   const std::uint64_t ctas = std::uint64_t(p.batch) * p.heads * ((std::size_t(p.seq_q) + rows - 1) / rows);
   const auto at_once = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(parse_threads(a)), ctas));
   if (backend != Backend::sm100) {
@@ -571,7 +572,7 @@ int fmha(std::span<const std::string> args) {
   }
   // Inputs as float values (exactly those of dtype) and as dtype bit patterns.
   const std::string type = name(p.dtype);
-  const attention::FmhaInputs in = r.files ? file_inputs(a, r) : attention::random_fmha_inputs(problem, seed);
+  const fmha::FmhaInputs in = r.files ? file_inputs(a, r) : fmha::random_fmha_inputs(problem, seed);
   const std::string inputs =
       r.files ? "inputs: " + input_name(a.text("q"), r.q) + ", " + input_name(a.text("k"), r.k) + ", " +
                     input_name(a.text("v"), r.v) + ", rounded to " + type

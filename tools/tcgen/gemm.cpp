@@ -306,8 +306,9 @@ class GemmJob : public KernelJob {
     return backend == Backend::ptx ? "ptx, " + kernels->name() + " on the host model, " + grid : "host model, " + grid;
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
-    return on_backend(backend, kernels, launch, [&](const auto& on) { return run_gemm(r_.config, p_, on); });
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                        const exec::LaunchOptions& launch) override {
+    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) { return run_gemm(r_.config, p_, on); });
   }
 
   void report_time(Backend, double seconds, Report& report) const override {

@@ -83,14 +83,14 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
   return ptx::Module::load(built);
 }
 
-void report_ptx_stats(Report& report, const exec::RunStats& stats) {
-  report.text("executed: %llu PTX instructions in %llu CTAs\n", static_cast<unsigned long long>(stats.ptx_instructions),
-              static_cast<unsigned long long>(stats.ptx_ctas));
-  report.field("ptx_instructions", static_cast<std::int64_t>(stats.ptx_instructions));
-  report.field("ptx_ctas", static_cast<std::int64_t>(stats.ptx_ctas));
-  for (const auto& [rule, count] : stats.ptx_warnings) {
-    const auto first = stats.ptx_first_warning.find(rule);
-    const std::string where = first == stats.ptx_first_warning.end() ? std::string() : first->second;
+void report_ptx_stats(Report& report, const ptx::LaunchStats& stats) {
+  report.text("executed: %llu PTX instructions in %llu CTAs\n", static_cast<unsigned long long>(stats.instructions),
+              static_cast<unsigned long long>(stats.ctas));
+  report.field("ptx_instructions", static_cast<std::int64_t>(stats.instructions));
+  report.field("ptx_ctas", static_cast<std::int64_t>(stats.ctas));
+  for (const auto& [rule, count] : stats.warnings) {
+    const auto first = stats.first_warning.find(rule);
+    const std::string where = first == stats.first_warning.end() ? std::string() : first->second;
     report.text("warning: %s broken %llu times (a PTX-letter rule)%s%s\n", rule.c_str(),
                 static_cast<unsigned long long>(count), where.empty() ? "" : "; first at ", where.c_str());
     report.field("warning_" + rule, static_cast<std::int64_t>(count));
@@ -118,10 +118,11 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
   // The problem is valid by now: an error from the run is the kernel's (a broken
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   exec::RunStats stats;
+  ptx::LaunchStats ptx_stats;  // the PTX interpreter's counts (--backend ptx)
   try {
     report.text("backend: %s\n", job.backend_text(backend, kernels).c_str());
     std::fflush(stdout);
-    stats = job.launch(backend, kernels, launch);
+    stats = job.launch(backend, kernels, &ptx_stats, launch);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << "tcgen: the " << job.kernel() << " kernel failed on "
@@ -133,7 +134,7 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
     report.finish();
     return 1;
   }
-  if (backend == Backend::ptx) report_ptx_stats(report, stats);
+  if (backend == Backend::ptx) report_ptx_stats(report, ptx_stats);
   job.report_time(backend, stats.seconds, report);
   bool passed = true;
   if (!a.flag("no-reference")) {

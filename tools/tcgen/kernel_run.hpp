@@ -63,7 +63,7 @@ unsigned parse_threads(const Args& a);
 ptx::Module load_kernels(const Args& a, const std::string& built, const char* kernels);
 
 // "executed: N PTX instructions" and each PTX-letter warning with its count, as text and fields.
-void report_ptx_stats(Report& report, const exec::RunStats& stats);
+void report_ptx_stats(Report& report, const ptx::LaunchStats& stats);
 
 // The libraries name a problem's fields ("seq_q", "backend"); the options
 // declare the fields they set (Option::fields). Throws a tcgen::Error like `e`
@@ -84,11 +84,12 @@ auto as_options(const Args& a, F&& f) -> decltype(f()) {
 }
 
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
-// (strict as launch.letters_as_errors), or exec::Sm100 (only in a build with
-// CUDA: parse_backend refuses sm100 elsewhere).
+// (strict as launch.letters_as_errors, its counts added to `ptx_stats`), or
+// exec::Sm100 (only in a build with CUDA: parse_backend refuses sm100 elsewhere).
 template <class F>
-exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch, F&& f) {
-  if (backend == Backend::ptx) return f(ptx::Interpreter{*kernels, launch, launch.letters_as_errors});
+exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                          const exec::LaunchOptions& launch, F&& f) {
+  if (backend == Backend::ptx) return f(ptx::Interpreter{*kernels, launch, launch.letters_as_errors, ptx_stats});
 #if defined(TCGEN_SM100)
   if (backend == Backend::sm100) return f(exec::Sm100{});
 #endif
@@ -104,8 +105,10 @@ class KernelJob {
   virtual const char* kernel() const = 0;
   // What runs it, after "backend: " (`kernels`: the PTX module for --backend ptx).
   virtual std::string backend_text(Backend backend, const ptx::Module* kernels) const = 0;
-  // The kernel's launch (on_backend), keeping its output for check() and write_outputs().
-  virtual exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) = 0;
+  // The kernel's launch (on_backend), keeping its output for check() and write_outputs();
+  // through the PTX interpreter its counts are added to `ptx_stats`.
+  virtual exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                                const exec::LaunchOptions& launch) = 0;
   // The kernel's time, as text and fields.
   virtual void report_time(Backend backend, double seconds, Report& report) const = 0;
   // The fp64 reference and the comparison with it, reported; true when within the bounds.

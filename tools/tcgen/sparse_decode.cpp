@@ -1,6 +1,6 @@
 // tcgen sparse-decode: DeepSeek-V4 sparse decode attention (FlashMLA's
 // flash_mla_with_kvcache with `indices`, MODEL1 FP8 cache) with tcgen's
-// kernel (tcgen::attention, sparse_decode_kernel.hpp) on the host model, its
+// kernel (tcgen::sparse_decode, tcgen/sparse_decode/kernel.hpp) on the host model, its
 // PTX, or a B200, checked against the fp64 reference of the dequantised cache.
 #include <algorithm>
 #include <chrono>
@@ -21,9 +21,9 @@
 #include "npy.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-#include "tcgen/attention/sparse_decode_check.hpp"
-#include "tcgen/attention/sparse_decode_inputs.hpp"
-#include "tcgen/attention/sparse_decode_run.hpp"
+#include "tcgen/sparse_decode/check.hpp"
+#include "tcgen/sparse_decode/inputs.hpp"
+#include "tcgen/sparse_decode/run.hpp"
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
@@ -31,7 +31,7 @@
 #include "tcgen/exec/unit_pool.hpp"
 #include "verbs.hpp"
 #if defined(TCGEN_SM100)
-#include "tcgen/attention/sparse_decode_sm100.hpp"
+#include "tcgen/sparse_decode/sm100_runner.hpp"
 #endif
 
 namespace tcgen::cli {
@@ -90,7 +90,7 @@ constexpr Option kSharedOptions[] = {
      "host", {}, "backend"},
     {"ptx", "FILE",
      "with --backend ptx: the PTX to run (default: this build's\n"
-     "attention/src/sparse_decode_kernels.cu)"},
+     "sparse_decode/src/sparse_decode_kernels.cu)"},
     {"strict-ptx", {},
      "host model: PTX-letter rules as errors, and tcgen05.mma\n"
      "pipelined only as PTX promises (kernels that run on B200s\n"
@@ -137,7 +137,7 @@ those of an extra cache in the same softmax; K = V = the 512-wide latent.
 LSE = ln Σ exp(scale · q·k); O = Σ exp(scale · q·k − LSE) · v, times
 1 / (1 + exp(sink[h] − LSE)) with a sink, which LSE leaves out. A row with no
 valid key has O = 0 and LSE = +inf (FlashMLA's convention). One launch of
-tcgen's kernel (attention/include/tcgen/attention/sparse_decode_kernel.hpp,
+tcgen's kernel (sparse_decode/include/tcgen/sparse_decode/kernel.hpp,
 64 heads a CTA) over the whole problem, its key blocks split over several CTAs
 and merged by a combine step where the grid would not fill 148 SMs.
 Prints the shapes, the scale, the splits, the work, the time of the kernel and
@@ -168,7 +168,7 @@ std::string help_text() {
          "options (both):\n" + options_help(kSharedOptions, column) + std::string(kExamples);
 }
 
-static_assert(attention::kSparseOBound == 1e-2 && attention::kSparseLseBound == 1e-3, "update the bounds in kAbout");
+static_assert(sparse_decode::kSparseOBound == 1e-2 && sparse_decode::kSparseLseBound == 1e-3, "update the bounds in kAbout");
 
 // A dimension of a file's shape as an int, refused (not clamped) past `most`.
 int dimension(const char* option, const std::string& path, const std::vector<std::size_t>& shape, std::size_t i,
@@ -180,14 +180,14 @@ int dimension(const char* option, const std::string& path, const std::vector<std
 }
 
 // One cache from files: its bytes, [num_blocks, block_bytes]; its indices [batch, s_q, topk]; its lengths [batch].
-attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache_option, const char* block_option,
+sparse_decode::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache_option, const char* block_option,
                                                 const char* indices_option, const char* lengths_option,
                                                 std::vector<std::size_t>& index_shape) {
-  attention::SparseDecodeInputs::Cache c;
+  sparse_decode::SparseDecodeInputs::Cache c;
   if (!a.has(block_option))
     fail((std::string("--") + block_option).c_str(), "(not given)",
          std::string("expected the tokens a block of --") + cache_option + " (its layout depends on it)");
-  c.layout = attention::Model1Layout{static_cast<int>(a.integer(block_option, 1, 4096))};
+  c.layout = sparse_decode::Model1Layout{static_cast<int>(a.integer(block_option, 1, 4096))};
   const NpyBytes bytes = read_npy_uint8(a.text(cache_option));
   if (bytes.shape.size() != 2 || bytes.shape[1] != c.layout.block_bytes() || bytes.shape[0] == 0)
     fail((std::string("--") + cache_option).c_str(), a.text(cache_option) + " (shape " + shape_text(bytes.shape) + ")",
@@ -213,8 +213,8 @@ attention::SparseDecodeInputs::Cache read_cache(const Args& a, const char* cache
 }
 
 // The arrays of the files; `q_name` says how Q was given (its file, and float64 when rounded from it).
-attention::SparseDecodeInputs read_inputs(const Args& a, std::string& q_name) {
-  attention::SparseDecodeInputs in;
+sparse_decode::SparseDecodeInputs read_inputs(const Args& a, std::string& q_name) {
+  sparse_decode::SparseDecodeInputs in;
   const NpyArray q = read_npy(a.text("q"));
   q_name = input_name(a.text("q"), q);
   if (q.shape.size() != 4 || q.shape[3] != 512 || q.shape[0] == 0 || q.shape[1] == 0 || q.shape[2] == 0)
@@ -256,14 +256,14 @@ attention::SparseDecodeInputs read_inputs(const Args& a, std::string& q_name) {
   return in;
 }
 
-void save_inputs(const SavedInputs& saved, const attention::SparseDecodeInputs& in, Report& report) {
+void save_inputs(const SavedInputs& saved, const sparse_decode::SparseDecodeInputs& in, Report& report) {
   const std::size_t B = in.batch, S = in.s_q, H = in.heads;
   const auto saved_as = [&](const char* name, const std::vector<std::size_t>& shape, auto values) {
     write_npy("--save-inputs", saved.path(name), shape, values);
     report.text("saved %s (%s)\n", saved.path(name).c_str(), shape_text(shape).c_str());
   };
   saved_as("q", {B, S, H, 512}, std::span<const float>(in.q));
-  const auto cache = [&](const attention::SparseDecodeInputs::Cache& c, const std::string& prefix) {
+  const auto cache = [&](const sparse_decode::SparseDecodeInputs::Cache& c, const std::string& prefix) {
     saved_as((prefix + "k_cache").c_str(), {c.bytes.size() / c.layout.block_bytes(), c.layout.block_bytes()},
              std::span<const std::uint8_t>(c.bytes));
     saved_as((prefix + "indices").c_str(), {B, S, std::size_t(c.topk)}, std::span<const std::int32_t>(c.indices));
@@ -323,11 +323,11 @@ void check_source(const Args& a, bool files) {
 }
 
 // The inputs from the files, refused before they are read when the run would not fit; `inputs` names them.
-attention::SparseDecodeInputs file_inputs(const Args& a, std::string& inputs) {
+sparse_decode::SparseDecodeInputs file_inputs(const Args& a, std::string& inputs) {
   check_input_files_fit(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
                             "extra-topk-length"});
   std::string q_name;
-  attention::SparseDecodeInputs in = read_inputs(a, q_name);
+  sparse_decode::SparseDecodeInputs in = read_inputs(a, q_name);
   check_memory("--q, --k-cache, --indices", "batch " + std::to_string(in.batch) + ", s_q " + std::to_string(in.s_q) +
                                                 ", heads " + std::to_string(in.heads) + ", topk " +
                                                 std::to_string(in.keys.topk + in.extra.topk),
@@ -338,8 +338,8 @@ attention::SparseDecodeInputs file_inputs(const Args& a, std::string& inputs) {
 }
 
 // The built-in example's inputs from `seed`, refused before they are drawn when the run would not fit.
-attention::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t seed, std::string& inputs) {
-  attention::SparseDecodeExample e;
+sparse_decode::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t seed, std::string& inputs) {
+  sparse_decode::SparseDecodeExample e;
   e.batch = static_cast<int>(a.integer("batch", 1, 4096));
   e.s_q = static_cast<int>(a.integer("s-q", 1, 16));
   e.heads = static_cast<int>(a.integer("heads", 1, 65535));
@@ -351,12 +351,12 @@ attention::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t seed, 
   e.extra_num_blocks = static_cast<int>(a.integer("extra-num-blocks", 1, 1 << 16));
   e.lengths = !a.flag("no-topk-length");
   e.sink = !a.flag("no-sink");
-  if (e.heads % attention::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
+  if (e.heads % sparse_decode::kSparseHeadsPerCta != 0)  // before drawing inputs for a problem the kernel refuses
     fail("--heads", std::to_string(e.heads), "expected a multiple of 64 (V4-Flash 64, V4-Pro 128): 64 heads a CTA");
   const double rows = double(e.batch) * e.s_q, tokens = double(e.block_size) * e.num_blocks,
                extra_tokens = double(e.extra_block_size) * e.extra_num_blocks;
-  const double cache = double(attention::Model1Layout{e.block_size}.block_bytes()) * e.num_blocks +
-                       (e.extra_topk ? double(attention::Model1Layout{e.extra_block_size}.block_bytes()) * e.extra_num_blocks : 0);
+  const double cache = double(sparse_decode::Model1Layout{e.block_size}.block_bytes()) * e.num_blocks +
+                       (e.extra_topk ? double(sparse_decode::Model1Layout{e.extra_block_size}.block_bytes()) * e.extra_num_blocks : 0);
   check_memory("--batch, --s-q, --heads, --topk, --block-size, --num-blocks",
                std::to_string(e.batch) + ", " + std::to_string(e.s_q) + ", " + std::to_string(e.heads) + ", " +
                    std::to_string(e.topk) + ", " + std::to_string(e.block_size) + ", " + std::to_string(e.num_blocks),
@@ -365,7 +365,7 @@ attention::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t seed, 
   inputs = "inputs: built-in example from seed " + std::to_string(seed) +
            ": Q uniform in [-1, 1) as bf16; a random latent a token (nope tiles of magnitudes 2^-3 to 2^3) "
            "quantised to MODEL1 by tcgen's quantiser; indices uniform over the cache, 1 in 8 of them -1";
-  return attention::random_sparse_decode_inputs(e, seed);
+  return sparse_decode::random_sparse_decode_inputs(e, seed);
 }
 
 // --softmax-scale, else FlashMLA's default 1/sqrt(512).
@@ -380,12 +380,12 @@ attention::SoftmaxScale parse_scale(const Args& a) {
 }
 
 // The query rows none of whose indices (within their lengths, in either cache) names a key.
-int rows_without_keys(const attention::SparseDecodeInputs& in) {
+int rows_without_keys(const sparse_decode::SparseDecodeInputs& in) {
   int empty_rows = 0;
   for (int b = 0; b < in.batch; ++b)
     for (int s = 0; s < in.s_q; ++s) {
       bool any = false;
-      for (const attention::SparseDecodeInputs::Cache* c : {&in.keys, &in.extra}) {
+      for (const sparse_decode::SparseDecodeInputs::Cache* c : {&in.keys, &in.extra}) {
         if (c->topk == 0) continue;
         const int n = c->lengths.empty() ? c->topk : c->lengths[b];
         for (int j = 0; j < n && !any; ++j) any = c->indices[(std::size_t(b) * in.s_q + s) * c->topk + j] >= 0;
@@ -396,7 +396,7 @@ int rows_without_keys(const attention::SparseDecodeInputs& in) {
 }
 
 // The problem as the report states it, before the run: sizes, shapes, sink, scale, splits, inputs, work.
-void describe(const Args& a, const attention::SparseDecodeInputs& in, const attention::SparseDecodeProblem& problem,
+void describe(const Args& a, const sparse_decode::SparseDecodeInputs& in, const sparse_decode::SparseDecodeProblem& problem,
               const std::string& inputs, Report& report) {
   const std::size_t B = in.batch, S = in.s_q, H = in.heads;
   const int empty_rows = rows_without_keys(in);
@@ -448,7 +448,7 @@ void describe(const Args& a, const attention::SparseDecodeInputs& in, const atte
 // One launch of the sparse decode kernel (and its combine step), checked and written as the driver asks.
 class SparseDecodeJob : public KernelJob {
  public:
-  SparseDecodeJob(const Args& a, const attention::SparseDecodeInputs& in, const attention::SparseDecodeProblem& problem)
+  SparseDecodeJob(const Args& a, const sparse_decode::SparseDecodeInputs& in, const sparse_decode::SparseDecodeProblem& problem)
       : a_(a), in_(in), problem_(problem) {}
 
   const char* kernel() const override { return "sparse decode"; }
@@ -459,10 +459,11 @@ class SparseDecodeJob : public KernelJob {
     return "sm100 (device 0)";
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, const exec::LaunchOptions& launch) override {
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+                        const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, launch, [&](const auto& on) {
-      run_ = attention::run(problem_, in_.q_bits, on);
+    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
+      run_ = sparse_decode::run(problem_, in_.q_bits, on);
       return run_.stats;
     });
   }
@@ -476,11 +477,11 @@ class SparseDecodeJob : public KernelJob {
 
   bool check(Report& report) const override {
     const auto ref_start = std::chrono::steady_clock::now();
-    const attention::SparseDecodeResult ref = attention::sparse_decode_reference(problem_, in_.q);
+    const sparse_decode::SparseDecodeResult ref = sparse_decode::sparse_decode_reference(problem_, in_.q);
     const double ref_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ref_start).count();
     report.text("reference time %.6f s (fp64 over the dequantised cache, plain C++)\n", ref_seconds);
     report.field("reference_seconds", ref_seconds);
-    const attention::SparseDecodeCheck c = attention::check_sparse_decode(ref, run_.out);
+    const sparse_decode::SparseDecodeCheck c = sparse_decode::check_sparse_decode(ref, run_.out);
     report.text("O max row relative error (2-norm) %.3g (bound 1e-2)\n", c.o.max_rel_error);
     report.text("LSE max relative error %.3g (bound 1e-3)\n", c.lse.max_rel_error);
     report.text("result: %s\n", c.ok() ? "PASSED" : "FAILED");
@@ -514,9 +515,9 @@ class SparseDecodeJob : public KernelJob {
 
  private:
   const Args& a_;
-  const attention::SparseDecodeInputs& in_;
-  const attention::SparseDecodeProblem& problem_;
-  attention::SparseDecodeRun run_;
+  const sparse_decode::SparseDecodeInputs& in_;
+  const sparse_decode::SparseDecodeProblem& problem_;
+  sparse_decode::SparseDecodeRun run_;
 };
 
 }  // namespace
@@ -542,10 +543,10 @@ int sparse_decode(std::span<const std::string> args) {
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer("seed", 0, std::int64_t{1} << 62));
 
   std::string inputs;
-  const attention::SparseDecodeInputs in = files ? file_inputs(a, inputs) : example_inputs(a, seed, inputs);
+  const sparse_decode::SparseDecodeInputs in = files ? file_inputs(a, inputs) : example_inputs(a, seed, inputs);
   const attention::SoftmaxScale scale = parse_scale(a);
-  const int splits = static_cast<int>(a.integer_or("splits", 0, 1, attention::kSparseMaxSplits));
-  const attention::SparseDecodeProblem problem = in.problem(scale, splits);
+  const int splits = static_cast<int>(a.integer_or("splits", 0, 1, sparse_decode::kSparseMaxSplits));
+  const sparse_decode::SparseDecodeProblem problem = in.problem(scale, splits);
   as_options(a, [&] { problem.validate(); });
 
   Report report(a.flag("json"));
@@ -569,7 +570,7 @@ int sparse_decode(std::span<const std::string> args) {
     // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64
     // reference 4.6 GFLOP/s. Rounded down: they only say when a run is long.
     const std::uint64_t ctas =
-        std::uint64_t(in.batch) * in.s_q * (in.heads / attention::kSparseHeadsPerCta) * problem.split_count();
+        std::uint64_t(in.batch) * in.s_q * (in.heads / sparse_decode::kSparseHeadsPerCta) * problem.split_count();
     const TimeEstimate t{.kernel_flops = problem.flops(), .kernel_rate = backend == Backend::host ? 2e9 : 0.25e9,
                          .threads = static_cast<unsigned>(std::min<std::uint64_t>(exec::pool_threads(launch.threads), ctas)),
                          .reference_flops = a.flag("no-reference") ? 0 : problem.flops(), .reference_rate = 3e9};

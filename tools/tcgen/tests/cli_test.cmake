@@ -862,10 +862,10 @@ elseif(CASE STREQUAL "fmha_ptx")
   if(NOT rc EQUAL 1)
     die("--backend ptx --strict-ptx: expected exit 1 (the kernel leans on FA4's mma order)")
   endif()
-  foreach(part "PTX kernel void tcgen::attention::fmha_kernel<" "block [(]0, 0, 0[)], warp [0-9]+, lane [0-9]+"
+  foreach(part "PTX kernel void tcgen::fmha::fmha_kernel<" "block [(]0, 0, 0[)], warp [0-9]+, lane [0-9]+"
                "\n  at [^\n]*fmha_kernels.ptx:[0-9]+: tcgen05.mma.cta_group::1.kind::f16 "
                "\n  from mma_atom.hpp:[0-9]+ in tcgen::mma::Mma<…>::emit<unsigned long>\n"
-               "\n       inlined at fmha_kernel.hpp:[0-9]+ in tcgen::attention::Fmha<[(]tcgen::ElementType[)]0, 64>::multiply<"
+               "\n       inlined at kernel.hpp:[0-9]+ in tcgen::fmha::Fmha<[(]tcgen::ElementType[)]0, 64>::multiply<"
                "\n       inlined at device_fmha.hpp:[0-9]+\n"
                "PTX pipelines mma → mma only for the same accumulator and shape")
     if(NOT err MATCHES "${part}")

@@ -1,5 +1,5 @@
 #pragma once
-// Host-side CUDA runtime helpers of the sm100 runners (gemm, attention):
+// Host-side CUDA runtime helpers of the sm100 runners (gemm, fmha, sparse_decode):
 // a checked call and device memory that is freed with its scope.
 #if !defined(__CUDACC__)
 #error "tcgen/exec/device_buffer.hpp uses the CUDA runtime: include it from a .cu file compiled by nvcc"

@@ -21,12 +21,11 @@ struct Interpreter {
   const Module& module;
   exec::LaunchOptions launch = {};
   bool strict = false;  // PTX-letter rules as errors (LaunchConfig::strict)
+  // Where each launch adds its counts (instructions, CTAs, PTX-letter
+  // warnings), if anywhere: a kernel's run() returns exec::RunStats, what
+  // every backend measures, and knows nothing of what only this one counts.
+  LaunchStats* stats = nullptr;
 };
-
-// The launch's counts as a run's statistics, beside the run's seconds.
-inline exec::RunStats run_stats(const LaunchStats& s, double seconds) {
-  return {seconds, s.instructions, s.warnings, s.first_warning, s.ctas};
-}
 
 // The PTX interpreter's launcher of a Launchable: the parameters in the
 // device's byte layout, the entry instantiated for the kernel type, the
@@ -45,7 +44,10 @@ exec::RunStats launch(const Interpreter& backend, const L& l) {
                                     {.grid = l.grid(), .block = {K::kThreads, 1, 1}, .cluster = l.cluster(),
                                      .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict},
                                     args, memory);
-  return run_stats(s, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  exec::RunStats run;
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (backend.stats) *backend.stats += s;
+  return run;
 }
 
 }  // namespace tcgen::ptx

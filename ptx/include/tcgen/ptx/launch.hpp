@@ -61,6 +61,10 @@ struct LaunchStats {
   // the PTX line, kernel, block, warp and lane, then the rule's message.
   std::map<std::string, std::string> first_warning;
   std::string printed;                             // what device printf wrote (also to stdout), in order
+
+  // A later launch's counts added to these (a kernel's follow-up launch: the
+  // sparse decode's combine step); a rule's first break stays the earlier one.
+  LaunchStats& operator+=(const LaunchStats& next);
 };
 
 // The launch-shape directives of an entry (PTX #performance-tuning-directives):
