@@ -55,7 +55,7 @@ void Cta::mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_t
 }
 
 void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                     bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride) {
+                     bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride) {
   const std::string w = which;
   try {
     decode_smem_descriptor(desc);
@@ -68,8 +68,8 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   const bool list_chunks = any_unfenced_st();
   mma_chunks_.clear();
   try {
-    detail::fetch_operand_into(smem_.image(), smem_.base(), desc, rows, k, type, mn_major, out, row_stride, k_stride,
-                               list_chunks ? &mma_chunks_ : nullptr);
+    detail::fetch_operand_into(smem_.image(), smem_.base(), desc, rows, k, type, mn_major, fp4, out, row_stride,
+                               k_stride, list_chunks ? &mma_chunks_ : nullptr);
   } catch (const Error& e) {
     if (e.field() != "address")
       raise(ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
@@ -112,6 +112,8 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
 }
 
 namespace {
+
+Fp4Storage fp4_storage(MmaKind kind) { return packs_fp4(kind) ? Fp4Storage::packed : Fp4Storage::padded; }
 
 // "tcgen05.mma.ws.cta_group::1.kind::f16 [d-tmem], a-desc, b-desc", as spelled.
 std::string mma_instruction(CtaGroup group, MmaKind kind, bool ts, const MmaVariant& v) {
@@ -214,8 +216,8 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
       read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 64 * copy, M == 64 && !variant.ws, K, f.a,
                   mma_a_.data() + static_cast<std::size_t>(copy) * M * K, undefined_rows);
   else
-    fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
-  fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
+    fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, fp4_storage(kind), mma_a_.data(), K, 1);
+  fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, fp4_storage(kind), mma_bt_.data(), 1, N);
   if (block_scaled(kind))
     apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 
@@ -263,10 +265,11 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
     Cta& c = *pair[v];
     const ActingFor acting(c, *this);
     const int issuer = c.issuer_key(*this, t);
-    c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, mma_bt_.data() + v * half, 1, N);
+    c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, fp4_storage(f.kind), mma_bt_.data() + v * half,
+                 1, N);
     c.mma_a_.resize(static_cast<std::size_t>(M == 128 ? 2 * rows : rows) * K);
     if (!a_tmem)
-      c.fetch_smem(issue, "a-desc", a_desc, rows, K, f.a, f.a_mn_major, c.mma_a_.data(), K, 1);
+      c.fetch_smem(issue, "a-desc", a_desc, rows, K, f.a, f.a_mn_major, fp4_storage(f.kind), c.mma_a_.data(), K, 1);
     else
       for (int copy = 0; copy < (M == 128 ? 2 : 1); ++copy)
         c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, false, K, f.a,

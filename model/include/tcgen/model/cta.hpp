@@ -31,6 +31,7 @@
 #include "tcgen/model/mbarrier.hpp"
 #include "tcgen/model/mma_types.hpp"
 #include "tcgen/model/model_error.hpp"
+#include "tcgen/model/operand_fetch.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
 #include "tcgen/model/tensor_memory.hpp"
@@ -313,7 +314,7 @@ class Cta {
            std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant);
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                  bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
+                  bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
   // A of TS-MMA, rows × k row-major into out:
   // rows m at lanes first_lane + m (a CTA pair's half; for M = 128 each of
   // its two copies; .ws with M = 64, each of its two). Layout F when layout_f

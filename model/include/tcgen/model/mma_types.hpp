@@ -48,6 +48,11 @@ constexpr int k_per_instruction(MmaKind k) {
   return 0;
 }
 
+// Whether the kind's 4-bit operands are packed two to a byte in shared
+// memory (kind::mxf4, mxf4nvf4) rather than padded to a byte each
+// (kind::f8f6f4, mxf8f6f4) (PTX #tcgen05-packing-formats).
+constexpr bool packs_fp4(MmaKind k) { return k == MmaKind::mxf4 || k == MmaKind::mxf4nvf4; }
+
 // What an instruction's spelling adds to its kind and operands.
 struct MmaVariant {
   // tcgen05.mma.ws (cta_group::1): M = 32, 64 or 128, N = 64, 128 or 256, D
