@@ -1551,6 +1551,7 @@ TEST_CASE("tcgen05.mma.sp: [sp-meta-tmem] before idesc, with and without the lan
   }
   CAPTURE(e);
   CHECK(e.find("sp-meta-tmem lane = 32") != std::string::npos);
+  CHECK(e.find("@%p2 tcgen05.mma.sp.cta_group::1.kind::f16") != std::string::npos);  // the PTX line
   CHECK(e.find("#tcgen05-sparse-matrices-alignment-restriction") != std::string::npos);
 }
 
