@@ -1,8 +1,10 @@
-// tcgen05.mma, SS and TS forms, cta_group::1, dense, with and without .ws
-// and block scaling (PTX #tcgen05-mma-instructions-mma). Operands come from
-// the arithmetic half (descriptor and idesc decoding, operand fetch, exact
-// products); this file places them: A from Tensor Memory for TS, the scale
-// factors (cta_mma_scale.cpp), D by Layout D, E, F or G, and the rules.
+// tcgen05.mma, SS and TS forms, cta_group::1 and 2, dense and sparse
+// (tcgen05.mma.sp), with and without .ws and block scaling (PTX
+// #tcgen05-mma-instructions-mma, -mma-sp). Operands come from the arithmetic
+// half (descriptor and idesc decoding, operand fetch, exact products); this
+// file places them: A from Tensor Memory for TS, decompressed by its
+// metadata when sparse (cta_mma_sparse.cpp), the scale factors
+// (cta_mma_scale.cpp), D by Layout A, B, D, E, F or G, and the rules.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -55,7 +57,7 @@ void Cta::mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_t
 }
 
 void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                     bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride) {
+                     bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride) {
   const std::string w = which;
   try {
     decode_smem_descriptor(desc);
@@ -68,8 +70,8 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   const bool list_chunks = any_unfenced_st();
   mma_chunks_.clear();
   try {
-    detail::fetch_operand_into(smem_.image(), smem_.base(), desc, rows, k, type, mn_major, out, row_stride, k_stride,
-                               list_chunks ? &mma_chunks_ : nullptr);
+    detail::fetch_operand_into(smem_.image(), smem_.base(), desc, rows, k, type, mn_major, fp4, out, row_stride,
+                               k_stride, list_chunks ? &mma_chunks_ : nullptr);
   } catch (const Error& e) {
     if (e.field() != "address")
       raise(ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
@@ -113,14 +115,47 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
 
 namespace {
 
+Fp4Storage fp4_storage(MmaKind kind) { return packs_fp4(kind) ? Fp4Storage::packed : Fp4Storage::padded; }
+
+}  // namespace
+
+void Cta::read_a(const Issue& issue, int warp, int issuer, const InstrDescriptorFields& f, const MmaVariant& variant,
+                 std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, const MmaShape& now, int rows, int copies,
+                 bool layout_f, std::uint8_t* undefined_rows) {
+  // A holds the dense K's worth of values a row; tcgen05.mma.sp keeps them
+  // apart and spreads them over twice that K by the metadata.
+  const int stored_k = k_per_instruction(f.kind), K = k_per_instruction(f.kind, f.sparse);
+  std::vector<float>& stored = f.sparse ? mma_a_kept_ : mma_a_;
+  const std::size_t stored_size = static_cast<std::size_t>(rows) * stored_k, size = static_cast<std::size_t>(rows) * K;
+  stored.resize(copies * stored_size);
+  mma_a_.resize(copies * size);
+  for (int copy = 0; copy < copies; ++copy) {
+    float* out = stored.data() + copy * stored_size;
+    if (!a_tmem) {
+      fetch_smem(issue, "a-desc", a_desc, rows, stored_k, f.a, f.a_mn_major, fp4_storage(f.kind), out, stored_k, 1);
+      break;  // one copy in shared memory
+    }
+    read_a_tmem(issue, warp, issuer, *a_tmem, now, rows, 64 * copy, layout_f, stored_k, f.a, out, undefined_rows);
+  }
+  if (f.sparse)
+    for (int copy = 0; copy < (a_tmem ? copies : 1); ++copy)
+      decompress_a(issue, warp, issuer, f, *variant.sp_meta_tmem, now, rows, stored.data() + copy * stored_size,
+                   mma_a_.data() + copy * size);
+}
+
+namespace {
+
 // "tcgen05.mma.ws.cta_group::1.kind::f16 [d-tmem], a-desc, b-desc", as spelled.
 std::string mma_instruction(CtaGroup group, MmaKind kind, bool ts, const MmaVariant& v) {
-  std::string s = v.ws ? "tcgen05.mma.ws.cta_group::" : "tcgen05.mma.cta_group::";
-  s += std::to_string(static_cast<int>(group));
+  std::string s = "tcgen05.mma";
+  if (v.ws) s += ".ws";
+  if (v.sp_meta_tmem) s += ".sp";
+  s += ".cta_group::" + std::to_string(static_cast<int>(group));
   s += ".kind::";
   s += name(kind);
   if (v.scale_vec) s += ".block_scale.scale_vec::" + std::to_string(v.scale_vec) + "X";
   s += ts ? " [d-tmem], [a-tmem], b-desc" : " [d-tmem], a-desc, b-desc";
+  if (v.sp_meta_tmem) s += ", [sp-meta-tmem]";
   if (v.scale_vec) s += ", [scale-A-tmem], [scale-B-tmem]";
   return s;
 }
@@ -153,7 +188,7 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
     raise(ModelError(issue, Rule::idesc_invalid, "idesc." + e.field(), e.value(),
                      "decoding idesc " + hex(idesc) + " for kind::" + name(kind) + " failed: " + e.what() + "."));
   }
-  if (f.sparse) raise(ModelError(issue, Rule::unsupported, "idesc.sparse", "1", "the model executes dense MMAs only."));
+  check_sparse_form(issue, f, variant, group);
   const bool scaled = block_scaled(kind);
   if (!legal_scale_vec(kind, variant.scale_vec, f.ue8m0)) {
     if (!scaled)
@@ -182,7 +217,7 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   if (a_tmem && f.a_mn_major)
     raise(ModelError(issue, Rule::ts_a_major, "idesc.a_major", "MN", "A comes from Tensor Memory ([a-tmem])."));
   if (group == CtaGroup::two) return pair_mma(issue, t, f, d_tmem, a_tmem, a_desc, b_desc, enable_input_d, variant);
-  const int M = f.m, N = f.n, K = k_per_instruction(kind);
+  const int M = f.m, N = f.n, K = k_per_instruction(kind, f.sparse);
   const int lane0 = static_cast<int>(d_tmem >> 16);
   if (!(lane0 == 0 || (M == 64 && !variant.ws && lane0 == 16)))
     raise(ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
@@ -204,18 +239,12 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   // (UNCONFIRMED in PTX's text; FlashMLA's MODEL1 decode puts two different
   // K chunks of Q there on B200s, its "dual GEMM", and sums the halves).
   const int a_copies = a_tmem && variant.ws && M == 64 ? 2 : 1;
-  mma_a_.resize(static_cast<std::size_t>(a_copies) * M * K);
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
   // Without .ws row m of D is computed from row m of A and of D alone: an undefined row stays one.
   mma_undefined_.assign(variant.ws ? 0 : static_cast<std::size_t>(M), 0);
   std::uint8_t* undefined_rows = variant.ws ? nullptr : mma_undefined_.data();
-  if (a_tmem)
-    for (int copy = 0; copy < a_copies; ++copy)
-      read_a_tmem(issue, t.warp, issuer, *a_tmem, now, M, 64 * copy, M == 64 && !variant.ws, K, f.a,
-                  mma_a_.data() + static_cast<std::size_t>(copy) * M * K, undefined_rows);
-  else
-    fetch_smem(issue, "a-desc", a_desc, M, K, f.a, f.a_mn_major, mma_a_.data(), K, 1);
-  fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, mma_bt_.data(), 1, N);
+  read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, M, a_copies, M == 64 && !variant.ws, undefined_rows);
+  fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, fp4_storage(kind), mma_bt_.data(), 1, N);
   if (block_scaled(kind))
     apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 
@@ -252,7 +281,7 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
   if (lane0 != 0)
     raise(ModelError(issue, Rule::mma_lane_offset, "d-tmem lane", std::to_string(lane0),
                      "cta_group::2 puts D in Layout A (M = 256) or B (M = 128), which start at lane 0."));
-  const int M = f.m, N = f.n, K = k_per_instruction(f.kind), rows = M / 2, half = N / 2;
+  const int M = f.m, N = f.n, K = k_per_instruction(f.kind, f.sparse), rows = M / 2, half = N / 2;
   const MmaShape now{d_tmem, M, N, f.kind};
   std::array<Cta*, 2> pair{};  // by rank parity
   pair[rank() & 1] = this;
@@ -263,14 +292,9 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
     Cta& c = *pair[v];
     const ActingFor acting(c, *this);
     const int issuer = c.issuer_key(*this, t);
-    c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, mma_bt_.data() + v * half, 1, N);
-    c.mma_a_.resize(static_cast<std::size_t>(M == 128 ? 2 * rows : rows) * K);
-    if (!a_tmem)
-      c.fetch_smem(issue, "a-desc", a_desc, rows, K, f.a, f.a_mn_major, c.mma_a_.data(), K, 1);
-    else
-      for (int copy = 0; copy < (M == 128 ? 2 : 1); ++copy)
-        c.read_a_tmem(issue, t.warp, issuer, *a_tmem, now, rows, 64 * copy, false, K, f.a,
-                      c.mma_a_.data() + static_cast<std::size_t>(copy) * rows * K);
+    c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, fp4_storage(f.kind), mma_bt_.data() + v * half,
+                 1, N);
+    c.read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, rows, M == 128 ? 2 : 1, false, nullptr);
   }
   // Block scaling: each CTA scales its rows of A and all N columns of B by the factors in its own
   // Tensor Memory, as for a cta_group::1 MMA of its M/2 rows (CUTLASS's MMA_ScaleFactor for the
@@ -419,7 +443,7 @@ void Cta::write_mma_share(const MmaShare& s) {
   }
   // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
   if (s.a_tmem && config_.strict_mma_pipelining) {
-    const int a_col0 = static_cast<int>(*s.a_tmem & 0xFFFF), a_columns = K * bits(f.a) / 32;
+    const int a_col0 = static_cast<int>(*s.a_tmem & 0xFFFF), a_columns = k_per_instruction(f.kind) * bits(f.a) / 32;
     for (int v = 0; v < s.a_rows; ++v) tmem_.set_mma_readers(s.lane(v), a_col0, a_columns, id);
   }
 }

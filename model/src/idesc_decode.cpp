@@ -118,6 +118,9 @@ bool legal_n(MmaKind kind, int n) {
 void check_pair_shape(const InstrDescriptorFields& f, MmaKind kind, const char* m_name, const char* n_name) {
   if (f.m != 128 && f.m != 256)
     refuse(m_name, f.m, "expected M = 128 or 256 for cta_group::2", kTable39);
+  if (f.m != 256 && f.sparse && block_scaled(kind))
+    refuse(m_name, f.m, std::string("expected M = 256 for a sparse kind::") + name(kind) + " with cta_group::2",
+           kTable39);
   const int step = kind == MmaKind::i8 || (f.b_mn_major && bits(f.b) == 8) ? 32 : 16;
   if (f.n < step || f.n > 256 || f.n % step != 0)
     refuse(n_name, f.n, "expected N a multiple of " + std::to_string(step) + " in [" + std::to_string(step) +
@@ -220,11 +223,14 @@ InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind,
   decode_operands(w, kind, f);
   // Bits 0-1 pick the metadata sub-columns "if Sparsity is enabled", and only
   // kind::f16 and tf32 have more than one choice.
+  // kind::f8f6f4 and i8 read all their metadata columns: the selector "must be 0"
+  // (#tcgen05-sparse-matrices-sparsity-selector-kind-f8f6f4-mxf8f6f4-m128-256).
   if (get(sparse_selector) != 0 && !(f.sparse && (kind == MmaKind::f16 || kind == MmaKind::tf32)))
     refuse(sparse_selector.name, static_cast<std::int64_t>(get(sparse_selector)),
            std::string("expected 0: a sparsity selector needs sparse kind::f16 or tf32, not ") +
                (f.sparse ? "kind::" : "a dense kind::") + name(kind),
            kTable42);
+  f.sparse_selector = static_cast<int>(get(sparse_selector));
   if (get(saturate) != 0 && kind != MmaKind::i8)
     refuse(saturate.name, 1, "expected 0: saturate is for kind::i8 only", kTable42);
   if (kind == MmaKind::f16 && f.a != f.b)

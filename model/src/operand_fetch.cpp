@@ -17,11 +17,10 @@ namespace {
 
 // Elements per 16-byte chunk, the PTX "T" (T elements = 16 B): 128 / bits, and
 // 16 for the padded 6- and 4-bit formats, "16 elements ... followed by 4 (8)
-// bytes of padding" (PTX #tcgen05-packing-formats). 4-bit values are padded
-// for kind::f8f6f4 and mxf8f6f4 (K = 32) and packed, 32 to a chunk, for
-// kind::mxf4 and mxf4nvf4 (K = 64), so the instruction's K tells the two apart.
-int per_chunk(ElementType t, int k) {
-  if (bits(t) == 4 && k == 64) return 32;
+// bytes of padding" (PTX #tcgen05-packing-formats); 32 for 4-bit values
+// packed two to a byte (kind::mxf4 and mxf4nvf4).
+int per_chunk(ElementType t, Fp4Storage fp4) {
+  if (bits(t) == 4 && fp4 == Fp4Storage::packed) return 32;
   return bits(t) < 8 ? 16 : 128 / bits(t);
 }
 
@@ -112,14 +111,18 @@ std::uint32_t swizzle(std::uint32_t a, int layout_type, int base_offset) {
 
 constexpr const char* kLegal = " (PTX #tcgen05-canonical-layouts, Table 52)";
 
-void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major) {
+void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major, Fp4Storage fp4) {
   if (type == ElementType::f32 || type == ElementType::s32)  // accumulator types, never MMA operands
     fail("type", name(type), "expected an MMA operand type: bf16, fp16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8 or u8");
-  const int T = per_chunk(type, k);
-  if (k != 2 * T)
+  if (fp4 == Fp4Storage::packed && type != ElementType::e2m1)
+    fail("type", name(type),
+         "expected e2m1: only kind::mxf4 and mxf4nvf4 pack 4-bit values (PTX #tcgen05-packing-formats)");
+  const int T = per_chunk(type, fp4);
+  if (k != 2 * T && k != 4 * T)
     fail("k", std::to_string(k),
          "expected " + std::to_string(2 * T) + " for " + name(type) +
-             ": one instruction reads 256 bits of K (PTX #tcgen05-kind-shapes)");
+             ": one instruction reads 256 bits of K (PTX #tcgen05-kind-shapes), or " + std::to_string(4 * T) +
+             ", the 512 bits of a sparse instruction's B (PTX #tcgen05-sparse-matrices)");
   if (rows <= 0) fail("rows", std::to_string(rows), "expected a positive row count (M or N)");
   const bool base32b = f.layout_type == 1;
   if (!mn_major && base32b)
@@ -147,9 +150,9 @@ void check_request(const SmemDescriptorFields& f, int rows, int k, ElementType t
 // The chunk walk of one operand for elements of `Bits` bits (see decode_chunk).
 template <int Bits>
 void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc,
-          const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major, float* out,
+          const SmemDescriptorFields& f, int rows, int k, ElementType type, bool mn_major, Fp4Storage fp4, float* out,
           std::ptrdiff_t row_stride, std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read) {
-  const int T = per_chunk(type, k), b = bits(type);
+  const int T = per_chunk(type, fp4), b = bits(type);
   const std::uint32_t W = swizzle_width(f.layout_type);
   const float* table = value_table(type);
 
@@ -165,12 +168,13 @@ void walk(std::span<const std::uint8_t> image, std::uint32_t image_base, std::ui
     read_at(swizzle(a, f.layout_type, f.base_offset), dst, stride);
   };
 
-  // Facts §2.1, per 16-byte chunk; r = row, c = which of the K step's two
-  // chunks, j = chunk index along M/N, kk = K row (all unsigned, so / and %
-  // by the powers of two are shifts and masks).
+  // Facts §2.1, per 16-byte chunk; r = row, c = which of the row's K chunks
+  // (2, or 4 for a sparse MMA's B), j = chunk index along M/N, kk = K row
+  // (all unsigned, so / and % by the powers of two are shifts and masks).
   if (!mn_major) {
+    const std::uint32_t chunks = static_cast<std::uint32_t>(k / T);
     for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(rows); ++r)
-      for (std::uint32_t c = 0; c < 2; ++c)
+      for (std::uint32_t c = 0; c < chunks; ++c)
         read_at(kmajor_chunk_address(f, r, c), out + r * row_stride + static_cast<std::ptrdiff_t>(c * T) * k_stride,
                 k_stride);
     return;
@@ -201,32 +205,35 @@ std::uint32_t kmajor_chunk_address(const SmemDescriptorFields& f, std::uint32_t 
 namespace detail {
 
 void fetch_operand_into(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows,
-                        int k, ElementType type, bool mn_major, float* out, std::ptrdiff_t row_stride,
+                        int k, ElementType type, bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride,
                         std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read) {
   const SmemDescriptorFields f = decode_smem_descriptor(desc);
-  check_request(f, rows, k, type, mn_major);
+  check_request(f, rows, k, type, mn_major, fp4);
+  const auto run = [&](auto walker) {
+    walker(image, image_base, desc, f, rows, k, type, mn_major, fp4, out, row_stride, k_stride, chunks_read);
+  };
   switch (bits(type)) {
-    case 32: return walk<32>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
-    case 16: return walk<16>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
-    case 8: return walk<8>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    case 32: return run(walk<32>);
+    case 16: return run(walk<16>);
+    case 8: return run(walk<8>);
     case 4:
-      if (per_chunk(type, k) == 32)
-        return walk<4>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+      if (fp4 == Fp4Storage::packed) return run(walk<4>);
       [[fallthrough]];
-    default: return walk<0>(image, image_base, desc, f, rows, k, type, mn_major, out, row_stride, k_stride, chunks_read);
+    default: return run(walk<0>);
   }
 }
 
 }  // namespace detail
 
 Operand fetch_operand(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows, int k,
-                      ElementType type, bool mn_major, std::vector<std::uint32_t>* chunks_read) {
+                      ElementType type, bool mn_major, Fp4Storage fp4, std::vector<std::uint32_t>* chunks_read) {
   Operand out{rows, k, {}};
   // The checks first (fetch_operand_into repeats them), so that a bad rows or
   // k throws its own error rather than a failed allocation.
-  check_request(decode_smem_descriptor(desc), rows, k, type, mn_major);
+  check_request(decode_smem_descriptor(desc), rows, k, type, mn_major, fp4);
   out.values.resize(static_cast<std::size_t>(rows) * k);
-  detail::fetch_operand_into(image, image_base, desc, rows, k, type, mn_major, out.values.data(), k, 1, chunks_read);
+  detail::fetch_operand_into(image, image_base, desc, rows, k, type, mn_major, fp4, out.values.data(), k, 1,
+                             chunks_read);
   return out;
 }
 

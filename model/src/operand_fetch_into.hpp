@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "tcgen/core/element_type.hpp"
+#include "tcgen/model/operand_fetch.hpp"
 
 namespace tcgen::model::detail {
 
 void fetch_operand_into(std::span<const std::uint8_t> image, std::uint32_t image_base, std::uint64_t desc, int rows,
-                        int k, ElementType type, bool mn_major, float* out, std::ptrdiff_t row_stride,
+                        int k, ElementType type, bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride,
                         std::ptrdiff_t k_stride, std::vector<std::uint32_t>* chunks_read);
 
 }  // namespace tcgen::model::detail

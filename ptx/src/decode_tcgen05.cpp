@@ -39,12 +39,15 @@ void relinquish(Thread& t, const Instruction& in) { t.arch().relinquish_alloc_pe
 //   tcgen05.mma.cta_group::N.kind::K.block_scale.scale_vec::VX [d], a, b-desc, idesc, [scale-A], [scale-B],
 //       enable-input-d
 //   tcgen05.mma.ws.cta_group::1.kind::K [d], a, b-desc, idesc, enable-input-d[, zero-column-mask-desc]
+// and each with .sp after .mma (.ws.sp for .ws), whose [sp-meta-tmem] comes
+// before idesc (#tcgen05-mma-instructions-mma-sp, -mma-ws-sp).
 // CuTe always passes the lane mask, all zero.
 struct MmaModifiers {
   int cta_group;
   int scale_vec;  // .scale_vec::NX of a block-scaled kind; 0 for the others
   model::MmaKind kind;
   bool ws;
+  bool sparse;         // tcgen05.mma.sp: [sp-meta-tmem] is operand 3, idesc operand 4
   bool scale_input_d;  // the scale-input-d operand is given
 };
 
@@ -52,17 +55,19 @@ void mma(Thread& t, const Instruction& in) {
   const MmaModifiers m = in.modifiers.get<MmaModifiers>();
   const bool ws = m.ws, scale_input_d = m.scale_input_d;
   model::MmaVariant variant{.ws = ws, .scale_vec = m.scale_vec};
-  std::size_t next = 4;  // the operand after idesc
+  const std::size_t idesc = m.sparse ? 4 : 3;
+  if (m.sparse) variant.sp_meta_tmem = static_cast<std::uint32_t>(t.address(in.ops[3]));
+  std::size_t next = idesc + 1;  // the operand after idesc
   if (variant.scale_vec) {
-    variant.scale_a_tmem = static_cast<std::uint32_t>(t.address(in.ops[4]));
-    variant.scale_b_tmem = static_cast<std::uint32_t>(t.address(in.ops[5]));
-    next = 6;
-  } else if (const Operand& mask = in.ops[4]; mask.kind == Operand::Kind::vector) {
+    variant.scale_a_tmem = static_cast<std::uint32_t>(t.address(in.ops[next]));
+    variant.scale_b_tmem = static_cast<std::uint32_t>(t.address(in.ops[next + 1]));
+    next += 2;
+  } else if (const Operand& mask = in.ops[next]; mask.kind == Operand::Kind::vector) {
     for (std::uint32_t i = 0; i < mask.count; ++i)
       if (const std::uint32_t m = t.get<std::uint32_t>(in.elements[mask.first + i]); m != 0)
         fault("tcgen05.mma disable-output-lane", "word " + std::to_string(i) + " = " + std::to_string(m),
               "0 in every word: the host model writes every output lane (disabling lanes is not modelled)");
-    next = 5;
+    ++next;
   }
   const bool enable_input_d = t.pred(in.ops[next]);
   if (scale_input_d) variant.scale_input_d = static_cast<int>(t.get<std::int32_t>(in.ops[next + 1]));
@@ -78,7 +83,7 @@ void mma(Thread& t, const Instruction& in) {
       ts ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(t.address(in.ops[1]))) : std::nullopt;
   t.arch().mma(m.kind, m.cta_group, static_cast<std::uint32_t>(t.address(in.ops[0])), a_tmem,
                ts ? 0 : t.get<std::uint64_t>(in.ops[1]), t.get<std::uint64_t>(in.ops[2]),
-               t.get<std::uint32_t>(in.ops[3]), enable_input_d, variant);
+               t.get<std::uint32_t>(in.ops[idesc]), enable_input_d, variant);
 }
 
 // Decodes a tcgen05.mma's qualifiers and operand list into `in`; false with `why` for a form not run.
@@ -100,8 +105,8 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
            "(PTX #tcgen05-mma-instructions-mma)";
     return false;
   }
-  if (op.has("sp") || op.has("ashift")) {
-    why = "sparse tcgen05.mma (.sp) and .ashift";
+  if (op.has("ashift")) {
+    why = "tcgen05.mma.ashift";
     return false;
   }
   for (const std::string_view part : op.parts)
@@ -123,28 +128,40 @@ bool decode_mma(const Opcode& op, Instruction& in, std::string& why) {
       return false;
     }
   }
-  const std::size_t n = in.ops.size();
-  const bool mask = n > 4 && in.ops[4].kind == Operand::Kind::vector;
+  // The sparse forms name [sp-meta-tmem] before idesc; the rest of the list is the dense form's, one further on.
+  const bool sparse = op.has("sp");
+  if (sparse && (in.ops.size() < 4 || in.ops[3].kind != Operand::Kind::address)) {
+    why = "tcgen05.mma.sp operands [d], a, b, [sp-meta-tmem], idesc, ...";
+    return false;
+  }
+  const std::size_t n = in.ops.size() - (sparse ? 1 : 0), after = sparse ? 5 : 4;  // after: the operand after idesc
+  const std::string sp = sparse ? "[sp-meta-tmem], " : "";
+  const bool mask = in.ops.size() > after && in.ops[after].kind == Operand::Kind::vector;
   bool scale_input_d = false;
   if (scale_vec) {
-    if (n != 7 || in.ops[4].kind != Operand::Kind::address || in.ops[5].kind != Operand::Kind::address) {
-      why = "block-scaled tcgen05.mma operands [d], a, b, idesc, [scale-A], [scale-B], enable-input-d";
+    if (n != 7 || in.ops[after].kind != Operand::Kind::address || in.ops[after + 1].kind != Operand::Kind::address) {
+      why = "block-scaled tcgen05.mma operands [d], a, b, " + sp + "idesc, [scale-A], [scale-B], enable-input-d";
       return false;
     }
   } else if (ws) {
     if (n != 5 && n != 6) {
-      why = "tcgen05.mma.ws operands [d], a, b, idesc, enable-input-d[, zero-column-mask-desc]";
+      why = "tcgen05.mma.ws operands [d], a, b, " + sp + "idesc, enable-input-d[, zero-column-mask-desc]";
       return false;
     }
   } else {
     if (n != (mask ? 6u : 5u) && n != (mask ? 7u : 6u)) {
-      why = "tcgen05.mma operands [d], a, b, idesc[, {disable-output-lane}], enable-input-d[, scale-input-d]";
+      why = "tcgen05.mma operands [d], a, b, " + sp +
+            "idesc[, {disable-output-lane}], enable-input-d[, scale-input-d]";
       return false;
     }
     scale_input_d = n == (mask ? 7u : 6u);
   }
-  in.modifiers.set(MmaModifiers{
-      .cta_group = cta_group(op), .scale_vec = scale_vec, .kind = kind, .ws = ws, .scale_input_d = scale_input_d});
+  in.modifiers.set(MmaModifiers{.cta_group = cta_group(op),
+                                .scale_vec = scale_vec,
+                                .kind = kind,
+                                .ws = ws,
+                                .sparse = sparse,
+                                .scale_input_d = scale_input_d});
   in.run = &mma;
   return true;
 }

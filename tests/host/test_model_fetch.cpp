@@ -276,6 +276,15 @@ TEST_CASE("fetch: hand-computed addresses, one per mode") {
   // K-major 32B e4m3 (start 0x3000, SBO 256): start + (r%8)*32 + (r/8)*SBO + k, then bit 4 ^= bit 7.
   // (4, 17): 0x3091 -> 0x3081; (13, 5): 0x31A5 -> 0x31B5.
   run("K 32B e4m3", desc(0x3000, 16, 256, 6), 16, 32, T::e4m3, false, {{4, 17, 0x3081}, {13, 5, 0x31B5}});
+  // A sparse MMA's B reads 512 bits of K a row (PTX #tcgen05-sparse-matrices): 4 chunks. K-major 128B bf16,
+  // K = 32 from 0x400: chunk c of row r at start + (r%8)*128 + (r/8)*1024 + 16c, swizzled. (2, 27): 0x536 ->
+  // 0x516; (9, 20): 0x8A8 -> 0x8B8.
+  run("K 128B bf16, sparse B", 0x4000404000010040ull, 16, 32, T::bf16, false,
+      {{0, 31, 0x43E}, {2, 27, 0x516}, {9, 20, 0x8B8}});
+  // K-major none, K = 32 (LBO 2048): chunk c at c*LBO. (9, 29): 0x400 + 16 + 128 + 3*2048 + 10 = 0x1C9A.
+  run("K none bf16, sparse B", 0x0000400800800040ull, 16, 32, T::bf16, false, {{9, 29, 0x1C9A}, {15, 31, 0x1CFE}});
+  // MN-major none fp16, K = 32: K rows 16-31 two LBO further. (5, 19): 0x800 + 10 + 3*16 + 2*256 = 0xA3A.
+  run("MN none fp16, sparse B", desc(0x800, 256, 128, 0), 16, 32, T::fp16, true, {{5, 19, 0xA3A}});
 }
 
 namespace {
@@ -452,7 +461,7 @@ TEST_CASE("fetch: the chunks read, and reads outside the image") {
   // K-major 128B, 8 rows at 0x400: chunk (r, c) at swz(0x400 + 128 r + 16 c).
   std::vector<u32> chunks, expected;
   Image img(0x400, 1024, 1);
-  fetch_operand(img.span(), 0x400, 0x4000404000010040ull, 8, 16, ElementType::bf16, false, &chunks);
+  fetch_operand(img.span(), 0x400, 0x4000404000010040ull, 8, 16, ElementType::bf16, false, Fp4Storage::padded, &chunks);
   for (u32 r = 0; r < 8; ++r)
     for (u32 c = 0; c < 2; ++c) expected.push_back(swz(0x400 + 128 * r + 16 * c, 2));
   std::sort(chunks.begin(), chunks.end());
@@ -477,7 +486,7 @@ TEST_CASE("fetch: requests the layout rules refuse") {
   };
   using T = ElementType;
   refused(desc(0, 16, 1024, 2), 8, 8, T::bf16, false, "k");           // bf16 takes 16 per instruction
-  refused(desc(0, 16, 1024, 2), 8, 16, T::tf32, false, "k");          // tf32 takes 8
+  refused(desc(0, 16, 1024, 2), 8, 12, T::tf32, false, "k");          // tf32 takes 8 (a sparse B 16)
   refused(desc(0, 16, 1024, 2), 8, 8, T::f32, false, "type");
   refused(desc(0, 16, 1024, 2), 0, 16, T::bf16, false, "rows");
   refused(desc(0, 512, 1024, 1), 8, 16, T::bf16, false, "layout_type");  // 128B_base32B is not for K-major

@@ -19,21 +19,6 @@ namespace {
 constexpr std::uint32_t kA = 0x400, kB = 0x8000, kSf = 0x10000;  // operands and scale-factor blocks in shared memory
 constexpr std::uint32_t kD = 0, kSfa = 256, kSfb = 288;          // TMEM columns of D and of the factors
 
-// PTX #tcgen05-instuction-desc-kind-mxf8f6f4 Table 43 and -mxf4-mxf4nvf4
-// Table 44: B scale ID at bits 4-5, atype 7-9, btype 10-12 (10-11 for the
-// 4-bit kinds), N >> 3 at 17, scale type at 23 (UE8M0 = 1, UE4M3 = 0),
-// M >> 7 at 27, A scale ID at 29-30.
-struct MxIdesc {
-  int n = 128, atype = 0, btype = 0;
-  bool ue8m0 = true;
-  int a_sf_id = 0, b_sf_id = 0, m = 128;
-};
-std::uint32_t mx_idesc(const MxIdesc& d) {
-  return std::uint32_t(d.b_sf_id) << 4 | std::uint32_t(d.atype) << 7 | std::uint32_t(d.btype) << 10 |
-         std::uint32_t(d.n >> 3) << 17 | std::uint32_t(d.ue8m0) << 23 | std::uint32_t(d.m >> 7) << 27 |
-         std::uint32_t(d.a_sf_id) << 29;
-}
-
 // A rows × K operand of 4-bit values packed 32 to a 16-byte chunk, K-major,
 // no swizzle (tcgen05-facts.md §2.1 with T = 32): row r, element kk at byte
 // (r%8)·16 + (r/8)·128 + (kk%32)/2 + (kk/32)·rows·16, low nibble first.

@@ -41,6 +41,21 @@ inline std::uint32_t idesc(const Idesc& d) {
          std::uint32_t(d.b_mn) << 16 | std::uint32_t(d.n >> 3) << 17 | std::uint32_t(d.m >> 4) << 24;
 }
 
+// PTX #tcgen05-instuction-desc-kind-mxf8f6f4 Table 43 and -mxf4-mxf4nvf4
+// Table 44: B scale ID at bits 4-5, atype 7-9, btype 10-12 (10-11 for the
+// 4-bit kinds), N >> 3 at 17, scale type at 23 (UE8M0 = 1, UE4M3 = 0),
+// M >> 7 at 27, A scale ID at 29-30.
+struct MxIdesc {
+  int n = 128, atype = 0, btype = 0;
+  bool ue8m0 = true;
+  int a_sf_id = 0, b_sf_id = 0, m = 128;
+};
+inline std::uint32_t mx_idesc(const MxIdesc& d) {
+  return std::uint32_t(d.b_sf_id) << 4 | std::uint32_t(d.atype) << 7 | std::uint32_t(d.btype) << 10 |
+         std::uint32_t(d.n >> 3) << 17 | std::uint32_t(d.ue8m0) << 23 | std::uint32_t(d.m >> 7) << 27 |
+         std::uint32_t(d.a_sf_id) << 29;
+}
+
 inline std::uint32_t taddr(int lane, int column) { return std::uint32_t(lane) << 16 | std::uint32_t(column); }
 
 // A rows × K operand, K-major, in one of two canonical layouts:

@@ -86,7 +86,7 @@ Placed place(const Tile& t, const layout::SmemOperand& op, std::mt19937& rng) {
 int mismatches(const Tile& t, const Placed& p, std::uint64_t desc, Int k, Int kstep) {
   const model::Operand got =
       model::fetch_operand(p.image, Placed::image_base, desc, static_cast<int>(t.rows), static_cast<int>(kstep), t.type,
-                           t.major == Major::MN);
+                           t.major == Major::MN, t.packed ? model::Fp4Storage::packed : model::Fp4Storage::padded);
   int wrong = 0;
   for (Int r = 0; r < t.rows; ++r)
     for (Int kk = 0; kk < kstep; ++kk) {

@@ -1457,6 +1457,104 @@ TEST_CASE("the TMEM address handed on by a named barrier: the allocating warp ar
         std::string::npos);
 }
 
+// One CTA of four warps: a sparse kind::f16 MMA, M = 128, N = 8, K = 32, spelled `mma` with operands %r2 (D),
+// %rd5 (A), %rd6 (B), [%r14] (metadata), %r13 (idesc), %p7 (false). A keeps 1.0 and 2.0 of each chunk of four;
+// B's rows hold 1, 2, 3, 4 at K positions 4j .. 4j + 3; warp q's lanes hold metadata entry e_q in every
+// nibble of column 8, so row r (of warp r / 32) sums 8 · (p0 + 1 + 2 (p1 + 1)) over the entry's positions
+// (p0, p1). Each thread writes its row of D (8 floats). meta_lane: the metadata's lane, 0 but for the fault.
+std::string sparse_mma(const std::string& mma, int meta_lane = 0) {
+  return R"(
+	mov.u32 	%r1, slot;
+	mov.u32 	%r3, sm;                           // A (128 rows x 16 kept fp16) at sm, B (8 x 32) at sm + 4096
+	shr.u32 	%r4, %r0, 5;                       // the warp
+	setp.eq.u32 	%p1, %r4, 0;
+	setp.eq.u32 	%p2, %r0, 0;
+	@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 	[%r1], 32;
+	@%p1 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	@%p2 mbarrier.init.shared::cta.b64 	[mb], 1;
+	shl.b32 	%r5, %r0, 5;
+	add.u32 	%r6, %r3, %r5;
+	mov.u32 	%r7, 0x40003C00;                   // fp16 {1.0, 2.0}: every pair of kept values
+	st.shared.v4.u32 	[%r6], {%r7, %r7, %r7, %r7};
+	st.shared.v4.u32 	[%r6+16], {%r7, %r7, %r7, %r7};
+	and.b32 	%r8, %r0, 1;
+	setp.eq.u32 	%p3, %r8, 0;
+	selp.u32 	%r9, 0x40003C00, 0x44004200, %p3;  // B: fp16 1, 2 | 3, 4
+	shl.b32 	%r10, %r0, 2;
+	add.u32 	%r10, %r10, %r3;
+	st.shared.u32 	[%r10+4096], %r9;
+	fence.proxy.async.shared::cta;
+	bar.sync 	0;
+	ld.shared.u32 	%r2, [%r1];
+	setp.eq.u32 	%p4, %r4, 1;
+	setp.eq.u32 	%p5, %r4, 2;
+	setp.eq.u32 	%p6, %r4, 3;
+	mov.u32 	%r11, 0x44444444;                  // warp 0: 0b0100, positions (0, 1)
+	@%p4 mov.u32 	%r11, 0x66666666;              // warp 1: 0b0110, (2, 1)
+	@%p5 mov.u32 	%r11, 0x99999999;              // warp 2: 0b1001, (1, 2)
+	@%p6 mov.u32 	%r11, 0xEEEEEEEE;              // warp 3: 0b1110, (2, 3)
+	shl.b32 	%r12, %r4, 21;                     // lane 32q
+	add.u32 	%r12, %r12, %r2;
+	tcgen05.st.sync.aligned.32x32b.x1.b32 	[%r12+8], {%r11};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.fence::before_thread_sync;
+	bar.sync 	0;
+	tcgen05.fence::after_thread_sync;
+	cvt.u64.u32 	%rd4, %r3;
+	shr.u64 	%rd4, %rd4, 4;
+	or.b64 	%rd5, %rd4, 0x0000400800800000;        // K-major, no swizzle: LBO 2048, SBO 128
+	add.u64 	%rd6, %rd4, 256;
+	or.b64 	%rd6, %rd6, 0x0000400800080000;        // LBO 128, SBO 128
+	mov.u32 	%r13, 0x08020014;                  // M 128, N 8, f16 x f16 -> f32, sparse
+	add.u32 	%r14, %r2, )" + std::to_string(meta_lane << 16 | 8) + R"(;
+	mov.u32 	%r24, 0;
+	setp.ne.u32 	%p7, %r24, 0;
+	@%p2 )" + mma + R"(
+	@%p2 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 	[mb];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 	%p3, [mb], 0;
+	@!%p3 bra.uni 	WAIT;
+	tcgen05.fence::after_thread_sync;
+	tcgen05.ld.sync.aligned.32x32b.x8.b32 	{%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, [%r12];
+	tcgen05.wait::ld.sync.aligned;
+	st.global.v4.u32 	[%rd1], {%r16, %r17, %r18, %r19};
+	st.global.v4.u32 	[%rd1+16], {%r20, %r21, %r22, %r23};
+	tcgen05.fence::before_thread_sync;
+	bar.sync 	0;
+	@%p1 tcgen05.dealloc.cta_group::1.sync.aligned.b32 	%r2, 32;
+)";
+}
+
+TEST_CASE("tcgen05.mma.sp: [sp-meta-tmem] before idesc, with and without the lane mask; the metadata decides D") {
+  const std::string shared =
+      ".shared .align 1024 .b8 sm[4608];\n.shared .align 8 .b8 mb[8];\n.shared .align 4 .b8 slot[4];\n";
+  for (const std::string mma : {"tcgen05.mma.sp.cta_group::1.kind::f16 \t[%r2], %rd5, %rd6, [%r14], %r13, %p7;",
+                                "tcgen05.mma.sp.cta_group::1.kind::f16 \t[%r2], %rd5, %rd6, [%r14], %r13, "
+                                "{%r24, %r24, %r24, %r24}, %p7;"}) {
+    CAPTURE(mma);
+    const std::vector<std::uint32_t> o = run(sparse_mma(mma), 128, 16, nullptr, false, shared);
+    // 8 chunks of (p0 + 1) · 1.0 + (p1 + 1) · 2.0: (0, 1) 40, (2, 1) 56, (1, 2) 64, (2, 3) 88.
+    constexpr float kD[4] = {40.0f, 56.0f, 64.0f, 88.0f};
+    int wrong = 0;
+    for (int t = 0; t < 128; ++t)
+      for (int n = 0; n < 8; ++n) wrong += f(o[std::size_t(16 * t + n)]) != kD[t / 32];
+    CHECK(wrong == 0);
+  }
+  // Metadata at lane 32: the model's rule, at the instruction's PTX line.
+  const std::string body =
+      sparse_mma("tcgen05.mma.sp.cta_group::1.kind::f16 \t[%r2], %rd5, %rd6, [%r14], %r13, %p7;", 32);
+  std::string e;
+  try {
+    run(body, 128, 16, nullptr, false, shared);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  CAPTURE(e);
+  CHECK(e.find("sp-meta-tmem lane = 32") != std::string::npos);
+  CHECK(e.find("@%p2 tcgen05.mma.sp.cta_group::1.kind::f16") != std::string::npos);  // the PTX line
+  CHECK(e.find("#tcgen05-sparse-matrices-alignment-restriction") != std::string::npos);
+}
+
 TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX letter, an error when strict") {
   const std::string body = R"(
 	mov.u32 	%r1, slot;

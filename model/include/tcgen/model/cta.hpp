@@ -31,6 +31,7 @@
 #include "tcgen/model/mbarrier.hpp"
 #include "tcgen/model/mma_types.hpp"
 #include "tcgen/model/model_error.hpp"
+#include "tcgen/model/operand_fetch.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
 #include "tcgen/model/tensor_memory.hpp"
@@ -140,7 +141,8 @@ class Cta {
   void relinquish_alloc_permit(int warp, CtaGroup group = CtaGroup::one);
 
   // ---- tcgen05.mma (PTX #tcgen05-mma-instructions-mma), single thread;
-  // `variant` for .ws, block scaling and scale-input-d
+  // `variant` for .ws, block scaling, scale-input-d and tcgen05.mma.sp's
+  // [sp-meta-tmem] (#tcgen05-mma-instructions-mma-sp)
   void mma_ss(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
               std::uint32_t idesc, bool enable_input_d, CtaGroup group = CtaGroup::one, const MmaVariant& variant = {});
   void mma_ts(Thread t, MmaKind kind, std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
@@ -313,7 +315,24 @@ class Cta {
            std::uint64_t b_desc, std::uint32_t idesc, bool enable_input_d, CtaGroup group, const MmaVariant& variant);
   // Decodes an operand into out[row * row_stride + kk * k_stride], with the descriptor, image and proxy rules.
   void fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                  bool mn_major, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
+                  bool mn_major, Fp4Storage fp4, float* out, std::ptrdiff_t row_stride, std::ptrdiff_t k_stride);
+  // A of an MMA into mma_a_: `copies` × rows × K row-major, K the
+  // instruction's (twice the stored values for tcgen05.mma.sp, whose A is
+  // decompressed by its metadata). From Tensor Memory (read_a_tmem, each
+  // copy from lanes 64 · copy on) or shared memory (one copy). `warp`,
+  // `issuer` and undefined_rows as for read_a_tmem.
+  void read_a(const Issue& issue, int warp, int issuer, const InstrDescriptorFields& f, const MmaVariant& variant,
+              std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, const MmaShape& now, int rows, int copies,
+              bool layout_f, std::uint8_t* undefined_rows);
+  // tcgen05.mma.sp's forms: the idesc's sparsity bit agrees with the
+  // spelling, and the metadata layout of the shape is one the model knows.
+  void check_sparse_form(const Issue& issue, const InstrDescriptorFields& f, const MmaVariant& variant,
+                         CtaGroup group);
+  // The `rows` (128) rows of A kept in `kept` (rows × the stored K) spread
+  // into `dense` (rows × K) by the metadata at [sp-meta-tmem] and the idesc's
+  // selector (sparse_metadata.hpp), with the metadata's Tensor Memory rules.
+  void decompress_a(const Issue& issue, int warp, int issuer, const InstrDescriptorFields& f, std::uint32_t sp_meta,
+                    const MmaShape& now, int rows, const float* kept, float* dense);
   // A of TS-MMA, rows × k row-major into out:
   // rows m at lanes first_lane + m (a CTA pair's half; for M = 128 each of
   // its two copies; .ws with M = 64, each of its two). Layout F when layout_f
@@ -357,6 +376,8 @@ class Cta {
   // mma_d_ for f16 D), one .ws segment's columns of B, the scale factors,
   // the chunks an operand fetch read.
   std::vector<float> mma_a_, mma_bt_, mma_d_, mma_b_segment_, mma_scale_a_, mma_scale_b_;
+  std::vector<float> mma_a_kept_;             // tcgen05.mma.sp: A as stored, before decompression
+  std::vector<std::uint8_t> mma_sp_entries_;  // one row's sparsity metadata entries
   std::vector<std::uint8_t> mma_undefined_;  // MmaShare::undefined_rows of the instruction in hand
   std::vector<float*> mma_rows_;
   std::vector<std::uint32_t> mma_chunks_;

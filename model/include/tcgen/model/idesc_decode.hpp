@@ -18,6 +18,9 @@ struct InstrDescriptorFields {
   bool a_mn_major = false, b_mn_major = false;  // the "transpose" bits: false = K-major
   bool negate_a = false, negate_b = false;
   bool sparse = false;
+  // Bits 0-1 of kind::f16 and tf32 with sparsity: which metadata sub-column
+  // the instruction reads (PTX #tcgen05-sparse-matrices-sparsity-selector).
+  int sparse_selector = 0;
   // Block-scaled kinds (Tables 43, 44): the scale factors' type (bit 23:
   // UE8M0 = 1, UE4M3 = 0) and the sub-column IDs of scale_A and scale_B.
   bool ue8m0 = true;
@@ -30,8 +33,8 @@ struct InstrDescriptorFields {
 // allow: M 64 or 128 (block-scaled kinds: 128); N 8..256 step 8 (kind::i8: 8,
 // 16, 24, 32, then step 16; an MN-major 8-bit B: step 16); with .ws (kinds
 // f16, tf32, f8f6f4, i8 only) M 32, 64 or 128 and N 64, 128 or 256.
-// cta_group::2: M 128 or 256 and N 16..256 step 16 (kind::i8: step 32; an
-// MN-major 8-bit B: step 32); no .ws.
+// cta_group::2: M 128 or 256 (sparse block-scaled kinds: 256) and N 16..256
+// step 16 (kind::i8: step 32; an MN-major 8-bit B: step 32); no .ws.
 InstrDescriptorFields decode_instr_descriptor(std::uint32_t idesc, MmaKind kind, bool ws = false,
                                               CtaGroup group = CtaGroup::one);
 

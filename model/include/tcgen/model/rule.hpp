@@ -123,6 +123,16 @@ enum class Severity { fault, letter, convention };
     "the scale factors of a block-scaled tcgen05.mma start at lane 0 of [scale-A-tmem] and [scale-B-tmem], are "     \
     "duplicated to all four 32-lane partitions of Tensor Memory, and are UE8M0 values or (kind::mxf4nvf4) UE4M3 "    \
     "values, which have no sign bit", fault)                                                                         \
+  X(sparse_metadata_value, "tcgen05-sparse-matrices",                                                                \
+    "each 4-bit sparsity metadata entry of tcgen05.mma.sp names where its chunk's kept values of A came from, with " \
+    "one of the values PTX lists for the kind; the rest result in undefined behavior", fault)                        \
+  /* CUTLASS's sparse compressor (83_blackwell_sparse_gemm) writes 0b0000 for a chunk of zeros */                    \
+  X(sparse_metadata_zero_chunk, "tcgen05-sparse-matrices",                                                           \
+    "a sparsity metadata entry is one of the values PTX lists for the kind, also for a chunk whose kept values are " \
+    "zero", letter)                                                                                                  \
+  X(sparse_metadata_lane, "tcgen05-sparse-matrices-alignment-restriction",                                           \
+    "the sparsity metadata of tcgen05.mma.sp uses the lane alignment of A and D: [sp-meta-tmem] names lane 0 for "   \
+    "the layouts of the whole datapath (M = 128 and 256)", fault)                                                    \
   X(mbarrier_address, "parallel-synchronization-and-communication-instructions-mbarrier-size-alignment",             \
     "an mbarrier is an 8-byte-aligned 64-bit object in the CTA's shared memory", fault)                              \
   X(mbarrier_uninitialized, "parallel-synchronization-and-communication-instructions-mbarrier-init",                 \
@@ -150,7 +160,7 @@ enum class Severity { fault, letter, convention };
 TCGEN_RULE_ENUM(Rule, TCGEN_MODEL_RULES);
 TCGEN_RULE_LOOKUPS(Rule, TCGEN_MODEL_RULES)
 
-#define TCGEN_MODEL_RULE_SEVERITY_(code, anchor, sentence, severity) \
+#define TCGEN_MODEL_RULE_SEVERITY_(code, anchor, sentence, severity)                                                 \
   case Rule::code: return Severity::severity;
 constexpr Severity severity(Rule r) {
   switch (r) {
