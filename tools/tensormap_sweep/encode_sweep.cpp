@@ -225,7 +225,7 @@ void sweep_tiled() {
   for (int i = 0; i <= 3; ++i)
     for (int s = 0; s <= 7; ++s)
       for (unsigned b0 : {8u, 16u, 32u, 64u, 128u}) {
-        Call c = with(base, "interleave,swizzle,box[0]");
+        Call c = with(base, "interleave+swizzle+box[0]");
         c.interleave = i, c.swizzle = s, c.box[0] = b0;
         print(c);
       }
@@ -253,7 +253,7 @@ void sweep_tiled() {
   }
   for (int t = 0; t <= 15; ++t)
     for (int o = 0; o <= 2; ++o) {
-      Call c = with(t >= 13 ? packed_base() : base, "data_type,oob");
+      Call c = with(t >= 13 ? packed_base() : base, "data_type+oob");
       c.data_type = t, c.oob = o;
       print(c);
     }
@@ -323,7 +323,7 @@ void sweep_im2col() {
   for (int i = 0; i <= 2; ++i)
     for (int s = 0; s <= 7; ++s)
       for (unsigned ch : {16u, 32u, 64u}) {
-        Call c = with(base, "interleave,swizzle,channels");
+        Call c = with(base, "interleave+swizzle+channels");
         c.interleave = i, c.swizzle = s, c.channels = ch;
         print(c);
       }
@@ -344,7 +344,7 @@ void sweep_im2col_wide() {
   print(base);
   for (int m = 0; m <= 2; ++m)
     for (int s = 0; s <= 7; ++s) {
-      Call c = with(base, "mode,swizzle");
+      Call c = with(base, "mode+swizzle");
       c.mode = m, c.swizzle = s;
       print(c);
     }
