@@ -3,7 +3,7 @@
 // CUresult and the 128 bytes it wrote, one CSV row a call (stdout). From a base case one argument
 // varies at a time, then random combinations (fixed seed). The rows are what docs/tensor_map.md reads
 // NVIDIA's CUtensorMap layout from, and what tests/host/test_tensor_map_nvidia.cpp checks tcgen's
-// encoder and decoder against (tests/data/tensormap_sweep_h200.csv).
+// encoder and decoder against (tests/data/tensormap_sweep_h200.csv.zst).
 //
 // Build and run (on a machine with an NVIDIA driver; no kernel is launched):
 //   g++ -std=c++17 -O1 -I/usr/local/cuda/include encode_sweep.cpp -o encode_sweep -lcuda && ./encode_sweep > sweep.csv
