@@ -4,19 +4,18 @@
 // shared or global memory, tensormap.cp_fenceproxy copies a map from shared
 // to global memory; the TMA then reads the map from those bytes (decode_tma).
 // CUTLASS's grouped GEMMs (75_blackwell_grouped_gemm) point one map at each
-// group's tensors so. Every field whose new_val encoding is known is run: the
-// global address, global_dim (elements) and global_stride (bytes, PTX ISA 8.5
-// and later), rank (zero-based: rank - 1), box_dim and element_stride (as the
-// driver takes them; the CUDA Programming Guide's device-side encoding
-// example), swizzle_mode (0 none, 1 32B, 2 64B, 3 128B, 4 96B),
-// swizzle_atomicity (0 16B, 1 32B, 2 32B with the 8B flip, 3 64B),
-// fill_mode (0 zeros, 1 OOB-NaN) and interleave_layout (0 none, 1 16B, 2 32B)
-// (tcgen05-facts-2.md §5.1), and elemtype, which numbers the types otherwise
-// than CUtensorMapDataType (kElemTypes). The map keeps what the model's TMA
-// moves: a value it cannot move (the 96B swizzle, the 64B and flipped
-// atomicities, interleaving) stops the thread, named.
+// group's tensors so. The field's bits are written as an H200 writes them
+// (ptx::replace_field; tools/tensormap_sweep/replace_probe.cu), every field
+// PTX names: the global address, global_dim (elements), global_stride (bytes),
+// rank (zero-based), box_dim and element_stride (as the driver takes them),
+// elemtype (PTX's numbering: 11 and 12 are tf32 and tf32.ftz),
+// swizzle_mode (0 none, 1 32B, 2 64B, 3 128B, 4 96B), swizzle_atomicity
+// (0 16B, 1 32B, 2 32B with the 8B flip, 3 64B), fill_mode (0 zeros, 1
+// OOB-NaN) and interleave_layout (0 none, 1 16B, 2 32B) (tcgen05-facts-2.md
+// §5.1). The map must stay one the model's TMA moves: a value that makes it
+// otherwise (the 96B swizzle, the 64B and flipped atomicities, interleaving)
+// stops the thread, named, as a map that is not one to begin with does.
 #include <cstring>
-#include <iterator>
 #include <optional>
 
 #include "decode.hpp"
@@ -28,47 +27,29 @@ namespace tcgen::ptx {
 
 namespace {
 
+using Field = TensorMapField;
 constexpr std::uint32_t kMapBytes = 128;
-enum class Field {
-  global_address, global_dim, global_stride, rank, box_dim, element_stride, swizzle_mode, swizzle_atomicity,
-  fill_mode, interleave_layout, elemtype,
-};
-
-// .elemtype's new_val, by value: the CUtensorMapDataType it stands for and the bytes the model's TMA
-// moves per element (1 for the packed 4- and 6-bit types, which move in units of their own). The
-// numbering is Triton's for the maps its kernels build on the device and run on B200s
-// (TMA_ELEMENT_TYPES, lib/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.cpp): u8, u16, u32, s32,
-// u64, s64, f16, f32, f32.ftz, f64, bf16, tf32, tf32.ftz, b4x16, b4x16_p64, b6x16_p32.
-struct ElemType {
-  int data_type;
-  std::uint32_t element_bytes;
-};
-constexpr ElemType kElemTypes[] = {{0, 1},  {1, 2}, {2, 4},  {3, 4},  {4, 8},  {5, 8},  {6, 2},  {7, 4},
-                                   {10, 4}, {8, 8}, {9, 2},  {11, 4}, {12, 4}, {13, 1}, {14, 1}, {15, 1}};
 constexpr bool takes_ord(Field f) {
   return f == Field::global_dim || f == Field::global_stride || f == Field::box_dim || f == Field::element_stride;
 }
 
-// new_val's range for each field but the address, dims and strides.
+// new_val's range for each field but the address and strides (PTX
+// #data-movement-and-conversion-instructions-tensormap-replace; global_dim: a b32 count of elements).
+constexpr std::uint32_t least(Field f) {
+  return f == Field::box_dim || f == Field::element_stride || f == Field::global_dim ? 1 : 0;
+}
 constexpr std::uint32_t most(Field f) {
   switch (f) {
     case Field::rank: return 4;
     case Field::box_dim: return 256;
     case Field::element_stride: return 8;
+    case Field::elemtype: return 15;
     case Field::swizzle_mode: return 4;
     case Field::swizzle_atomicity: return 3;
     case Field::fill_mode: return 1;
     case Field::interleave_layout: return 2;
-    case Field::elemtype: return std::size(kElemTypes) - 1;
     default: return ~0u;
   }
-}
-
-// The swizzle a map's mode and atomicity make, where the model's TMA moves it.
-std::optional<tma::TmaSwizzle> swizzle_of(std::uint32_t mode, std::uint32_t atomicity) {
-  if (atomicity == 0 && mode <= 3) return static_cast<tma::TmaSwizzle>(mode);  // none, 32B, 64B, 128B
-  if (atomicity == 1 && mode == 3) return tma::TmaSwizzle::b128_atom32b;
-  return std::nullopt;
 }
 
 // The 128 bytes at `addr` in `space` (shared::cta or global), 16 at a time.
@@ -86,11 +67,10 @@ void replace(Thread& t, const Instruction& in) {
   const std::uint64_t addr = t.address(in.ops[0]);
   std::uint8_t bytes[kMapBytes];
   map_bytes(t, in.space, addr, bytes, false, in);
-  std::optional<DecodedTensorMap> map = decode_tensor_map(bytes);
-  if (!map)
+  std::string why;
+  if (!decode_tensor_map(bytes, &why))
     fault("tensor map", hex(addr) + " (" + in.opcode + ")",
-          "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run), copied "
-          "whole");
+          "the address of a tensor map in NVIDIA's layout, copied whole (" + why + ")");
   const auto field = in.modifiers.get<Field>();
   const std::uint32_t ord = takes_ord(field) ? t.get<std::uint32_t>(in.ops[1]) : 0;
   const Operand& value = in.ops[takes_ord(field) ? 2 : 1];
@@ -98,47 +78,23 @@ void replace(Thread& t, const Instruction& in) {
     fault("ord", std::to_string(ord) + " (" + in.opcode + ")",
           field == Field::global_stride ? "a stride of dimensions 1 to 4, ord 0 to 3" : "a dimension, 0 to 4");
   const bool wide = field == Field::global_address || field == Field::global_stride;  // 64-bit new_val
-  const std::uint32_t new_val = wide ? 0 : t.get<std::uint32_t>(value);
-  const bool from_one = field == Field::box_dim || field == Field::element_stride;
-  if (most(field) != ~0u && (new_val > most(field) || (from_one && new_val == 0)))
+  const std::uint64_t new_val = wide ? t.get<std::uint64_t>(value) : t.get<std::uint32_t>(value);
+  if (!wide && (new_val < least(field) || new_val > most(field)))
     fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")",
-          std::string(from_one ? "1" : "0") + " to " + std::to_string(most(field)) +
+          std::to_string(least(field)) + " to " + std::to_string(most(field)) +
               " (PTX #data-movement-and-conversion-instructions-tensormap-replace)");
-  tma::TensorMapSpec& s = map->spec;
-  const std::uint32_t atomicity = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 1 : 0;
-  const std::uint32_t mode = s.swizzle == tma::TmaSwizzle::b128_atom32b ? 3 : static_cast<std::uint32_t>(s.swizzle);
-  const auto not_moved = [&](const std::string& what) {
-    fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")", what + ", which the model's TMA does not move");
-  };
-  switch (field) {
-    case Field::global_address: map->global = t.get<std::uint64_t>(value); break;
-    case Field::global_dim: s.global_dims[ord] = new_val; break;
-    case Field::global_stride: s.global_strides[ord] = t.get<std::uint64_t>(value); break;
-    case Field::rank: s.rank = new_val + 1; break;
-    case Field::box_dim: s.box_dims[ord] = new_val; break;
-    case Field::element_stride: s.element_strides[ord] = new_val; break;
-    case Field::swizzle_mode:
-    case Field::swizzle_atomicity: {
-      const auto sw = field == Field::swizzle_mode ? swizzle_of(new_val, atomicity) : swizzle_of(mode, new_val);
-      if (!sw) not_moved("a swizzle other than none, 32B, 64B, 128B and 128B with 32B atoms");
-      s.swizzle = *sw;
-      break;
-    }
-    case Field::fill_mode:
-      s.oob_fill = new_val == 0 ? tma::TmaOobFill::zero : tma::TmaOobFill::nan_request_zero_fma;
-      break;
-    case Field::interleave_layout:
-      if (new_val != 0) not_moved("an interleaved layout");
-      break;
-    case Field::elemtype:
-      s.data_type = kElemTypes[new_val].data_type;
-      s.element_bytes = kElemTypes[new_val].element_bytes;
-      break;
-  }
-  // Rewritten as it stands, unchecked: a map may pass through states no TMA may use (a global address
-  // before its dims); the TMA that uses it checks it against the kernel's memory.
-  const TensorMap m = encode_unchecked(s, map->global);
-  std::memcpy(bytes, m.bytes, kMapBytes);
+  if (field == Field::global_stride && (new_val % 16 != 0 || new_val >> 40 != 0))
+    fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")",
+          "a stride of a multiple of 16 bytes below 2^40 (DRV: globalStrides)");
+  if (field == Field::swizzle_mode && new_val == 4)  // the map's two swizzle bits hold 0 to 3 (H200)
+    fault("new_val", "4 (" + in.opcode + ")", "a swizzle other than 96B, which the model's TMA does not move");
+  replace_field(bytes, field, ord, new_val);
+  // Written as it stands: a map may pass through states no TMA may use (a global address before its
+  // dims), which the TMA that uses it checks against the kernel's memory. Only a map the model's TMA
+  // cannot read at all is named here, at the instruction that made it so.
+  if (!decode_tensor_map(bytes, &why))
+    fault("new_val", std::to_string(new_val) + " (" + in.opcode + ")",
+          "a value that leaves a map the model's TMA moves (" + why + ")");
   map_bytes(t, in.space, addr, bytes, true, in);
 }
 
@@ -163,8 +119,9 @@ bool decode_tensormap_cp_fenceproxy(const Opcode& op, Instruction& in, std::stri
 }
 
 bool decode_tensormap_replace(const Opcode& op, Instruction& in, std::string& why) {
-  const int field = op.which({"global_address", "global_dim", "global_stride", "rank", "box_dim", "element_stride",
-                              "swizzle_mode", "swizzle_atomicity", "fill_mode", "interleave_layout", "elemtype"});  // Field
+  const int field = op.which({"global_address", "rank", "box_dim", "global_dim", "global_stride", "element_stride",
+                              "elemtype", "interleave_layout", "swizzle_mode", "swizzle_atomicity",
+                              "fill_mode"});  // TensorMapField
   if (!op.has("tile") || field < 0) {
     why = "tensormap.replace.tile of a tensor map field";
     return false;

@@ -35,11 +35,11 @@ exec::HostTensorMap tensor_map(Thread& t, const Instruction& in, const Operand& 
                                std::initializer_list<std::array<std::int32_t, 5>> boxes,
                                const std::array<std::int32_t, 3>& im2col_offsets = {}) {
   const std::uint64_t map_address = t.address(op);
-  const std::optional<DecodedTensorMap> map = decode_tensor_map(t.host_bytes(map_address, 128, false, in));
+  std::string why;
+  const std::optional<DecodedTensorMap> map = decode_tensor_map(t.host_bytes(map_address, 128, false, in), &why);
   if (!map)
     fault("tensor map", hex(map_address) + " (" + in.opcode + ")",
-          "the address of a tensor map the host model encoded (cuTensorMapEncodeTiled under tcgen run, or "
-          "ptx::encode_tensor_map)");
+          "the address of a tensor map in NVIDIA's layout that the model's TMA moves (" + why + ")");
   for (const std::array<std::int32_t, 5>& box : boxes)
     if (const auto [first, end] = map->spec.touched_bytes(box, im2col_offsets); end > first)
       t.host_bytes(map->global + first, end - first, store, in);

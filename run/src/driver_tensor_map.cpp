@@ -1,7 +1,9 @@
 // cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col: the map validated as
 // the driver validates it (tma::TensorMapSpec::validate: DRV's rules, the
-// field named) and written in the 128 bytes that the interpreter's TMA and
-// tensormap.replace read back (ptx/tensor_map.hpp).
+// field named) and written in NVIDIA's CUtensorMap layout bit for bit as an
+// H200's driver writes it (ptx/tensor_map.hpp; the maps it refuses instead
+// are listed in docs/tensor_map.md), which the interpreter's TMA and
+// tensormap.replace read back.
 #include <cuda.h>
 
 #include <cstdio>
@@ -45,7 +47,8 @@ std::uint32_t element_bytes(CUtensorMapDataType t) {
 // "" when they are valid, else why not.
 std::string shared_arguments(tcgen::tma::TensorMapSpec& s, CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank,
                              const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* element_strides,
-                             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill oob) {
+                             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                             CUtensorMapFloatOOBfill oob) {
   // A null globalAddress is accepted, as the driver does: CUTLASS's grouped GEMMs encode placeholder maps
   // that their kernels point at each group's tensors with tensormap.replace.
   if (!map || !dims || !element_strides || (rank > 1 && !strides))
@@ -72,6 +75,9 @@ std::string shared_arguments(tcgen::tma::TensorMapSpec& s, CUtensorMap* map, CUt
     return "oobFill = " + std::to_string(static_cast<int>(oob)) + " is invalid: NONE or NAN_REQUEST_ZERO_FMA";
   s.oob_fill = oob == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? tcgen::tma::TmaOobFill::zero
                                                        : tcgen::tma::TmaOobFill::nan_request_zero_fma;
+  if (l2 < CU_TENSOR_MAP_L2_PROMOTION_NONE || l2 > CU_TENSOR_MAP_L2_PROMOTION_L2_256B)
+    return "l2Promotion = " + std::to_string(static_cast<int>(l2)) + " is invalid: NONE, L2_64B, L2_128B or L2_256B";
+  s.l2_promotion = static_cast<tcgen::tma::TmaL2Promotion>(l2);
   s.rank = rank;
   for (cuuint32_t i = 0; i < rank; ++i) {
     s.global_dims[i] = dims[i];
@@ -106,9 +112,9 @@ extern "C" {
 CUresult cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDataType type, cuuint32_t rank, void* global,
                                 const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
                                 const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
-                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
+                                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
   tcgen::tma::TensorMapSpec s;
-  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
+  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, l2, oob);
   if (why.empty() && !box) why = "a null boxDim";
   for (cuuint32_t i = 0; why.empty() && i < rank; ++i) s.box_dims[i] = box[i];
   return encode("cuTensorMapEncodeTiled", s, map, global, why);
@@ -120,9 +126,9 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap* map, CUtensorMapDataType type, cuu
                                  const cuuint64_t* dims, const cuuint64_t* strides, const int* lower_corner,
                                  const int* upper_corner, cuuint32_t channels_per_pixel, cuuint32_t pixels_per_column,
                                  const cuuint32_t* element_strides, CUtensorMapInterleave interleave,
-                                 CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob) {
+                                 CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
   tcgen::tma::TensorMapSpec s;
-  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, oob);
+  std::string why = shared_arguments(s, map, type, rank, dims, strides, element_strides, interleave, swizzle, l2, oob);
   if (why.empty() && (!lower_corner || !upper_corner)) why = "a null pixelBoxLowerCorner or pixelBoxUpperCorner";
   if (why.empty() && rank < 3) why = "tensorRank = " + std::to_string(rank) + " is invalid: expected 3 to 5 for im2col";
   s.im2col.on = true;

@@ -513,6 +513,10 @@ TEST_CASE("tma_store with a reduction: floats add to nearest even by the map's t
   std::vector<std::uint8_t> global(16), smem(16);
   expect_error([&] { model::tma_store(f, global, {0, 0, 0, 0, 0}, smem, 0, 0, model::TmaReduce::and_); },
                "data_type");
+  // A spec built without a type (a HostArch map; an encoded map always holds one): nothing to combine by.
+  f.data_type = -1;
+  expect_error([&] { model::tma_store(f, global, {0, 0, 0, 0, 0}, smem, 0, 0, model::TmaReduce::add); },
+               "data_type");
 }
 
 // ------------------------------------------------------------------- im2col --

@@ -33,6 +33,13 @@ void validate_im2col(const TensorMapSpec& m) {
         throw Error(std::string(name) + "[" + std::to_string(i) + "]", std::to_string(corner),
              "-" + std::to_string(limit) + " to " + std::to_string(limit - 1) + " for a rank-" +
                  std::to_string(m.rank) + " im2col map (DRV)");
+  // The bounding box holds a position along each spatial dim (H200 sweep, docs/tensor_map.md:
+  // globalDim - 1 + upper - lower of -3 and below refused, 2 and above taken).
+  for (std::uint32_t i = 1; i + 1 < m.rank; ++i)
+    if (static_cast<std::int64_t>(m.global_dims[i]) - 1 + m.im2col.upper_corner[i - 1] - m.im2col.lower_corner[i - 1] < 0)
+      throw Error("lower_corner[" + std::to_string(i - 1) + "]", std::to_string(m.im2col.lower_corner[i - 1]),
+                  "a bounding box of at least one position: globalDim[" + std::to_string(i) + "] - 1 + upper_corner - "
+                  "lower_corner >= 0 (the driver refuses an empty one)");
 }
 
 }  // namespace
@@ -87,6 +94,13 @@ std::uint64_t TensorMapSpec::box_bytes() const {
 
 std::uint64_t TensorMapSpec::transaction_bytes() const {
   return box_bytes() / unit_smem_bytes() * unit_global_bytes();
+}
+
+std::uint64_t TensorMapSpec::driver_box_bytes() const {
+  if (im2col.on) return std::uint64_t{element_bytes} * im2col.channels_per_pixel * im2col.pixels_per_column;
+  std::uint64_t n = element_bytes;
+  for (std::uint32_t i = 0; i < rank && i < 5; ++i) n *= element_strides[i] ? box_dims[i] / element_strides[i] : 0;
+  return n;
 }
 
 std::uint64_t TensorMapSpec::spanned_bytes() const {
@@ -168,6 +182,8 @@ void TensorMapSpec::validate(std::uint64_t global_address) const {
   if (packed == TmaPacking::none && element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8)
     fail("element_bytes", element_bytes, "1, 2, 4 or 8 bytes (the CUtensorMapDataType sizes modelled here)");
   if (rank < 1 || rank > 5) fail("rank", rank, "1 to 5 (DRV: tensorRank non-zero and at most 5)");
+  if (global_address >> 57 != 0)  // the H200's driver refused every address from 2^57 (docs/tensor_map.md)
+    fail("global_address", static_cast<std::int64_t>(global_address), "an address below 2^57 (the driver's limit)");
   if (global_address % kGlobalAlignment != 0)
     fail("global_address", static_cast<std::int64_t>(global_address), "a multiple of 16 (DRV: globalAddress 16 byte aligned)");
   if (align16b && global_address % 32 != 0)
@@ -205,6 +221,11 @@ void TensorMapSpec::validate(std::uint64_t global_address) const {
   if (swizzle != TmaSwizzle::none && inner > swizzle_span(swizzle))
     fail(inner_field, inner_elements,
          "a row of at most the swizzle span of 32/64/128 bytes (DRV: bounding box inner dimension <= swizzle size)");
+  if (driver_box_bytes() > kSmemBytesPerCta)  // H200 sweep: 229,376 bytes taken, 238,560 refused
+    fail(im2col.on ? "pixels_per_column" : "box_dims", std::to_string(driver_box_bytes()) + " bytes in the box",
+         "at most " + std::to_string(kSmemBytesPerCta) +
+             ", a CTA's shared memory (the driver counts element bytes times floor(boxDim / elementStrides) per "
+             "dim, or channels times pixels)");
   if (oob_fill != TmaOobFill::zero)
     fail("oob_fill", "nan_request_zero_fma", "zero (the driver documents no bit pattern for the special NaN)");
 }

@@ -64,7 +64,8 @@ inline DeviceTensorMap device_tensor_map(const tma::TensorMapSpec& spec, const v
   }
   DeviceTensorMap m{};
   const CUresult r = encode(&m.map, type, spec.rank, const_cast<void*>(global), dims, strides, box, element_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                            static_cast<CUtensorMapL2promotion>(spec.l2_promotion),  // the same numbering
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     fail("cuTensorMapEncodeTiled", "CUresult " + std::to_string(static_cast<int>(r)),

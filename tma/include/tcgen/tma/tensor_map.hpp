@@ -27,6 +27,11 @@ enum class TmaPacking { none, u4_align8b, u4_align16b, u6_align16b };
 // no bit pattern for the "special NaN" of NAN_REQUEST_ZERO_FMA.
 enum class TmaOobFill { zero, nan_request_zero_fma };
 
+// CUtensorMapL2promotion: NONE, L2_64B, L2_128B, L2_256B, the "L2 fetch size" of the map's loads
+// (DRV). A cache hint: the map holds it (CUTLASS asks for L2_128B), the model's TMA moves the same
+// bytes under each.
+enum class TmaL2Promotion { none, b64, b128, b256 };
+
 constexpr const char* name(TmaSwizzle s) {
   switch (s) {
     case TmaSwizzle::none: return "none";
@@ -62,6 +67,7 @@ struct TensorMapSpec {
   std::array<std::uint32_t, 5> element_strides{1, 1, 1, 1, 1};  // elementStrides (entry 0 is ignored)
   TmaSwizzle swizzle = TmaSwizzle::none;
   TmaOobFill oob_fill = TmaOobFill::zero;
+  TmaL2Promotion l2_promotion = TmaL2Promotion::none;
   // tensorDataType as CUDA numbers it (CUtensorMapDataType: 0 UINT8, 1 UINT16, 2 UINT32, 3 INT32,
   // 4 UINT64, 5 INT64, 6 FLOAT16, 7 FLOAT32, 8 FLOAT64, 9 BFLOAT16, 10 FLOAT32_FTZ, 11 TFLOAT32,
   // 12 TFLOAT32_FTZ, 13-15 the packed types of TmaPacking); -1 where a map was built without one. Loads
@@ -94,6 +100,11 @@ struct TensorMapSpec {
   // are padded to it (seen on an H200: a 64-byte row under 128B swizzle left
   // the line's other 64 bytes untouched); else the row's own bytes in shared memory.
   std::uint64_t smem_row_bytes() const;
+  // The box's bytes as the driver counts them: element_bytes times floor(box_dims[i] / element_strides[i])
+  // over the dims, entry 0 included (an im2col map: times channels_per_pixel and pixels_per_column); the
+  // driver refuses a box of more than a CTA's shared memory by this count and writes it into the map
+  // (H200 sweep, docs/tensor_map.md). Not what the TMA moves (box_bytes: ceil, entry 0's stride ignored).
+  std::uint64_t driver_box_bytes() const;
   // Bytes of global memory the map spans: one past its last element's last byte.
   std::uint64_t spanned_bytes() const;
   // An im2col map's bounding box along spatial dim i (1 .. rank-2): how many positions it holds.
