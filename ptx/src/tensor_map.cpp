@@ -30,6 +30,10 @@ constexpr Bits kAtomicity{83, 2};
 // on drivers up to 13.1 (cute/atom/copy_traits_sm90_tma.hpp, make_tma_copy_desc). The H200's driver set
 // it in none of its 1,018 maps, and no tensormap.replace field writes it; the model ignores it either way.
 constexpr Bits kCutlassClears{85, 1};
+// UNCONFIRMED: bit 65, which CuTe DSL 4.8's own encoder sets in the tiled maps of its sm_100a GEMMs
+// (NVIDIA's Blackwell dense GEMM example, run by tools/cute_dsl/dense_gemm.py) and the H200's driver set
+// in none. Its meaning is not known here; the model's TMA ignores it, as it must not fault a map a B200 uses.
+constexpr Bits kCuteDslSets{65, 1};
 constexpr Bits stride_low(unsigned i) { return {96 + 32 * i, 32}; }  // bits 4-35 of globalStrides[i]
 constexpr Bits stride_high(unsigned i) { return {224 + 4 * i, 4}; }
 constexpr Bits dim(unsigned i) { return {256 + 32 * i, 32}; }          // globalDim - 1
@@ -141,10 +145,12 @@ std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* b, std::st
     return std::nullopt;
   };
   // Bits no field of the layout explains must be clear: bytes 8-15 outside their fields, 30-31, the
-  // bits past the element strides, past the pixels (past the boxes of a tiled map), and bytes 80-127.
+  // bits past the element strides and past the pixels (past the boxes of a tiled map). Bytes 64-127 are
+  // read past: CuTe DSL 4.8's own encoder leaves them as the memory held them (stack and heap addresses
+  // seen there), and its maps run on B200s, so the TMA reads the map from the first 64.
   std::uint8_t known[128] = {};
   for (Bits f : {kAddress, kIm2col, kRank, kType, kInterleave, kSwizzle, kNanFill, kTf32, kL2, kAtomicity,
-                 kCutlassClears, Bits{96, 144}, Bits{256, 175}, Bits{440, 50}, kBoxBytes, kAlignment})
+                 kCutlassClears, kCuteDslSets, Bits{96, 144}, Bits{256, 175}, Bits{440, 50}, Bits{512, 512}})
     for (unsigned k = 0; k < f.width; ++k) known[(f.at + k) / 8] |= static_cast<std::uint8_t>(1u << ((f.at + k) % 8));
   for (unsigned i = 0; i < 128; ++i)
     if (b[i] & ~known[i])
