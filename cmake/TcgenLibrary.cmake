@@ -42,3 +42,18 @@ function(tcgen_ptx name source)
     -gencode=arch=compute_100a,code=sm_100a)
   target_link_libraries(${name} PRIVATE ${ARGN})
 endfunction()
+
+# tcgen_kernel_backends(NAME KERNELS): a kernel library's two CUDA faces, where nvcc is found:
+# tcgen_NAME_sm100, the CLI's B200 backend (src/sm100_runner.cu, kept out of tcgen::NAME so that the
+# installed library needs no CUDA), and tcgen_NAME_ptx, the KERNELS source as PTX for `--backend ptx`
+# and the tests (run.hpp with tcgen/ptx/backend.hpp).
+function(tcgen_kernel_backends name kernels)
+  if(NOT TCGEN_HAVE_CUDA)
+    return()
+  endif()
+  find_package(CUDAToolkit REQUIRED)
+  add_library(tcgen_${name}_sm100 STATIC src/sm100_runner.cu)
+  target_link_libraries(tcgen_${name}_sm100 PUBLIC tcgen::${name} tcgen_exec_sm100 CUDA::cudart)
+  tcgen_device_flags(tcgen_${name}_sm100 100a)
+  tcgen_ptx(tcgen_${name}_ptx ${kernels} tcgen::${name})
+endfunction()
