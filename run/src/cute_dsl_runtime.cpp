@@ -11,11 +11,11 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 #include <string>
 
 #include "errors.hpp"
