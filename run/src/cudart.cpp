@@ -25,10 +25,8 @@ struct CallConfiguration {
 };
 thread_local std::deque<CallConfiguration> configurations;  // <<<...>>> pushes, the stub pops
 
-std::lock_guard<std::mutex> lock() { return std::lock_guard<std::mutex>(Device::get().mutex); }
-
 cudaError_t launch(const void* function, dim3 grid, dim3 block, void** args, std::size_t smem, dim3 cluster = {1, 1, 1}) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   tcgen::run::LaunchRequest r;
   r.function = function;
   r.grid = grid;
@@ -52,18 +50,18 @@ const int tcgen_cudart = 1;
 
 // ---- registration (nvcc's crt/host_runtime.h)
 void** __cudaRegisterFatBinary(void* fat_cubin) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().register_binary(fat_cubin);
 }
 void __cudaRegisterFatBinaryEnd(void**) {}
 void __cudaUnregisterFatBinary(void**) {}
 void __cudaRegisterFunction(void** handle, const char* host_function, char*, const char* device_name, int, uint3*,
                             uint3*, dim3*, dim3*, int*) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device::get().register_function(handle, host_function, device_name);
 }
 void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* device_name, int, std::size_t, int, int) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device::get().register_variable(handle, host_variable, device_name);
 }
 char __cudaInitModule(void**) { return 1; }
@@ -105,24 +103,24 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   return launch(function, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cluster);
 }
 cudaError_t cudaFuncSetAttribute(const void* function, cudaFuncAttribute attribute, int value) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().set_function_attribute(function, attribute, value);
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* function) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().function_attributes(function, a);
 }
 
 // ---- memory
 cudaError_t cudaMalloc(void** p, std::size_t bytes) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
   *p = d.allocate(bytes, false, "cudaMalloc");
   return *p ? cudaSuccess : d.result(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
   *p = d.allocate(bytes, true, "cudaMallocHost");
@@ -130,30 +128,30 @@ cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
 }
 cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
 cudaError_t cudaFree(void* p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().release(p, false, "cudaFree");
 }
 cudaError_t cudaFreeHost(void* p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().release(p, true, "cudaFreeHost");
 }
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().copy(dst, src, bytes, kind, "cudaMemcpy");
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().copy(dst, src, bytes, kind, "cudaMemcpyAsync");
 }
 // ---- __device__ and __constant__ variables, in their module's storage
 cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   std::uint64_t bytes = 0;
   *p = Device::get().symbol(symbol, &bytes, "cudaGetSymbolAddress");
   return *p ? cudaSuccess : Device::get().result(cudaErrorInvalidSymbol);
 }
 cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   std::uint64_t bytes = 0;
   if (!Device::get().symbol(symbol, &bytes, "cudaGetSymbolSize")) return Device::get().result(cudaErrorInvalidSymbol);
   *size = bytes;
@@ -161,7 +159,7 @@ cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol) {
 }
 static cudaError_t copy_symbol(void* host, const void* symbol, std::size_t count, std::size_t offset, bool to_symbol,
                                const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
   std::uint64_t bytes = 0;
@@ -192,7 +190,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t
 }
 
 cudaError_t cudaMemset(void* p, int value, std::size_t bytes) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return d.result(d.sticky());
   if (bytes && !d.device_range(p, bytes, "cudaMemset", "destination")) return d.result(cudaErrorInvalidValue);
@@ -211,17 +209,17 @@ cudaError_t cudaGetDevice(int* device) {
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return device == 0 ? cudaSuccess : Device::get().result(cudaErrorInvalidDevice);
 }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   if (device != 0) return Device::get().result(cudaErrorInvalidDevice);
   tcgen::run::b200_properties(p);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? cudaSuccess
                                                                                : Device::get().result(cudaErrorInvalidValue);
 }
@@ -250,11 +248,11 @@ cudaError_t cudaDriverGetVersion(int* v) {
 
 // ---- errors
 cudaError_t cudaGetLastError() {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().take_last_error();
 }
 cudaError_t cudaPeekAtLastError() {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().peek_last_error();
 }
 const char* cudaGetErrorName(cudaError_t e) { return tcgen::run::error_name(e); }
@@ -270,7 +268,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit, std::size_t) { return Device::get().st
 cudaError_t cudaFuncSetCacheConfig(const void*, cudaFuncCache) { return Device::get().sticky(); }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* function, int block_threads,
                                                           std::size_t dynamic_smem) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return Device::get().occupancy(function, block_threads, dynamic_smem, blocks);
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_threads,
@@ -278,7 +276,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, 
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, block_threads, dynamic_smem);
 }
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   std::memset(a, 0, sizeof *a);
   bool pinned = false;
   const bool device = Device::get().is_device_memory(p, &pinned);
@@ -290,7 +288,7 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
 }
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                          std::size_t height, cudaMemcpyKind kind) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (width > dpitch || width > spitch) {
     d.report("cudaMemcpy2D: width = " + std::to_string(width) + " is invalid: at most both pitches (cudaErrorInvalidPitchValue)");

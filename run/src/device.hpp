@@ -145,4 +145,7 @@ class Device {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The device for one API call: every member is used under its mutex.
+inline std::lock_guard<std::mutex> lock_device() { return std::lock_guard<std::mutex>(Device::get().mutex); }
+
 }  // namespace tcgen::run

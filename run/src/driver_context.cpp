@@ -5,8 +5,6 @@
 // the host time it was recorded at.
 #include <cuda.h>
 
-#include <mutex>
-
 #include "device.hpp"
 #include "errors.hpp"
 

@@ -4,27 +4,23 @@
 // device pointer is a host address on the host model.
 #include <cuda.h>
 
-#include <cstring>
-#include <mutex>
+#include <algorithm>
 #include <string>
 
 #include "b200.hpp"
 #include "device.hpp"
 #include "errors.hpp"
-#include "tcgen/core/hex.hpp"
 
 using tcgen::run::Device;
 
 namespace {
-
-std::lock_guard<std::mutex> lock() { return std::lock_guard<std::mutex>(Device::get().mutex); }
 
 CUresult result(cudaError_t e) { return tcgen::run::driver_error(e); }
 
 void* host(CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p)); }
 
 CUresult allocate(void** p, std::size_t bytes, bool pinned, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return result(d.sticky());
   if (!p) return CUDA_ERROR_INVALID_VALUE;
@@ -33,14 +29,14 @@ CUresult allocate(void** p, std::size_t bytes, bool pinned, const char* call) {
 }
 
 CUresult copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return result(Device::get().copy(dst, src, bytes, kind, call));
 }
 
 // n values of T from dst, which must lie in device memory.
 template <class T>
 CUresult fill(CUdeviceptr dst, T value, std::size_t n, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return result(d.sticky());
   if (n && !d.device_range(host(dst), n * sizeof(T), call, "destination")) return CUDA_ERROR_INVALID_VALUE;
@@ -95,15 +91,15 @@ CUresult cuMemAlloc(CUdeviceptr* p, std::size_t bytes) {
 CUresult cuMemAllocHost(void** p, std::size_t bytes) { return allocate(p, bytes, true, "cuMemAllocHost"); }
 CUresult cuMemHostAlloc(void** p, std::size_t bytes, unsigned) { return allocate(p, bytes, true, "cuMemHostAlloc"); }
 CUresult cuMemFree(CUdeviceptr p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return result(Device::get().release(host(p), false, "cuMemFree"));
 }
 CUresult cuMemFreeHost(void* p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return result(Device::get().release(p, true, "cuMemFreeHost"));
 }
 CUresult cuMemGetInfo(std::size_t* free, std::size_t* total) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   *total = tcgen::run::kGlobalMemoryBytes;
   *free = *total - std::min<std::size_t>(*total, Device::get().allocated_bytes());
   return result(Device::get().sticky());
@@ -148,13 +144,13 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, std::size_t n, CUstre
 }
 
 CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return pointer_attribute(data, attribute, p);
 }
 // Every attribute asked; for memory the device does not know, the driver leaves the
 // answers at their "unregistered" values and succeeds.
 CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute* attributes, void** data, CUdeviceptr p) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   for (unsigned i = 0; i < n; ++i)
     if (pointer_attribute(data[i], attributes[i], p) != CUDA_SUCCESS && attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
       *static_cast<unsigned*>(data[i]) = 0;

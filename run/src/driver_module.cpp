@@ -7,9 +7,8 @@
 // refused with a sentence saying how to give the PTX instead.
 #include <cuda.h>
 
-#include <mutex>
+#include <algorithm>
 #include <string>
-#include <vector>
 
 #include "device.hpp"
 #include "errors.hpp"
@@ -19,12 +18,10 @@ using tcgen::run::Device;
 
 namespace {
 
-std::lock_guard<std::mutex> lock() { return std::lock_guard<std::mutex>(Device::get().mutex); }
-
 CUresult result(cudaError_t e) { return tcgen::run::driver_error(e); }
 
 CUresult load(void** handle, const void* image, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (d.sticky() != cudaSuccess) return result(d.sticky());
   cudaError_t error = cudaSuccess;
@@ -34,7 +31,7 @@ CUresult load(void** handle, const void* image, const char* call) {
 }
 
 CUresult unload(void* handle, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Binary* b = Device::get().loaded_module(handle, call);
   if (!b) return CUDA_ERROR_INVALID_HANDLE;
   Device::get().unload_module(b);
@@ -44,7 +41,7 @@ CUresult unload(void* handle, const char* call) {
 // The handle of the module's kernel `name`, as a CUfunction or CUkernel.
 template <class Handle>
 CUresult function(Handle* f, void* module, const char* name, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Binary* b = Device::get().loaded_module(module, call);
   if (!b) return CUDA_ERROR_INVALID_HANDLE;
   *f = static_cast<Handle>(const_cast<void*>(Device::get().module_function(*b, name, call)));
@@ -53,7 +50,7 @@ CUresult function(Handle* f, void* module, const char* name, const char* call) {
 
 // cuFuncGetAttribute from the kernel's PTX entry (the runtime's cudaFuncGetAttributes).
 CUresult attribute(int* value, CUfunction_attribute a, const void* f) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   cudaFuncAttributes fa;
   if (const cudaError_t e = Device::get().function_attributes(f, &fa); e != cudaSuccess) return result(e);
   switch (a) {
@@ -74,7 +71,7 @@ CUresult attribute(int* value, CUfunction_attribute a, const void* f) {
 // tries 17, an oversized-shared-memory mode of newer drivers, then falls back) is refused as by a
 // driver that lacks it.
 CUresult set_attribute(CUfunction_attribute a, int value, const void* f, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (a < 0 || a >= CU_FUNC_ATTRIBUTE_MAX) {
     d.report(std::string(call) + ": attribute = " + std::to_string(static_cast<int>(a)) +
@@ -125,7 +122,7 @@ bool parameters(tcgen::run::LaunchRequest& r, void** params, void** extra) {
 }
 
 CUresult launch(tcgen::run::LaunchRequest& r, void** params, void** extra, const char* call) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   Device& d = Device::get();
   if (!parameters(r, params, extra)) {
     d.report(std::string(call) + ": kernelParams and extra are both given, or extra holds an unknown key "
@@ -209,7 +206,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** par
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, int block_threads, std::size_t smem) {
-  const auto guard = lock();
+  const auto guard = tcgen::run::lock_device();
   return result(Device::get().occupancy(f, block_threads, smem, blocks));
 }
 // Clusters of the launch's shape that fit on the device at once: each SM holds the CTAs occupancy allows,
