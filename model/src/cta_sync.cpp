@@ -165,6 +165,7 @@ void Cta::mbarrier_op(const Issue& issue, std::uint32_t mbar, MbarOp op, std::in
                       std::initializer_list<const Knowledge*> carried) {
   MbarrierSlot& s = slot(issue, mbar, true);
   const std::uint64_t before = s.state.phase();
+  if (mbarrier_hook_ && op != MbarOp::expect_tx) mbarrier_hook_(mbar, before);
   const Rule r = op == MbarOp::arrive      ? s.state.arrive(amount)
                  : op == MbarOp::expect_tx ? s.state.expect_tx(amount)
                                            : s.state.complete_tx(amount);

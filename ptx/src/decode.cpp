@@ -3,6 +3,7 @@
 #include "opcode_table_lookup.hpp"
 #include "tcgen/core/error.hpp"
 #include "thread.hpp"
+#include "warp_recorder.hpp"
 
 namespace tcgen::ptx {
 
@@ -76,7 +77,10 @@ bool decode(Instruction& in, std::string& why) {
           std::to_string(entry->row.fewest_operands);
     return false;
   }
-  if (entry->decode(op, in, why)) return true;
+  if (entry->decode(op, in, why)) {
+    in.timing = timing_op(entry->row.name, entry->row.family, op);
+    return true;
+  }
   if (why.empty()) why = "no handler for this opcode";
   return false;
 }

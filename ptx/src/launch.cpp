@@ -4,6 +4,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/cluster_runtime.hpp"
@@ -11,6 +13,7 @@
 #include "tcgen/exec/unit_pool.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "thread.hpp"
+#include "warp_recorder.hpp"
 
 namespace tcgen::ptx {
 
@@ -118,6 +121,8 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& next) {
   for (const auto& [rule, n] : next.warnings) warnings[rule] += n;
   for (const auto& [rule, text] : next.first_warning) first_warning.try_emplace(rule, text);
   printed += next.printed;
+  timing.insert(timing.end(), next.timing.begin(), next.timing.end());
+  if (!next.timeline.empty()) timeline = next.timeline;
   return *this;
 }
 
@@ -146,9 +151,23 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
     return states[index];
   };
   LaunchStats stats;
+  // The timing trace: which clusters run (all, or a sample's), and what each left.
+  const std::uint32_t cluster_ctas = static_cast<std::uint32_t>(count(cluster));
+  std::optional<timing::Placement> placement;
+  std::set<std::uint64_t> sampled_groups;
+  if (config.timing) {
+    placement = timing::place(*config.timing, units, static_cast<int>(cluster_ctas), active, smem);
+    for (std::uint64_t g : placement->sampled_groups(config.timing_sms, static_cast<int>(cluster_ctas)))
+      sampled_groups.insert(g);
+  }
+  timing::LaunchTrace trace;
+  TouchedChunks touched;
+  std::mutex trace_lock;
+
   exec::UnitPool pool(units, config.options.threads);
   pool.run(
       [&](std::uint64_t index) {
+        if (placement && !sampled_groups.contains(placement->group_of(index))) return;  // outside the sample
         exec::LaunchOptions options = config.options;
         if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
         options.letters_as_errors = options.letters_as_errors || config.strict;
@@ -165,11 +184,26 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         for (CtaState& state : ctas) {
           state.uniform.resize(threads / 32);
           state.register_counts.resize(threads / 32);
+          if (config.timing) state.warp_traces.resize(threads / 32);
         }
+        // The arrivals and complete_tx an instruction applies: the phases its record completes.
+        if (config.timing)
+          for (int rank = 0; rank < c.size(); ++rank)
+            c.cta(rank).cta().set_mbarrier_hook([&rt = c.cta(rank), rank](std::uint32_t mbar, std::uint64_t phase) {
+              const auto* t = static_cast<const Thread*>(rt.fiber_tag());
+              if (t && t->recorder())
+                t->recorder()->signal(static_cast<std::uint32_t>(rank), mbar & exec::ClusterRuntime::kOffsetMask, phase);
+            });
         c.run([&](exec::HostArch& arch) {
           if (arch.thread_index() >= active) return;  // padding of a partial last warp
           const int rank = static_cast<int>(arch.cluster_rank());
-          Thread t(grid, ctas[static_cast<std::size_t>(rank)], c.cta(rank), arch, static_cast<int>(arch.thread_index()));
+          CtaState& state = ctas[static_cast<std::size_t>(rank)];
+          Thread t(grid, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
+          std::optional<WarpRecorder> recorder;
+          if (config.timing && arch.thread_index() % 32 == 0)
+            recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index,
+                             static_cast<std::uint32_t>(rank));
+          if (config.timing) t.set_timing(recorder ? &*recorder : nullptr, &state.touched);
           t.run();
         });
         for (int rank = 0; rank < c.size(); ++rank) {
@@ -184,12 +218,22 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         }
       },
       [&](std::uint64_t index) {
-        const std::vector<CtaState> ctas = [&] {
+        std::vector<CtaState> ctas = [&] {
           const std::lock_guard lock(states_lock);
           std::vector<CtaState> s = std::move(states[index]);
           states.erase(index);
           return s;
         }();
+        if (config.timing && !ctas.empty()) {
+          const std::lock_guard lock(trace_lock);
+          timing::ClusterTrace& unit = trace.clusters.emplace_back();
+          unit.index = index;
+          for (std::size_t rank = 0; rank < ctas.size(); ++rank) {
+            unit.ctas.push_back({static_cast<std::uint32_t>(rank), std::move(ctas[rank].warp_traces)});
+            touched.read.merge(ctas[rank].touched.read);
+            touched.written.merge(ctas[rank].touched.written);
+          }
+        }
         for (const CtaState& state : ctas) {
           std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
           stats.printed += state.printed;
@@ -201,6 +245,23 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         std::fflush(stdout);
         if (config.options.progress) config.options.progress(index + 1, units);
       });
+  if (config.timing) {
+    trace.kernel = entry.demangled;
+    const exec::Dim3 dims[3] = {config.grid, config.block, cluster};
+    std::uint32_t* into[3] = {trace.grid, trace.block, trace.cluster};
+    for (int i = 0; i < 3; ++i) into[i][0] = dims[i].x, into[i][1] = dims[i].y, into[i][2] = dims[i].z;
+    trace.threads = active;
+    trace.smem_bytes = smem;
+    trace.clusters_total = units;
+    for (const Allocation& a : grid.memory) {
+      const auto begin = reinterpret_cast<std::uint64_t>(a.data) >> 12, end = (reinterpret_cast<std::uint64_t>(a.data) + a.bytes + 4095) >> 12;
+      timing::MemoryUse use{a.name, a.bytes, 0, 0};
+      for (std::uint64_t c : touched.read) use.chunks_read += c >= begin && c < end;
+      for (std::uint64_t c : touched.written) use.chunks_written += c >= begin && c < end;
+      if (use.chunks_read || use.chunks_written) trace.memory.push_back(use);
+    }
+    stats.timing.push_back(timing::simulate(trace, *placement, *config.timing, config.timeline ? &stats.timeline : nullptr));
+  }
   return stats;
 }
 

@@ -45,7 +45,9 @@ void Thread::run() {
       ++count;
       if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
       in.run(*this, in);
+      if (recorder_) [[unlikely]] recorder_->after(*this, in);
     }
+    if (recorder_) recorder_->finish();
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     report(e, *current_);
@@ -232,6 +234,14 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else
     std::memcpy(out, bytes(space, addr, n, false, in), n);
+  if (touched_ && space == Space::global) touch(addr, n, false);
+  if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, false);
+}
+
+void Thread::touch(std::uint64_t addr, std::uint32_t n, bool write) {
+  if (addr >> 12 == last_touched_[write] && (addr + n - 1) >> 12 == last_touched_[write]) return;
+  touched_->add(addr, n, write);
+  last_touched_[write] = addr >> 12;
 }
 
 void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
@@ -246,6 +256,8 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
     arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
   else
     std::memcpy(bytes(space, addr, n, true, in), data, n);
+  if (touched_ && space == Space::global) touch(addr, n, true);
+  if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, true);
 }
 
 // ---- bra.uni

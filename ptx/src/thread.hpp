@@ -22,6 +22,7 @@
 #include "tcgen/ptx/generic_address.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "warp_recorder.hpp"
 
 namespace tcgen::ptx {
 
@@ -73,6 +74,9 @@ struct CtaState {
     std::uint32_t line;   // the store's PTX line
   };
   std::vector<BulkRead> bulk_reads;
+  // The timing trace (LaunchConfig::timing): each warp's records, the global memory touched.
+  std::vector<timing::WarpTrace> warp_traces;
+  TouchedChunks touched;
 };
 
 class Thread {
@@ -173,6 +177,13 @@ class Thread {
   // Where the instruction this thread is executing runs (where()); "" before its first.
   std::string where_now() const;
 
+  // The timing trace: every thread notes the global memory it touches; lane 0 records its warp.
+  void set_timing(WarpRecorder* recorder, TouchedChunks* touched) {
+    recorder_ = recorder;
+    touched_ = touched;
+  }
+  WarpRecorder* recorder() const { return recorder_; }
+
  private:
   template <class T>
   T get_other(const Operand& o) const {
@@ -212,6 +223,10 @@ class Thread {
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id
   std::uint64_t bulk_groups_ = 0;                          // cp.async.bulk.commit_group executed
+  WarpRecorder* recorder_ = nullptr;                       // lane 0 under timing
+  TouchedChunks* touched_ = nullptr;                       // under timing
+  std::uint64_t last_touched_[2] = {~0ull, ~0ull};         // the chunk last read and written: not noted again
+  void touch(std::uint64_t addr, std::uint32_t n, bool write);
 };
 
 // A fault of the interpreter itself (an address outside memory, an operand it

@@ -68,6 +68,22 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
+  if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
+  if (const char* s = std::getenv("TCGEN_RUN_TIMING"); (s && *s) || !trace_path.empty()) timing.emplace();
+  if (const char* s = std::getenv("TCGEN_RUN_TIMING_SMS"); s && *s) timing_sms = static_cast<int>(std::strtol(s, nullptr, 10));
+  // NAME=VALUE,...: tcgen run --timing-set, which checked each already.
+  if (const char* s = std::getenv("TCGEN_RUN_TIMING_SET"); s && *s && timing) {
+    std::string list = s;
+    for (std::size_t at = 0; at < list.size();) {
+      const std::size_t end = std::min(list.find(',', at), list.size()), eq = list.find('=', at);
+      try {
+        if (eq < end) timing::set_constant(*timing, list.substr(at, eq - at), std::stod(list.substr(eq + 1, end - eq - 1)));
+      } catch (const std::exception& e) {
+        report(std::string("TCGEN_RUN_TIMING_SET: ") + e.what());
+      }
+      at = end + 1;
+    }
+  }
   // tcgen run learns that the program loaded this runtime, whatever way it ends.
   if (std::getenv("TCGEN_RUN_FD")) to_tcgen_run("loaded\n");
 }
@@ -88,6 +104,17 @@ double Device::elapsed_ms() const {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
 }
 
+void Device::write_timeline() const {
+  if (trace_path.empty()) return;
+  try {
+    timing::write_chrome_trace(trace_path, timelines_, *timing);
+    report("timeline of " + std::to_string(timelines_.size()) + " launch" + (timelines_.size() == 1 ? "" : "es") +
+           " written to " + trace_path + " (open it in ui.perfetto.dev)");
+  } catch (const Error& e) {
+    report(std::string("the timeline could not be written: ") + e.what());
+  }
+}
+
 void Device::print_summary() const {
   if (json_summary) {  // the same facts, one per line, for tcgen run to put into its JSON object
     std::string lines = "json kernel_launches " + std::to_string(launched_) + "\n";
@@ -98,8 +125,11 @@ void Device::print_summary() const {
     for (const auto& [attribute, count] : no_effect_)
       lines += "json no_effect " + attribute + " " + std::to_string(count) + "\n";
     if (sticky() != cudaSuccess) lines += std::string("json fault ") + error_name(sticky()) + "\n";
+    for (const std::string& launch : timing_json_) lines += "json timing " + launch + "\n";
+    write_timeline();
     return to_tcgen_run(lines);
   }
+  write_timeline();
   std::string line = "tcgen run: " + std::to_string(launched_) + " kernel launch" + (launched_ == 1 ? "" : "es");
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);
@@ -329,6 +359,9 @@ cudaError_t Device::launch(const LaunchRequest& r) {
               .strict = strict};
     config.options.shuffle_seed = seed;
     config.options.threads = threads;
+    config.timing = timing ? &*timing : nullptr;
+    config.timing_sms = timing_sms;
+    config.timeline = !trace_path.empty();
     ptx::check_launch(*entry, config, args);
   } catch (const Error& e) {
     const bool image = e.field() == "the program's device code";
@@ -350,6 +383,14 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
     for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
     for (const auto& [rule, text] : stats.first_warning) first_warning_.try_emplace(rule, text);
+    for (const timing::Prediction& p : stats.timing) {
+      if (json_summary) timing_json_.push_back(p.json());
+      else std::fputs(p.summary().c_str(), stderr);
+      if (p.ctas_simulated < p.ctas_total && !json_summary)
+        std::fprintf(stderr, "tcgen timing: only the sample's CTAs ran (--timing-sms): the kernel's results are not complete\n");
+      if (config.timeline) timelines_.push_back({short_name(k->name), stats.timeline, timeline_clock_});
+      timeline_clock_ += p.seconds;
+    }
     return cudaSuccess;
   } catch (const ptx::ExecutionError& e) {
     sticky_ = fault_code(e);

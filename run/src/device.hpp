@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "tcgen/timing/chrome_trace.hpp"
+#include "tcgen/timing/machine.hpp"
+
 namespace tcgen::ptx {
 class Module;
 }
@@ -71,6 +74,11 @@ class Device {
   unsigned threads = 0;  // OS threads running a launch's CTAs at once; 0: one per core
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
+  // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's
+  // predicted B200 time after it, the timeline of every launch written at exit.
+  std::optional<timing::Machine> timing;
+  int timing_sms = 0;
+  std::string trace_path;
 
   void** register_binary(const void* wrapper);
   void register_function(void** handle, const void* host_function, const char* device_name);
@@ -124,6 +132,8 @@ class Device {
   double elapsed_ms() const;  // host time since the process started
   // One line: kernels launched and PTX-letter warnings by rule.
   void print_summary() const;
+  // The trace file of tcgen run --trace, with every launch's timeline.
+  void write_timeline() const;
 
  private:
   Device();
@@ -142,6 +152,9 @@ class Device {
   std::map<std::string, std::uint64_t> warnings_;
   std::map<std::string, std::uint64_t> no_effect_;  // launch attribute → launches that asked for it
   std::map<std::string, std::string> first_warning_;  // rule → where it was first broken, and how
+  std::vector<std::string> timing_json_;        // one object per launch, for --json
+  std::vector<timing::TraceLaunch> timelines_;  // for the trace file
+  double timeline_clock_ = 0;                   // predicted seconds of the launches so far
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

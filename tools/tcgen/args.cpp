@@ -1,6 +1,8 @@
 #include "args.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "tcgen/core/error.hpp"
@@ -57,6 +59,15 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 
 bool wants_help(std::span<const std::string> args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+double parse_positive(std::string_view option, const std::string& text, std::string_view example, double most) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || x <= 0 || x > most)
+    fail(("--" + std::string(option)).c_str(), text,
+         "expected a positive finite number up to " + std::to_string(most) + ", e.g. " + std::string(example));
+  return x;
 }
 
 std::int64_t parse_integer(std::string_view option, std::string_view text, std::int64_t lo, std::int64_t hi) {

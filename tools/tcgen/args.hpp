@@ -41,6 +41,8 @@ bool wants_help(std::span<const std::string> args);
 
 // A decimal integer in [lo, hi], all of the text (no sign, no suffix).
 std::int64_t parse_integer(std::string_view option, std::string_view text, std::int64_t lo, std::int64_t hi);
+// A positive finite number up to `most`, all of the text; `example` is shown in the error ("0.125").
+double parse_positive(std::string_view option, const std::string& text, std::string_view example, double most = 1e6);
 
 class Args {
  public:

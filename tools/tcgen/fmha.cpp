@@ -311,11 +311,7 @@ FmhaRequest parse_request(const Args& a, ElementType dtype_given) {
   p.scale = attention::SoftmaxScale::for_head_dim(p.head_dim);
   r.scale_given = a.has("scale");
   if (r.scale_given) {
-    const std::string t = a.text("scale");
-    char* end = nullptr;
-    const double x = std::strtod(t.c_str(), &end);
-    if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
-      fail("--scale", t, "expected a positive finite number, e.g. 0.125");
+    const double x = parse_positive("scale", a.text("scale"), "0.125");
     p.scale = attention::SoftmaxScale::explicit_value(static_cast<float>(x));
   }
   return r;

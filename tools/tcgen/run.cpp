@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "tcgen/timing/machine.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "help.hpp"
@@ -28,7 +29,9 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json] -- PROGRAM [ARGS...]
+constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json]
+                 [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json]
+                 -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
 kernel it launches runs as PTX through the model of tcgen05 with each
@@ -72,6 +75,23 @@ constexpr Option kOptions[] = {
      "the results are the same on any number unless CTAs meet through\n"
      "global memory (atomics, flags)"},
     {"quiet", {}, "no summary line"},
+    {"timing", {},
+     "after each kernel, its predicted time on a B200 from the timing\n"
+     "model (docs/timing.md): TFLOP/s, percent of peak, the unit that\n"
+     "bounds it, each unit's busy share, each warp's waits by barrier"},
+    {"timing-sms", "N",
+     "simulate the CTAs of N SMs (1 to 148) of a large grid, spread\n"
+     "over the chip, with the memory system shared as by the whole grid;\n"
+     "the other CTAs do not run, so the kernel's results are not\n"
+     "complete (implies --timing)"},
+    {"timing-set", "NAME=VALUE",
+     "change one of the timing model's constants for this run (what if\n"
+     "L2 were faster?): a name of docs/timing.md's table, e.g.\n"
+     "l2_bytes_per_cycle=64; repeatable (implies --timing)"},
+    {"trace", "FILE.json",
+     "the timeline of every kernel, in the Chrome trace-event format\n"
+     "that ui.perfetto.dev opens: a track per warp and per unit of the\n"
+     "first SM group (implies --timing)"},
     {"json", {},
      "the summary as one JSON object, the last line on stderr (stdout\n"
      "is the program's): verb, program, arguments, exit_code, signal,\n"
@@ -79,6 +99,9 @@ constexpr Option kOptions[] = {
      "where it was first broken and how}, fault (the sticky\n"
      "error's name, or null), driver_only, unemulated_driver_functions,\n"
      "launch_attributes_without_effect {attribute: launches},\n"
+     "timing (with --timing: one object per launch with kernel, grid,\n"
+     "predicted_seconds, tensor_flops, tflops, bytes_hbm, bound, busy,\n"
+     "waits per warp),\n"
      "ended_without_summary (null, or why there is no summary: a\n"
      "crash, an abort, _exit, the loader, the static runtime); always\n"
      "printed, after the sentence that says why where there is one"}};
@@ -132,6 +155,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   else r.raw("signal", "null");
   std::string fault, driver_only = "false";
   std::int64_t launches = 0;
+  std::string timing;
   std::istringstream in(h.json);
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
@@ -143,6 +167,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
     if (key == "fault") fault = value;
     if (key == "driver_only") driver_only = value;
     if (key == "no_effect") no_effect.field(value, static_cast<std::int64_t>(std::stoll(count)));
+    if (key == "timing") timing += (timing.empty() ? "" : ", ") + line.substr(std::string("json timing ").size());
   }
   r.field("kernel_launches", launches);
   r.raw("warnings", warnings.object());
@@ -152,6 +177,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   r.field("driver_only", driver_only == "true");
   r.field("unemulated_driver_functions", h.unemulated);
   r.raw("launch_attributes_without_effect", no_effect.object());
+  r.raw("timing", "[" + timing + "]");
   if (ended.empty()) r.raw("ended_without_summary", "null");
   else r.field("ended_without_summary", ended);
   return r.object();
@@ -166,8 +192,8 @@ int run_program(std::span<const std::string> args) {
     std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
     return 0;
   }
-  bool strict = false, quiet = false, json = false;
-  std::string seed, threads;
+  bool strict = false, quiet = false, json = false, timing = false;
+  std::string seed, threads, timing_sms, trace, timing_set;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
     if (args[i] == "--") {
@@ -181,8 +207,24 @@ int run_program(std::span<const std::string> args) {
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else if (args[i] == "--threads" && i + 1 < args.size())
       threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
+    else if (args[i] == "--timing") timing = true;
+    else if (args[i] == "--timing-sms" && i + 1 < args.size())
+      timing_sms = std::to_string(parse_integer("timing-sms", args[++i], 1, 148)), timing = true;
+    else if (args[i] == "--timing-set" && i + 1 < args.size()) {
+      const std::string& pair = args[++i];
+      const std::size_t eq = pair.find('=');
+      if (eq == std::string::npos) fail("timing-set", pair, "NAME=VALUE, e.g. l2_bytes_per_cycle=64");
+      timing::Machine scratch;  // the name and value checked now, not in the program
+      timing::set_constant(scratch, pair.substr(0, eq), parse_positive("timing-set " + pair.substr(0, eq), pair.substr(eq + 1), "64", 1e18));
+      timing_set += (timing_set.empty() ? "" : ",") + pair;
+      timing = true;
+    } else if (args[i] == "--trace" && i + 1 < args.size())
+      trace = std::filesystem::absolute(args[++i]).string(), timing = true;
     else
-      fail("option", args[i], "expected --strict, --quiet, --json, --seed N, --threads N or -- before the program; see tcgen run --help");
+      fail("option", args[i],
+           "expected --strict, --quiet, --json, --seed N, --threads N, --timing, --timing-sms N, --timing-set NAME=VALUE, "
+           "--trace FILE or -- "
+           "before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
   const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
@@ -207,6 +249,10 @@ int run_program(std::span<const std::string> args) {
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
     if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
+    if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
+    if (!timing_sms.empty()) setenv("TCGEN_RUN_TIMING_SMS", timing_sms.c_str(), 1);
+    if (!trace.empty()) setenv("TCGEN_RUN_TRACE", trace.c_str(), 1);
+    if (!timing_set.empty()) setenv("TCGEN_RUN_TIMING_SET", timing_set.c_str(), 1);
     // Triton: its ptxas hands back the PTX (run/ptxas_passthrough.sh), its launcher links tcgen's libcuda,
     // and what it compiles so is cached apart from what it compiles for a GPU.
     setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);

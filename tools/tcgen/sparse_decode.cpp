@@ -371,11 +371,7 @@ sparse_decode::SparseDecodeInputs example_inputs(const Args& a, std::uint64_t se
 // --softmax-scale, else FlashMLA's default 1/sqrt(512).
 attention::SoftmaxScale parse_scale(const Args& a) {
   if (!a.has("softmax-scale")) return attention::SoftmaxScale::explicit_value(0.044194173824159216f);
-  const std::string t = a.text("softmax-scale");
-  char* end = nullptr;
-  const double x = std::strtod(t.c_str(), &end);
-  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
-    fail("--softmax-scale", t, "expected a positive finite number, e.g. 0.0441941738");
+  const double x = parse_positive("softmax-scale", a.text("softmax-scale"), "0.0441941738");
   return attention::SoftmaxScale::explicit_value(static_cast<float>(x));
 }
 

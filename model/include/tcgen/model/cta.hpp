@@ -181,6 +181,11 @@ class Cta {
   // Where the instruction running now is, as its issuer knows it (a PTX interpreter: the source
   // line, kernel, block, warp, lane), asked when a rule is first broken; the model knows only warps.
   void set_locator(std::function<std::string()> locator) { locator_ = std::move(locator); }
+  // Told of each arrival and complete_tx on one of this CTA's mbarriers before it is applied: the
+  // mbarrier and the phase it counts towards (a timing trace follows which phase each one completes).
+  void set_mbarrier_hook(std::function<void(std::uint32_t mbar, std::uint64_t phase)> hook) {
+    mbarrier_hook_ = std::move(hook);
+  }
 
   // ---- the host's view, no rules checked
   std::span<const std::uint8_t> smem_image() const { return smem_.image(); }
@@ -383,6 +388,7 @@ class Cta {
   std::vector<std::uint32_t> mma_chunks_;
   std::map<Rule, Warning> warnings_;
   std::string after_free_lettered_;  // the last instruction counted for tmem_used_after_free (check_column)
+  std::function<void(std::uint32_t, std::uint64_t)> mbarrier_hook_;
   std::function<std::string()> locator_;
 };
 

@@ -78,8 +78,15 @@ class Modifiers {
   alignas(kAlign) unsigned char bytes_[kBytes] = {};
 };
 
+// What an instruction is to the timing model's trace (warp_recorder.hpp), set at decode.
+enum class TimingOp : std::uint8_t {
+  plain, mufu, mbarrier_arrive, mbarrier_wait, bar, barrier_cluster, mma, tmem_cp, commit, tmem_ld, tmem_wait,
+  tma_load, bulk_load, tma_store, bulk_store, bulk_wait, cp_async, cp_async_wait, cp_async_arrive, try_cancel,
+};
+
 struct Instruction {
   Handler run = nullptr;
+  TimingOp timing = TimingOp::plain;
   std::uint32_t guard = Operand::kNoReg;  // predicate slot, or kNoReg
   bool guard_negated = false;
   Type type = Type::none, type2 = Type::none;  // the instruction's type(s): cvt.dst.src, setp's compared type

@@ -22,6 +22,9 @@
 #include "tcgen/exec/dim3.hpp"
 #include "tcgen/exec/launch_options.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/timing/machine.hpp"
+#include "tcgen/timing/prediction.hpp"
+#include "tcgen/timing/simulate.hpp"
 
 namespace tcgen::ptx {
 
@@ -35,6 +38,12 @@ struct LaunchConfig {
   // the interpreter's own) as errors, not counted warnings (docs/model.md,
   // severities); sets options.letters_as_errors too.
   bool strict = false;
+  // The B200 timing model (docs/timing.md): each warp's trace is kept and replayed once the grid is
+  // done. timing_sms > 0 runs only the clusters that SM count would run (a sample: the rest of the
+  // grid is not computed); timeline keeps the spans of the first SM group for a trace file.
+  const timing::Machine* timing = nullptr;
+  int timing_sms = 0;
+  bool timeline = false;
 };
 
 // One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.
@@ -61,6 +70,8 @@ struct LaunchStats {
   // the PTX line, kernel, block, warp and lane, then the rule's message.
   std::map<std::string, std::string> first_warning;
   std::string printed;                             // what device printf wrote (also to stdout), in order
+  std::vector<timing::Prediction> timing;          // under LaunchConfig::timing, one per launch
+  std::vector<timing::Span> timeline;              // under LaunchConfig::timeline, the last launch's
 
   // A later launch's counts added to these (a kernel's follow-up launch: the
   // sparse decode's combine step); a rule's first break stays the earlier one.

@@ -1,0 +1,23 @@
+#pragma once
+// The timeline in the Chrome trace-event format, which Perfetto
+// (ui.perfetto.dev) and chrome://tracing open: one process per SM, one
+// thread (track) per warp and per unit, a complete event ("ph": "X") per span.
+#include <string>
+#include <vector>
+
+#include "tcgen/timing/machine.hpp"
+#include "tcgen/timing/simulate.hpp"
+
+namespace tcgen::timing {
+
+// One launch's spans; `first` false for launches after the first, written after a comma.
+struct TraceLaunch {
+  std::string kernel;
+  std::vector<Span> spans;
+  double start_seconds = 0;  // where the launch starts on the trace's clock
+};
+
+// Writes every launch to `path`; throws tcgen::Error naming the path when it cannot be written.
+void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>& launches, const Machine& m);
+
+}  // namespace tcgen::timing

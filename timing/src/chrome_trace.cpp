@@ -1,0 +1,58 @@
+#include "tcgen/timing/chrome_trace.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include "tcgen/core/error.hpp"
+
+namespace tcgen::timing {
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+}  // namespace
+
+void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>& launches, const Machine& m) {
+  std::ofstream out(path);
+  if (!out) fail("--trace", path, "a file that can be written");
+  const double us_per_cycle = 1e6 / m.clock_hz;
+  out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+  bool first = true;
+  const auto event = [&](const std::string& text) {
+    out << (first ? "" : ",\n") << text;
+    first = false;
+  };
+  int pid = 0;
+  for (const TraceLaunch& launch : launches) {
+    std::map<std::uint32_t, std::map<std::string, int>> tracks;  // sm → track → tid
+    for (const Span& s : launch.spans) {
+      auto& sm = tracks[s.sm];
+      auto [it, fresh] = sm.try_emplace(s.track, static_cast<int>(sm.size()));
+      if (fresh) {
+        event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
+              ", \"args\": {\"name\": " + quoted(launch.kernel + ", SM " + std::to_string(s.sm)) + "}}");
+        event("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
+              ", \"tid\": " + std::to_string(it->second) + ", \"args\": {\"name\": " + quoted(s.track) + "}}");
+      }
+      char times[96];
+      std::snprintf(times, sizeof times, "\"ts\": %.4f, \"dur\": %.4f", launch.start_seconds * 1e6 + s.start * us_per_cycle,
+                    s.cycles * us_per_cycle);
+      event("{\"ph\": \"X\", \"name\": " + quoted(s.name) + ", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
+            ", \"tid\": " + std::to_string(it->second) + ", " + times + "}");
+    }
+    pid += static_cast<int>(tracks.size());
+  }
+  out << "\n]}\n";
+  if (!out) fail("--trace", path, "a file that can be written");
+}
+
+}  // namespace tcgen::timing
