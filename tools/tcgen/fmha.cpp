@@ -44,7 +44,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr Option kOptions[] = {
+constexpr Option kFmhaOptions[] = {
     {"batch", "B", "batch size (default {--batch})", "1", {}, "batch"},
     {"heads", "H", "query heads (default {--heads})", "2", {}, "heads"},
     {"heads-kv", "Hkv", "key/value heads, dividing H (default {--heads-kv})", "1", {}, "heads_kv"},
@@ -129,6 +129,7 @@ constexpr Option kOptions[] = {
      "host and ptx: the OS threads running CTAs at once, 1 to\n"
      "1024 (default: one per core); O and LSE are the same on any\n"
      "number"}};
+constexpr auto kOptions = joined(kFmhaOptions, kTimingOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_FMHA_PTX)
@@ -462,10 +463,10 @@ class FmhaJob : public KernelJob {
     return "sm100 (device 0), " + over;
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, PtxRun& ptx,
                         const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
+    return on_backend(backend, kernels, ptx, launch, [&](const auto& on) {
       run_ = fmha::run(problem_, in_.operands(), r_.kernel_options, on);
       return run_.stats;
     });

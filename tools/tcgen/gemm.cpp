@@ -32,7 +32,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr Option kOptions[] = {
+constexpr Option kGemmOptions[] = {
     {"m", "M", {}, {}, {}, "m"},
     {"n", "N", {}, {}, {}, "n"},
     {"k", "K", "the sizes, 1 to 65536; with --a and --b, taken from them\nwhere not given", {}, {}, "k"},
@@ -98,6 +98,7 @@ constexpr Option kOptions[] = {
      "host and ptx: the OS threads running CTAs at once, 1\n"
      "to 1024 (default: one per core); D is the same on any\n"
      "number"}};
+constexpr auto kOptions = joined(kGemmOptions, kTimingOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_GEMM_PTX)
@@ -306,9 +307,9 @@ class GemmJob : public KernelJob {
     return backend == Backend::ptx ? "ptx, " + kernels->name() + " on the host model, " + grid : "host model, " + grid;
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, PtxRun& ptx,
                         const exec::LaunchOptions& launch) override {
-    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) { return run_gemm(r_.config, p_, on); });
+    return on_backend(backend, kernels, ptx, launch, [&](const auto& on) { return run_gemm(r_.config, p_, on); });
   }
 
   void report_time(Backend, double seconds, Report& report) const override {

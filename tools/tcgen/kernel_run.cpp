@@ -83,6 +83,18 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
   return ptx::Module::load(built);
 }
 
+PtxRun parse_ptx_run(const Args& a, Backend backend) {
+  PtxRun r;
+  if ((a.flag("timing") || a.has("timing-sms")) && backend != Backend::ptx)
+    fail("--timing", backend == Backend::sm100 ? "with --backend sm100" : "with --backend host",
+         "expected --backend ptx: the timing model replays the kernel's PTX");
+  if (a.has("timing-sms") && !a.flag("no-reference"))
+    fail("--timing-sms", a.text("timing-sms"), "expected --no-reference too: the CTAs outside the sample do not run");
+  if (a.flag("timing") || a.has("timing-sms")) r.timing.emplace();
+  r.timing_sms = static_cast<int>(a.integer_or("timing-sms", 0, 1, 148));
+  return r;
+}
+
 void report_ptx_stats(Report& report, const ptx::LaunchStats& stats) {
   report.text("executed: %llu PTX instructions in %llu CTAs\n", static_cast<unsigned long long>(stats.instructions),
               static_cast<unsigned long long>(stats.ctas));
@@ -96,6 +108,13 @@ void report_ptx_stats(Report& report, const ptx::LaunchStats& stats) {
     report.field("warning_" + rule, static_cast<std::int64_t>(count));
     if (!where.empty()) report.field("warning_" + rule + "_first", where);
   }
+  if (stats.timing.empty()) return;
+  std::string launches;
+  for (const timing::Prediction& p : stats.timing) {
+    report.text("%s", p.summary().c_str());
+    launches += (launches.empty() ? "" : ", ") + p.json();
+  }
+  report.raw("timing", "[" + launches + "]");
 }
 
 void raise_as_option(const Error& e, const Args& a) {
@@ -118,11 +137,11 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
   // The problem is valid by now: an error from the run is the kernel's (a broken
   // tcgen05 rule, a deadlock, a CUDA error), reported with exit 1, not 2.
   exec::RunStats stats;
-  ptx::LaunchStats ptx_stats;  // the PTX interpreter's counts (--backend ptx)
+  PtxRun ptx = parse_ptx_run(a, backend);  // the PTX interpreter's requests and counts (--backend ptx)
   try {
     report.text("backend: %s\n", job.backend_text(backend, kernels).c_str());
     std::fflush(stdout);
-    stats = job.launch(backend, kernels, &ptx_stats, launch);
+    stats = job.launch(backend, kernels, ptx, launch);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::cerr << "tcgen: the " << job.kernel() << " kernel failed on "
@@ -134,7 +153,7 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
     report.finish();
     return 1;
   }
-  if (backend == Backend::ptx) report_ptx_stats(report, ptx_stats);
+  if (backend == Backend::ptx) report_ptx_stats(report, ptx.stats);
   job.report_time(backend, stats.seconds, report);
   bool passed = true;
   if (!a.flag("no-reference")) {

@@ -83,13 +83,35 @@ auto as_options(const Args& a, F&& f) -> decltype(f()) {
   }
 }
 
+// What --backend ptx is asked for beyond the launch options (--timing,
+// --timing-sms), and what it counted: each launch's counts and predictions.
+struct PtxRun {
+  ptx::LaunchStats stats;
+  std::optional<timing::Machine> timing;
+  int timing_sms = 0;
+};
+// --timing and --timing-sms of the kernel verbs, and what they ask of --backend ptx.
+inline constexpr Option kTimingOptions[] = {
+    {"timing", {},
+     "with --backend ptx: each launch's predicted time on a B200\n"
+     "(docs/timing.md): TFLOP/s, the unit that bounds it, each\n"
+     "unit's busy share, each warp's waits by barrier"},
+    {"timing-sms", "N",
+     "with --timing: simulate the CTAs of N SMs (1 to 148) of a\n"
+     "large grid; the other CTAs do not run: needs --no-reference"}};
+PtxRun parse_ptx_run(const Args& a, Backend backend);
+
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
-// (strict as launch.letters_as_errors, its counts added to `ptx_stats`), or
-// exec::Sm100 (only in a build with CUDA: parse_backend refuses sm100 elsewhere).
+// (strict as launch.letters_as_errors, its counts and predictions added to
+// `ptx.stats`), or exec::Sm100 (only in a build with CUDA: parse_backend
+// refuses sm100 elsewhere).
 template <class F>
-exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
-                          const exec::LaunchOptions& launch, F&& f) {
-  if (backend == Backend::ptx) return f(ptx::Interpreter{*kernels, launch, launch.letters_as_errors, ptx_stats});
+exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, PtxRun& ptx, const exec::LaunchOptions& launch,
+                          F&& f) {
+  if (backend == Backend::ptx)
+    return f(ptx::Interpreter{.module = *kernels, .launch = launch, .strict = launch.letters_as_errors,
+                              .stats = &ptx.stats, .timing = ptx.timing ? &*ptx.timing : nullptr,
+                              .timing_sms = ptx.timing_sms});
 #if defined(TCGEN_SM100)
   if (backend == Backend::sm100) return f(exec::Sm100{});
 #endif
@@ -106,8 +128,8 @@ class KernelJob {
   // What runs it, after "backend: " (`kernels`: the PTX module for --backend ptx).
   virtual std::string backend_text(Backend backend, const ptx::Module* kernels) const = 0;
   // The kernel's launch (on_backend), keeping its output for check() and write_outputs();
-  // through the PTX interpreter its counts are added to `ptx_stats`.
-  virtual exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+  // through the PTX interpreter its counts and predictions are added to `ptx.stats`.
+  virtual exec::RunStats launch(Backend backend, const ptx::Module* kernels, PtxRun& ptx,
                                 const exec::LaunchOptions& launch) = 0;
   // The kernel's time, as text and fields.
   virtual void report_time(Backend backend, double seconds, Report& report) const = 0;

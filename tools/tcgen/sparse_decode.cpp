@@ -109,7 +109,7 @@ constexpr Option kSharedOptions[] = {
      "no estimate and no progress on stderr (CTAs done, rate,\n"
      "time left: in place on a terminal, else a line every 5 s)"},
     {"threads", "N", "host and ptx: the OS threads running CTAs at once, 1 to 1024"}};
-constexpr auto kOptions = joined(kExampleOptions, kFileOptions, kSharedOptions);
+constexpr auto kOptions = joined(kExampleOptions, kFileOptions, kSharedOptions, kTimingOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_SPARSE_DECODE_PTX)
@@ -455,10 +455,10 @@ class SparseDecodeJob : public KernelJob {
     return "sm100 (device 0)";
   }
 
-  exec::RunStats launch(Backend backend, const ptx::Module* kernels, ptx::LaunchStats* ptx_stats,
+  exec::RunStats launch(Backend backend, const ptx::Module* kernels, PtxRun& ptx,
                         const exec::LaunchOptions& launch) override {
     run_ = {};
-    return on_backend(backend, kernels, ptx_stats, launch, [&](const auto& on) {
+    return on_backend(backend, kernels, ptx, launch, [&](const auto& on) {
       run_ = sparse_decode::run(problem_, in_.q_bits, on);
       return run_.stats;
     });

@@ -25,6 +25,9 @@ struct Interpreter {
   // warnings), if anywhere: a kernel's run() returns exec::RunStats, what
   // every backend measures, and knows nothing of what only this one counts.
   LaunchStats* stats = nullptr;
+  // The B200 timing model (LaunchConfig::timing): each launch's prediction joins `stats`.
+  const timing::Machine* timing = nullptr;
+  int timing_sms = 0;
 };
 
 // The PTX interpreter's launcher of a Launchable: the parameters in the
@@ -42,7 +45,8 @@ exec::RunStats launch(const Interpreter& backend, const L& l) {
   const std::uint32_t smem = K::kSmemBytes + exec::kSmemAlignment;
   const LaunchStats s = ptx::launch(backend.module, backend.module.entry_instance(K::kEntry, typeid(K)),
                                     {.grid = l.grid(), .block = {K::kThreads, 1, 1}, .cluster = l.cluster(),
-                                     .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict},
+                                     .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict,
+                                     .timing = backend.timing, .timing_sms = backend.timing_sms},
                                     args, memory);
   exec::RunStats run;
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
