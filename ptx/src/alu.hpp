@@ -156,15 +156,27 @@ T finish(T x, const FloatModifiers& m) {
   return finish(x, m.ftz, m.sat);
 }
 
-// Runs f under a rounding mode.
-template <class F>
-auto rounded(RoundingMode mode, F f) {
-  if (mode == RoundingMode::nearest_even) return f();
+// A value passed through a volatile object: read back only once the program has reached this point.
+template <class T>
+T through_volatile(T x) {
+  volatile T v = x;
+  return v;
+}
+
+// f(operands...) under a rounding mode. The operands enter through volatile objects after the mode is set,
+// and the result leaves through one before it is restored: the compiler assumes the default mode (GCC has no
+// FENV_ACCESS, and -frounding-math does not stop it), so it would otherwise be free to compute an operation
+// whose operands it already holds before fesetround, or after the restore (add.rm.f32x2 gave lane 0 rounded
+// to nearest).
+template <class F, class... A>
+auto rounded(RoundingMode mode, F f, A... operands) {
+  using R = decltype(f(operands...));
+  if (mode == RoundingMode::nearest_even) return f(operands...);
   const int saved = std::fegetround();
   std::fesetround(mode == RoundingMode::zero ? FE_TOWARDZERO : mode == RoundingMode::down ? FE_DOWNWARD : FE_UPWARD);
-  const auto r = f();
+  const volatile R r = f(through_volatile(operands)...);
   std::fesetround(saved);
-  return r;
+  return R{r};
 }
 
 template <class T, class Op>
@@ -177,7 +189,7 @@ void binary(Thread& t, const Instruction& in) {
       if constexpr (std::is_same_v<T, float>) t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
       return;
     }
-    t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return Op{}(flush(a, m.ftz), flush(b, m.ftz)); }), m));
+    t.set<T>(in.ops[0], finish(rounded(m.mode, Op{}, flush(a, m.ftz), flush(b, m.ftz)), m));
   } else {
     t.set<T>(in.ops[0], Op{}(a, b));
   }
@@ -188,7 +200,7 @@ void unary(Thread& t, const Instruction& in) {
   const T a = t.get<T>(in.ops[1]);
   if constexpr (std::is_floating_point_v<T>) {
     const FloatModifiers m = in.modifiers.get<FloatModifiers>();
-    t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return Op{}(flush(a, m.ftz)); }), m));
+    t.set<T>(in.ops[0], finish(rounded(m.mode, Op{}, flush(a, m.ftz)), m));
   } else {
     t.set<T>(in.ops[0], Op{}(a));
   }
@@ -204,16 +216,17 @@ T min_max(T a, T b, bool max) {
   return (max ? a > b : a < b) ? a : b;
 }
 
-// f() under round-toward-zero, with the lowest bit set when inexact: rounding
-// to odd, after which one more rounding to a format of at most T's precision
-// less two bits is correctly rounded (Boldo and Melquiond). Operands reach f
-// through volatiles, so the computation stays inside the mode change.
-template <class T, class F>
-T round_to_odd(F f) {
+// f(operands...) under round-toward-zero, with the lowest bit set when inexact:
+// rounding to odd, after which one more rounding to a format of at most T's
+// precision less two bits is correctly rounded (Boldo and Melquiond). The
+// operands and the result pass through volatiles, as in rounded(), so the
+// computation stays inside the mode change.
+template <class T, class F, class... A>
+T round_to_odd(F f, A... operands) {
   const int saved = std::fegetround();
   std::fesetround(FE_TOWARDZERO);
   std::feclearexcept(FE_INEXACT);
-  const volatile T r = f();
+  const volatile T r = f(through_volatile(operands)...);
   const bool inexact = std::fetestexcept(FE_INEXACT) != 0;
   std::fesetround(saved);
   T out = r;

@@ -149,7 +149,7 @@ template <class T>
 void fma_float(Thread& t, const Instruction& in) {
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   const T a = flush(t.get<T>(in.ops[1]), m.ftz), b = flush(t.get<T>(in.ops[2]), m.ftz), c = flush(t.get<T>(in.ops[3]), m.ftz);
-  t.set<T>(in.ops[0], finish(rounded(m.mode, [&] { return std::fma(a, b, c); }), m));
+  t.set<T>(in.ops[0], finish(rounded(m.mode, [](T x, T y, T z) { return std::fma(x, y, z); }, a, b, c), m));
 }
 
 // add and sub: .sat.s32 clamped, the packed forms, or one template over the types.

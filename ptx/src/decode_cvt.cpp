@@ -59,14 +59,17 @@ double round_integral(double x, RoundingMode mode) {
   return std::nearbyint(x);  // ties to even under the default mode
 }
 
+// A double to float, in the rounding mode of the moment (through rounded() or round_to_odd()).
+constexpr auto to_float = [](double x) { return static_cast<float>(x); };
+
 // x rounded to a 16-bit format E in `mode`: to nearest even through
 // float rounded to odd; directed modes through float rounded the same way,
 // then the nearest-even encoding stepped by one when it lies on the wrong side.
 // A NaN gives `nan`: 0x7FFF, or a signed 0x7E00 for f16 from f64 (an H200's results).
 std::uint16_t to_half(ElementType e, double x, RoundingMode mode, std::uint16_t nan = 0x7FFF) {
   if (std::isnan(x)) return nan;
-  if (mode == RoundingMode::nearest_even) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>([&] { return static_cast<float>(x); })));
-  const float f = rounded(mode, [&] { return static_cast<float>(x); });
+  if (mode == RoundingMode::nearest_even) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>(to_float, x)));
+  const float f = rounded(mode, to_float, x);
   std::uint16_t bits = static_cast<std::uint16_t>(encode(e, f));
   const float got = decode(e, bits);
   const bool above = got > f, below = got < f;
@@ -113,9 +116,8 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
   const bool from_int = v.is_int;
   const bool negative_int = from_int && v.i < 0;
   const auto int_to = [&]<class F>() -> F {
-    return rounded(m.mode, [&] {
-      return negative_int ? static_cast<F>(static_cast<std::int64_t>(v.i)) : static_cast<F>(static_cast<std::uint64_t>(v.i));
-    });
+    return negative_int ? rounded(m.mode, [](std::int64_t i) { return static_cast<F>(i); }, static_cast<std::int64_t>(v.i))
+                        : rounded(m.mode, [](std::uint64_t u) { return static_cast<F>(u); }, static_cast<std::uint64_t>(v.i));
   };
   double x = from_int ? int_to.template operator()<double>() : v.f;
   if (m.to_integer) x = round_integral(x, m.mode);
@@ -129,7 +131,7 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
       }
       const float f = from_int && !m.to_integer
                           ? int_to.template operator()<float>()
-                          : rounded(m.to_integer ? RoundingMode::nearest_even : m.mode, [&] { return static_cast<float>(x); });
+                          : rounded(m.to_integer ? RoundingMode::nearest_even : m.mode, to_float, x);
       t.set<float>(o, finish(f, m.ftz, false));  // flushed when .ftz; a NaN the canonical 0x7FFFFFFF
       return;
     }

@@ -22,14 +22,17 @@ void f32x2(Thread& t, const Instruction& in) {
   }
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   for (int i = 0; i < 2; ++i)
-    d[i] = rounded(m.mode, [&] {
-      switch (m.op) {
-        case kHalfAdd: return a[i] + b[i];
-        case kHalfSub: return a[i] - b[i];
-        case kHalfMul: return a[i] * b[i];
-        default: return std::fma(a[i], b[i], c[i]);
-      }
-    });
+    d[i] = rounded(
+        m.mode,
+        [op = m.op](float x, float y, float z) {
+          switch (op) {
+            case kHalfAdd: return x + y;
+            case kHalfSub: return x - y;
+            case kHalfMul: return x * y;
+            default: return std::fma(x, y, z);
+          }
+        },
+        a[i], b[i], c[i]);
   std::uint64_t rd;
   std::memcpy(&rd, d, 8);
   t.set<std::uint64_t>(in.ops[0], rd);
@@ -51,13 +54,13 @@ void half_op(Thread& t, const Instruction& in) {
   for (int l = 0; l < Lanes; ++l) {
     volatile float v[3] = {};
     for (int i = 0; i < n; ++i) v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
-    const auto exact = [](double x) { return round_to_odd<float>([&] { return static_cast<float>(x); }); };
+    const auto exact = [](double x) { return round_to_odd<float>([](double y) { return static_cast<float>(y); }, x); };
     float r = 0;
     switch (m.op) {
-      case kHalfAdd: r = exact(round_to_odd<double>([&] { return double(v[0]) + double(v[1]); })); break;
-      case kHalfSub: r = exact(round_to_odd<double>([&] { return double(v[0]) - double(v[1]); })); break;
+      case kHalfAdd: r = exact(round_to_odd<double>([](double x, double y) { return x + y; }, double(v[0]), double(v[1]))); break;
+      case kHalfSub: r = exact(round_to_odd<double>([](double x, double y) { return x - y; }, double(v[0]), double(v[1]))); break;
       case kHalfMul: r = exact(double(v[0]) * double(v[1])); break;  // 11- or 8-bit significands: exact in double
-      case kHalfFma: r = exact(round_to_odd<double>([&] { return std::fma(double(v[0]), double(v[1]), double(v[2])); })); break;
+      case kHalfFma: r = exact(round_to_odd<double>([](double x, double y, double z) { return std::fma(x, y, z); }, double(v[0]), double(v[1]), double(v[2]))); break;
       case kHalfMin: r = min_max<float>(v[0], v[1], false); break;
       case kHalfMax: r = min_max<float>(v[0], v[1], true); break;
       case kHalfNeg: r = -v[0]; break;

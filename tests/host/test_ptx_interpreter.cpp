@@ -298,6 +298,44 @@ TEST_CASE("floating point: fma rounds once, ex2, rcp, f32x2 lanes, setp with uno
   CHECK(f(o[5]) == 8.25f);
 }
 
+TEST_CASE("floating point: the rounding modifiers round each lane of f32x2 and each scalar as named (PTX #floating-point-instructions-add)") {
+  // FlashAttention-4's ex2 emulation takes the floor of x as x + (2^23 + 2^22) rounded down (add.rm.f32x2),
+  // then its fraction as x minus that floor, rounded to nearest: the fraction must land in [0, 1).
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.f32 	%f1, 0f3F400000;        // 0.75
+	mov.f32 	%f2, 0fBE800000;        // -0.25
+	mov.f32 	%f3, 0f4B400000;        // 2^23 + 2^22
+	mov.b64 	%rd3, {%f1, %f2};
+	mov.b64 	%rd4, {%f3, %f3};
+	add.rm.f32x2 	%rd5, %rd3, %rd4;        // down: {2^23 + 2^22, 2^23 + 2^22 - 1}
+	add.rn.f32x2 	%rd6, %rd3, %rd4;        // nearest even: {2^23 + 2^22 + 1, 2^23 + 2^22}
+	add.rp.f32x2 	%rd7, %rd3, %rd4;        // up: {2^23 + 2^22 + 1, 2^23 + 2^22}
+	add.rz.f32x2 	%rd8, %rd3, %rd4;        // toward zero: as down for these positive sums
+	add.rm.f32 	%f4, %f1, %f3;
+	add.rp.f32 	%f5, %f2, %f3;
+	mov.b64 	{%r1, %r2}, %rd5;
+	mov.b64 	{%r3, %r4}, %rd6;
+	mov.b64 	{%r5, %r6}, %rd7;
+	mov.b64 	{%r7, %r8}, %rd8;
+	mov.b32 	%r9, %f4;
+	mov.b32 	%r10, %f5;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.u32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	st.global.v2.u32 	[%rd1+32], {%r9, %r10};
+)", 32);
+  const float base = 12582912.0f;  // 2^23 + 2^22, where the f32 step is 1
+  CHECK(f(o[0]) == base);
+  CHECK(f(o[1]) == base - 1);
+  CHECK(f(o[2]) == base + 1);
+  CHECK(f(o[3]) == base);
+  CHECK(f(o[4]) == base + 1);
+  CHECK(f(o[5]) == base);
+  CHECK(f(o[6]) == base);
+  CHECK(f(o[7]) == base - 1);
+  CHECK(f(o[8]) == base);
+  CHECK(f(o[9]) == base);
+}
+
 TEST_CASE("warp collectives: shfl modes, vote.ballot, elect.sync's leader, activemask (PTX #data-movement-and-conversion-instructions-shfl-sync)") {
   const std::vector<std::uint32_t> o = run(R"(
 	activemask.b32 	%r10;                      // before any lane exits: the whole warp
