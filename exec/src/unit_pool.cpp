@@ -32,6 +32,7 @@ void UnitPool::completed(std::uint64_t unit, std::exception_ptr error) {
 }
 
 std::optional<std::uint64_t> UnitPool::cancel() {
+  if (cancels_refused_) return std::nullopt;
   const std::uint64_t i = next_.fetch_add(1);
   if (i >= units_ || i > first_failure_) return std::nullopt;
   completed(i, nullptr);

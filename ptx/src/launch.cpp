@@ -165,6 +165,9 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
   std::mutex trace_lock;
 
   exec::UnitPool pool(units, config.options.threads);
+  // clusterlaunchcontrol.try_cancel finds no cluster under timing: the host runs two or so clusters at
+  // once, which would take every other's work; each then runs its own, placed as the hardware launches.
+  if (config.timing) pool.refuse_cancels();
   pool.run(
       [&](std::uint64_t index) {
         if (placement && !sampled_groups.contains(placement->group_of(index))) return;  // outside the sample

@@ -31,15 +31,17 @@ void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>&
     out << (first ? "" : ",\n") << text;
     first = false;
   };
-  int pid = 0;
+  int pid = 0, index = 0;
   for (const TraceLaunch& launch : launches) {
+    const std::string title = "launch " + std::to_string(index++) + ": " + launch.kernel;
     std::map<std::uint32_t, std::map<std::string, int>> tracks;  // sm → track → tid
     for (const Span& s : launch.spans) {
       auto& sm = tracks[s.sm];
+      if (sm.empty())
+        event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
+              ", \"args\": {\"name\": " + quoted(title + ", SM " + std::to_string(s.sm)) + "}}");
       auto [it, fresh] = sm.try_emplace(s.track, static_cast<int>(sm.size()));
       if (fresh) {
-        event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
-              ", \"args\": {\"name\": " + quoted(launch.kernel + ", SM " + std::to_string(s.sm)) + "}}");
         event("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
               ", \"tid\": " + std::to_string(it->second) + ", \"args\": {\"name\": " + quoted(s.track) + "}}");
       }

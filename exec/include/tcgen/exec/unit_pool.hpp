@@ -40,6 +40,9 @@ class UnitPool {
   // unit that has not started, which then never runs; none when every unit
   // has started (or one has failed).
   std::optional<std::uint64_t> cancel();
+  // From now on cancel() finds none, as when every unit has started: each unit runs its own work
+  // (a timing trace then holds every cluster the hardware would launch).
+  void refuse_cancels() { cancels_refused_ = true; }
 
  private:
   void completed(std::uint64_t unit, std::exception_ptr error);  // then finishes what it can, in order
@@ -53,6 +56,7 @@ class UnitPool {
   std::exception_ptr failure_;
   std::set<std::uint64_t> done_;  // run or cancelled, not yet finished
   std::uint64_t finished_ = 0;    // units [0, finished_) are finished
+  bool cancels_refused_ = false;
 };
 
 // A pool's run() without cancellation.

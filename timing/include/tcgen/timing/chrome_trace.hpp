@@ -2,6 +2,7 @@
 // The timeline in the Chrome trace-event format, which Perfetto
 // (ui.perfetto.dev) and chrome://tracing open: one process per SM, one
 // thread (track) per warp and per unit, a complete event ("ph": "X") per span.
+// Processes are named "launch N: KERNEL, SM s", N counting the launches from 0.
 #include <string>
 #include <vector>
 
