@@ -13,7 +13,8 @@ import sys
 
 COLOURS = {"mma": "#2b6cb0", "tcgen05.cp": "#2c5282", "load": "#2f855a", "store": "#9c4221", "issue": "#a0aec0",
            "tcgen05.wait": "#805ad5", "ld.global": "#d69e2e"}
-WAIT_COLOURS = ["#e53e3e", "#dd6b20", "#d53f8c", "#b7791f", "#c05621", "#97266d"]
+WAIT_COLOURS = ["#e53e3e", "#dd6b20", "#d53f8c", "#b7791f", "#c05621", "#97266d", "#f6ad55", "#fc8181", "#9f7aea",
+                "#ed64a6", "#744210", "#63171b"]
 
 
 def colour(name, waits):
@@ -52,7 +53,7 @@ def main():
     order = sorted(tracks, key=lambda t: (not tracks[t].startswith("tensor"), not tracks[t].startswith("TMA"),
                                           int(tracks[t].split()[1]) if tracks[t].startswith("warp") else 0))
     row, left, width = 22, 150, 1000
-    height = row * len(order) + 60
+    height = row * len(order) + 80
     scale = width / (t1 - t0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" font-family="sans-serif" font-size="12">',
            f'<text x="{left}" y="14">{html.escape(name[:110])}, SM {a.sm}: {t0:.2f} to {t1:.2f} us</text>']
@@ -71,8 +72,10 @@ def main():
     legend = [(n, c) for n, c in COLOURS.items()] + [("wait " + b, c) for b, c in waits.items()]
     x = 4
     for name, c in legend:
+        if x + 24 + 7 * len(name) > left + width:  # wrap onto a second line
+            x, y = 4, y + 18
         out.append(f'<rect x="{x}" y="{y - 10}" width="10" height="10" fill="{c}"/><text x="{x + 14}" y="{y}">{html.escape(name)}</text>')
-        x += 18 + 7 * len(name)
+        x += 24 + 7 * len(name)
     out.append("</svg>")
     open(a.out, "w").write("\n".join(out) + "\n")
 

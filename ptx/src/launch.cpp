@@ -122,7 +122,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& next) {
   for (const auto& [rule, text] : next.first_warning) first_warning.try_emplace(rule, text);
   printed += next.printed;
   timing.insert(timing.end(), next.timing.begin(), next.timing.end());
-  if (!next.timeline.empty()) timeline = next.timeline;
+  timelines.insert(timelines.end(), next.timelines.begin(), next.timelines.end());
   return *this;
 }
 
@@ -263,7 +263,9 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
       for (std::uint64_t c : touched.written) use.chunks_written += c >= begin && c < end;
       if (use.chunks_read || use.chunks_written) trace.memory.push_back(use);
     }
-    stats.timing.push_back(timing::simulate(trace, *placement, *config.timing, config.timeline ? &stats.timeline : nullptr));
+    std::vector<timing::Span> spans;
+    stats.timing.push_back(timing::simulate(trace, *placement, *config.timing, config.timeline ? &spans : nullptr));
+    if (config.timeline) stats.timelines.push_back(std::move(spans));
   }
   return stats;
 }

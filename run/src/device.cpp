@@ -3,6 +3,9 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -106,13 +109,15 @@ double Device::elapsed_ms() const {
 
 void Device::write_timeline() const {
   if (trace_path.empty()) return;
-  try {
-    timing::write_chrome_trace(trace_path, timelines_, *timing);
-    report("timeline of " + std::to_string(timelines_.size()) + " launch" + (timelines_.size() == 1 ? "" : "es") +
-           " written to " + trace_path + " (open it in ui.perfetto.dev)");
-  } catch (const Error& e) {
-    report(std::string("the timeline could not be written: ") + e.what());
+  std::ofstream out(trace_path);
+  out << timing::chrome_trace(timelines_, *timing);
+  out.close();
+  if (!out) {
+    report("the timeline could not be written to " + trace_path + ": " + std::strerror(errno));
+    return;
   }
+  report("timeline of " + std::to_string(timelines_.size()) + " launch" + (timelines_.size() == 1 ? "" : "es") +
+         " written to " + trace_path + " (open it in ui.perfetto.dev)");
 }
 
 void Device::print_summary() const {
@@ -383,12 +388,13 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
     for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
     for (const auto& [rule, text] : stats.first_warning) first_warning_.try_emplace(rule, text);
-    for (const timing::Prediction& p : stats.timing) {
+    for (std::size_t i = 0; i < stats.timing.size(); ++i) {
+      const timing::Prediction& p = stats.timing[i];
       if (json_summary) timing_json_.push_back(p.json());
       else std::fputs(p.summary().c_str(), stderr);
       if (p.ctas_simulated < p.ctas_total && !json_summary)
         std::fprintf(stderr, "tcgen timing: only the sample's CTAs ran (--timing-sms): the kernel's results are not complete\n");
-      if (config.timeline) timelines_.push_back({short_name(k->name), stats.timeline, timeline_clock_});
+      if (i < stats.timelines.size()) timelines_.push_back({short_name(k->name), stats.timelines[i], timeline_clock_});
       timeline_clock_ += p.seconds;
     }
     return cudaSuccess;

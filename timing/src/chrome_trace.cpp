@@ -1,10 +1,9 @@
 #include "tcgen/timing/chrome_trace.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 #include <map>
 
-#include "tcgen/core/error.hpp"
 
 namespace tcgen::timing {
 
@@ -21,9 +20,8 @@ std::string quoted(const std::string& s) {
 
 }  // namespace
 
-void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>& launches, const Machine& m) {
-  std::ofstream out(path);
-  if (!out) fail("--trace", path, "a file that can be written");
+std::string chrome_trace(const std::vector<TraceLaunch>& launches, const Machine& m) {
+  std::ostringstream out;
   const double us_per_cycle = 1e6 / m.clock_hz;
   out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
   bool first = true;
@@ -54,7 +52,7 @@ void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>&
     pid += static_cast<int>(tracks.size());
   }
   out << "\n]}\n";
-  if (!out) fail("--trace", path, "a file that can be written");
+  return out.str();
 }
 
 }  // namespace tcgen::timing

@@ -69,6 +69,8 @@ std::string time_text(double s) {
 
 }  // namespace
 
+std::string Prediction::short_kernel() const { return short_name(kernel); }
+
 std::string Prediction::summary() const {
   const std::string head = "tcgen timing: ";
   std::string s = head + short_name(kernel) + " on a B200: " + time_text(seconds);

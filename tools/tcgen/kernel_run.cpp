@@ -7,6 +7,7 @@
 #include "output_file.hpp"
 #include "run_files.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/timing/chrome_trace.hpp"
 #if defined(TCGEN_SM100)
 #include "tcgen/exec/sm100_device.hpp"
 #endif
@@ -85,13 +86,18 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
 
 PtxRun parse_ptx_run(const Args& a, Backend backend) {
   PtxRun r;
-  if ((a.flag("timing") || a.has("timing-sms")) && backend != Backend::ptx)
+  const bool timing = a.flag("timing") || a.has("timing-sms") || a.has("trace");
+  if (timing && backend != Backend::ptx)
     fail("--timing", backend == Backend::sm100 ? "with --backend sm100" : "with --backend host",
          "expected --backend ptx: the timing model replays the kernel's PTX");
   if (a.has("timing-sms") && !a.flag("no-reference"))
     fail("--timing-sms", a.text("timing-sms"), "expected --no-reference too: the CTAs outside the sample do not run");
-  if (a.flag("timing") || a.has("timing-sms")) r.timing.emplace();
+  if (timing) r.timing.emplace();
   r.timing_sms = static_cast<int>(a.integer_or("timing-sms", 0, 1, 148));
+  if (a.has("trace")) {
+    r.trace = a.text("trace");
+    check_output_path("--trace", r.trace);
+  }
   return r;
 }
 
@@ -154,6 +160,16 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
     return 1;
   }
   if (backend == Backend::ptx) report_ptx_stats(report, ptx.stats);
+  if (!ptx.trace.empty()) {
+    std::vector<timing::TraceLaunch> launches;
+    double at = 0;
+    for (std::size_t i = 0; i < ptx.stats.timing.size() && i < ptx.stats.timelines.size(); ++i) {
+      launches.push_back({ptx.stats.timing[i].short_kernel(), ptx.stats.timelines[i], at});
+      at += ptx.stats.timing[i].seconds;
+    }
+    write_output("--trace", ptx.trace, timing::chrome_trace(launches, *ptx.timing));
+    report.text("timeline: %s (open it in ui.perfetto.dev)\n", ptx.trace.c_str());
+  }
   job.report_time(backend, stats.seconds, report);
   bool passed = true;
   if (!a.flag("no-reference")) {

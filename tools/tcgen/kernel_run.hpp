@@ -89,6 +89,7 @@ struct PtxRun {
   ptx::LaunchStats stats;
   std::optional<timing::Machine> timing;
   int timing_sms = 0;
+  std::string trace;  // --trace FILE.json: the timeline, written after the run
 };
 // --timing and --timing-sms of the kernel verbs, and what they ask of --backend ptx.
 inline constexpr Option kTimingOptions[] = {
@@ -98,7 +99,11 @@ inline constexpr Option kTimingOptions[] = {
      "unit's busy share, each warp's waits by barrier"},
     {"timing-sms", "N",
      "with --timing: simulate the CTAs of N SMs (1 to 148) of a\n"
-     "large grid; the other CTAs do not run: needs --no-reference"}};
+     "large grid; the other CTAs do not run: needs --no-reference"},
+    {"trace", "FILE.json",
+     "with --backend ptx: the kernel's timeline (implies --timing),\n"
+     "a track per warp and unit of the first SM group, in the\n"
+     "trace-event format ui.perfetto.dev opens"}};
 PtxRun parse_ptx_run(const Args& a, Backend backend);
 
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
@@ -111,7 +116,7 @@ exec::RunStats on_backend(Backend backend, const ptx::Module* kernels, PtxRun& p
   if (backend == Backend::ptx)
     return f(ptx::Interpreter{.module = *kernels, .launch = launch, .strict = launch.letters_as_errors,
                               .stats = &ptx.stats, .timing = ptx.timing ? &*ptx.timing : nullptr,
-                              .timing_sms = ptx.timing_sms});
+                              .timing_sms = ptx.timing_sms, .timeline = !ptx.trace.empty()});
 #if defined(TCGEN_SM100)
   if (backend == Backend::sm100) return f(exec::Sm100{});
 #endif

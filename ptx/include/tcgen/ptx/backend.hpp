@@ -28,6 +28,7 @@ struct Interpreter {
   // The B200 timing model (LaunchConfig::timing): each launch's prediction joins `stats`.
   const timing::Machine* timing = nullptr;
   int timing_sms = 0;
+  bool timeline = false;  // keep the spans of the first SM group (LaunchConfig::timeline)
 };
 
 // The PTX interpreter's launcher of a Launchable: the parameters in the
@@ -46,7 +47,8 @@ exec::RunStats launch(const Interpreter& backend, const L& l) {
   const LaunchStats s = ptx::launch(backend.module, backend.module.entry_instance(K::kEntry, typeid(K)),
                                     {.grid = l.grid(), .block = {K::kThreads, 1, 1}, .cluster = l.cluster(),
                                      .dynamic_smem = smem, .options = backend.launch, .strict = backend.strict,
-                                     .timing = backend.timing, .timing_sms = backend.timing_sms},
+                                     .timing = backend.timing, .timing_sms = backend.timing_sms,
+                                     .timeline = backend.timeline},
                                     args, memory);
   exec::RunStats run;
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

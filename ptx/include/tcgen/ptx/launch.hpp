@@ -71,7 +71,7 @@ struct LaunchStats {
   std::map<std::string, std::string> first_warning;
   std::string printed;                             // what device printf wrote (also to stdout), in order
   std::vector<timing::Prediction> timing;          // under LaunchConfig::timing, one per launch
-  std::vector<timing::Span> timeline;              // under LaunchConfig::timeline, the last launch's
+  std::vector<std::vector<timing::Span>> timelines;  // under LaunchConfig::timeline, one per launch
 
   // A later launch's counts added to these (a kernel's follow-up launch: the
   // sparse decode's combine step); a rule's first break stays the earlier one.

@@ -18,7 +18,7 @@ struct TraceLaunch {
   double start_seconds = 0;  // where the launch starts on the trace's clock
 };
 
-// Writes every launch to `path`; throws tcgen::Error naming the path when it cannot be written.
-void write_chrome_trace(const std::string& path, const std::vector<TraceLaunch>& launches, const Machine& m);
+// Every launch as one trace-event JSON document.
+std::string chrome_trace(const std::vector<TraceLaunch>& launches, const Machine& m);
 
 }  // namespace tcgen::timing

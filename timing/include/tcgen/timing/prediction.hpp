@@ -32,6 +32,7 @@ struct Prediction {
 
   double tflops() const { return seconds > 0 ? tensor_flops / seconds / 1e12 : 0; }
   double hbm_tb_per_s() const { return seconds > 0 ? bytes_hbm / seconds / 1e12 : 0; }
+  std::string short_kernel() const;  // demangled, without parameters, long template arguments cut
   std::string summary() const;  // several lines, each starting "tcgen timing: "
   std::string json() const;                      // one object, no newline
 };
