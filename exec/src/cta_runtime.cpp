@@ -26,7 +26,8 @@ model::CtaConfig config(int rank, int threads, std::uint32_t smem_bytes, const L
           .smem_base = 0,
           .smem_bytes = CtaRuntime::kSmemBase + smem_bytes,
           .strict_mma_pipelining = options.strict_mma_pipelining,
-          .letters_as_errors = options.letters_as_errors};
+          .letters_as_errors = options.letters_as_errors,
+          .provenance = options.provenance};
 }
 
 }  // namespace

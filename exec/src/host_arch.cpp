@@ -443,10 +443,20 @@ void HostArch::tma_load_box(const TensorMap& map, std::uint32_t dst, std::uint32
   }
   std::uint64_t rows = 1;
   for (std::uint32_t i = 1; i < spec.rank; ++i) rows *= spec.box_extent(i);
+  model::TmaOrigins origins;  // the first of land's two loads says where each chunk came from
   land(instruction, dst, mbar, spec.smem_row_bytes() * rows, targets, signals, [&](std::span<std::uint8_t> window) {
-    return im2col_offsets ? model::tma_load_im2col(spec, map.global, coords, *im2col_offsets, window, dst, dst)
-                          : model::tma_load(spec, map.global, coords, window, dst, dst);
+    model::TmaOrigins* o = origins.empty() ? &origins : nullptr;
+    return im2col_offsets ? model::tma_load_im2col(spec, map.global, coords, *im2col_offsets, window, dst, dst, o)
+                          : model::tma_load(spec, map.global, coords, window, dst, dst, o);
   });
+  note_origins(targets, origins, map.global.data());
+}
+
+void HostArch::note_origins(const std::vector<CtaRuntime*>& targets, const model::TmaOrigins& origins,
+                            const std::uint8_t* tensor) {
+  for (CtaRuntime* t : targets)
+    for (const auto& [chunk, offset] : origins)
+      t->cta().set_smem_origin(chunk, 16, offset < 0 ? 0 : reinterpret_cast<std::uint64_t>(tensor + offset));
 }
 
 void HostArch::tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::uint32_t mbar, std::int32_t col,
@@ -457,9 +467,11 @@ void HostArch::tma_load_gather4(const TensorMap& map, std::uint32_t dst, std::ui
   mbar = own(mbar, instruction.c_str());
   check_smem(dst, 1, instruction.c_str());  // its 128-byte alignment: model::tma_load_gather4
   check_smem(mbar, 8, instruction.c_str());
+  model::TmaOrigins origins;
   land(instruction, dst, mbar, 4 * map.spec.smem_row_bytes(), {&rt_}, {&rt_}, [&](std::span<std::uint8_t> window) {
-    return model::tma_load_gather4(map.spec, map.global, col, rows, window, dst, dst);
+    return model::tma_load_gather4(map.spec, map.global, col, rows, window, dst, dst, origins.empty() ? &origins : nullptr);
   });
+  note_origins({&rt_}, origins, map.global.data());
 }
 
 // The model writes the box into a window of its own; filled once with 0x00

@@ -63,7 +63,7 @@ void Cta::alloc(int warp, std::uint32_t dst, std::uint32_t ncols, CtaGroup group
   // The address (lane 0, the first column) goes to dst with a weak store:
   // other warps may read it only once a barrier orders them after it.
   const std::uint32_t taddr = static_cast<std::uint32_t>(column);
-  auto out = smem_.bytes(dst, 4);
+  auto out = smem_.write(dst, 4);
   for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(taddr >> (8 * i));
   const std::uint64_t id = ++alloc_store_count_;
   alloc_stores_.push_back({dst, warp, std::uint64_t{1} << warp, id});

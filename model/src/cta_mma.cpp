@@ -71,7 +71,7 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   mma_chunks_.clear();
   try {
     detail::fetch_operand_into(smem_.image(), smem_.base(), desc, rows, k, type, mn_major, fp4, out, row_stride,
-                               k_stride, list_chunks ? &mma_chunks_ : nullptr);
+                               k_stride, list_chunks || config_.provenance ? &mma_chunks_ : nullptr);
   } catch (const Error& e) {
     if (e.field() != "address")
       raise(ModelError(issue, Rule::descriptor_invalid, w + "." + e.field(), e.value(),
@@ -81,6 +81,7 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
                          hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ")."));
   }
   if (list_chunks) check_proxy(issue, mma_chunks_);
+  if (config_.provenance) check_tile(issue, which, desc, rows, k, type, mn_major, fp4, mma_chunks_);
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,

@@ -15,7 +15,7 @@ void Cta::st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> 
   const Issue issue{"st.shared", warp};
   check_thread(issue, {warp, 0});
   check_smem(issue, "address", addr, bytes.size());
-  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  std::copy(bytes.begin(), bytes.end(), smem_.write(addr, static_cast<std::uint32_t>(bytes.size())).begin());
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16)
     smem_.generic_write(a) = {warp, warps_[warp].proxy_fences};
@@ -64,7 +64,7 @@ void Cta::async_store_landed(std::uint32_t addr, std::span<const std::uint8_t> b
 
 void Cta::land_remote(const Issue& issue, std::uint32_t addr, std::span<const std::uint8_t> bytes) {
   check_smem(issue, "address", addr, bytes.size());
-  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  std::copy(bytes.begin(), bytes.end(), smem_.write(addr, static_cast<std::uint32_t>(bytes.size())).begin());
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
   std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });
@@ -96,7 +96,7 @@ void Cta::fence_proxy_async(int warp) {
 void Cta::tma_load_landed(std::uint32_t addr, std::span<const std::uint8_t> bytes, std::uint32_t mbar, Cta* signal) {
   const Issue issue{"cp.async.bulk.tensor (bytes landing)"};
   check_smem(issue, "address", addr, bytes.size());
-  std::copy(bytes.begin(), bytes.end(), smem_.bytes(addr, static_cast<std::uint32_t>(bytes.size())).begin());
+  std::copy(bytes.begin(), bytes.end(), smem_.write(addr, static_cast<std::uint32_t>(bytes.size())).begin());
   const std::uint32_t first = addr - (addr - smem_.base()) % 16;
   for (std::uint32_t a = first; a < addr + bytes.size(); a += 16) smem_.generic_write(a) = {};
   std::erase_if(alloc_stores_, [&](const AllocStore& s) { return s.addr + 4 > addr && s.addr < addr + bytes.size(); });

@@ -1,5 +1,6 @@
 #include "tcgen/model/shared_memory.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "tcgen/core/error.hpp"
@@ -15,6 +16,25 @@ SharedMemory::SharedMemory(std::uint32_t base, std::uint32_t bytes) : base_(base
     fail("smem_base", base, "an image that ends below 256 KiB, the window a descriptor's 14-bit address reaches");
   bytes_.assign(bytes, 0);
   chunks_.assign((bytes + 15) / 16, GenericWrite{});
+  origins_.assign((bytes + 15) / 16, 0);
+  known_.assign((bytes + 15) / 16, 0);
+}
+
+void SharedMemory::set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t global) {
+  for (std::uint32_t at = addr; at < addr + n;) {
+    const std::uint32_t chunk = (at - base_) / 16, start = base_ + chunk * 16, end = std::min(start + 16, addr + n);
+    const std::uint64_t from = global ? global + (at - addr) - (at - start) : 0;  // the chunk's first byte's source
+    const std::uint16_t piece = static_cast<std::uint16_t>(((1u << (end - at)) - 1) << (at - start));
+    std::uint16_t& known = known_[chunk];
+    if (from == 0) {
+      known &= static_cast<std::uint16_t>(~piece);  // these bytes' source is unknown now
+    } else {
+      if (origins_[chunk] != from) known = 0;  // another run of global memory: the old bytes disagree
+      origins_[chunk] = from;
+      known |= piece;
+    }
+    at = end;
+  }
 }
 
 }  // namespace tcgen::model

@@ -213,34 +213,54 @@ void check_im2col_start(const TensorMapSpec& spec, const std::array<std::int32_t
 
 }  // namespace
 
+namespace {
+
+// A unit that starts a 16-byte chunk of shared memory: where the chunk's bytes come from. A swizzle
+// moves 16-byte chunks whole and a box row is at least 16 bytes, so the chunk is 16 bytes of one row.
+void note_origin(TmaOrigins* origins, std::uint64_t address, std::int64_t offset) {
+  if (origins && address % 16 == 0) origins->push_back({static_cast<std::uint32_t>(address), offset});
+}
+
+}  // namespace
+
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
-                       std::uint32_t image_base, std::uint32_t dst_address) {
+                       std::uint32_t image_base, std::uint32_t dst_address, TmaOrigins* origins) {
   walk_box(spec, global, coords, image_base, smem_image.size(), dst_address, "dst_address",
-           [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); });
+           [&](std::uint64_t address, std::int64_t offset) {
+             copy_in(spec, global, offset, &smem_image[address - image_base]);
+             note_origin(origins, address, offset);
+           });
   return static_cast<std::uint32_t>(spec.transaction_bytes());
 }
 
 std::uint32_t tma_load_im2col(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                               std::array<std::int32_t, 5> coords, std::array<std::int32_t, 3> offsets,
-                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address) {
+                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address,
+                              TmaOrigins* origins) {
   if (!spec.im2col.on) fail("mode", "tiled", "an im2col map for a .im2col TMA (cuTensorMapEncodeIm2col)");
   check_im2col_start(spec, coords);
   walk_rows(spec, global, coords[0], image_base, smem_image.size(), dst_address, "dst_address",
             [&](std::uint64_t r) { return spec.im2col_row_offset(coords, offsets, static_cast<std::uint32_t>(r)); },
-            [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); });
+            [&](std::uint64_t address, std::int64_t offset) {
+              copy_in(spec, global, offset, &smem_image[address - image_base]);
+              note_origin(origins, address, offset);
+            });
   return static_cast<std::uint32_t>(spec.transaction_bytes());
 }
 
 std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t col,
                                std::array<std::int32_t, 4> rows, std::span<std::uint8_t> smem_image,
-                               std::uint32_t image_base, std::uint32_t dst_address) {
+                               std::uint32_t image_base, std::uint32_t dst_address, TmaOrigins* origins) {
   if (spec.rank != 2) fail("rank", spec.rank, "2: tile::gather4 reads rows of a 2-D tensor");
   if (spec.box_dims[1] != 1)
     fail("box_dims[1]", spec.box_dims[1], "1: tile::gather4's map names one row, and the instruction four");
   for (std::uint64_t i = 0; i < rows.size(); ++i)
     walk_box(spec, global, {col, rows[i], 0, 0, 0}, image_base, smem_image.size(), dst_address, "dst_address",
-             [&](std::uint64_t address, std::int64_t offset) { copy_in(spec, global, offset, &smem_image[address - image_base]); },
+             [&](std::uint64_t address, std::int64_t offset) {
+               copy_in(spec, global, offset, &smem_image[address - image_base]);
+               note_origin(origins, address, offset);
+             },
              i);
   return static_cast<std::uint32_t>(4 * spec.transaction_bytes());
 }

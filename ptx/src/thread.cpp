@@ -236,6 +236,22 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     std::memcpy(out, bytes(space, addr, n, false, in), n);
   if (touched_ && space == Space::global) touch(addr, n, false);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, false);
+  if (space == Space::global && n <= 16 && grid_.config.options.provenance) {
+    RecentLoad& r = recent_loads_[next_recent_++ % recent_loads_.size()];
+    r.addr = addr;
+    r.n = n;
+    std::memcpy(r.bytes, out, n);
+  }
+}
+
+std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {
+  std::uint64_t found = 0;
+  for (const RecentLoad& r : recent_loads_)
+    if (r.n == n && r.addr && std::memcmp(r.bytes, data, n) == 0) {
+      if (found && found != r.addr) return 0;  // two loads brought these bytes: which one is not known
+      found = r.addr;
+    }
+  return found;
 }
 
 void Thread::touch(std::uint64_t addr, std::uint32_t n, bool write) {
@@ -252,10 +268,14 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
     return;
   }
   if (space == Space::shared && !cta_.bulk_reads.empty()) check_bulk_reads(static_cast<std::uint32_t>(addr), n, in);
-  if (space == Space::shared)
+  if (space == Space::shared) {
     arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
-  else
+    if (grid_.config.options.provenance)
+      rt_.cta().set_smem_origin(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n,
+                                origin_of(data, n));
+  } else {
     std::memcpy(bytes(space, addr, n, true, in), data, n);
+  }
   if (touched_ && space == Space::global) touch(addr, n, true);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, true);
 }

@@ -6,6 +6,7 @@
 // its program counter, and the CTA runtime (exec::HostArch) that carries its
 // warp-collective and tcgen05 instructions to the model. The handlers
 // (decode_*.cpp) read and write operands through get/set.
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -227,6 +228,17 @@ class Thread {
   TouchedChunks* touched_ = nullptr;                       // under timing
   std::uint64_t last_touched_[2] = {~0ull, ~0ull};         // the chunk last read and written: not noted again
   void touch(std::uint64_t addr, std::uint32_t n, bool write);
+  // Provenance of st.shared: the thread's last global loads (ld.global, cp.async's read). A store of
+  // the bytes one of them brought came from its address; of bytes two of them brought, or none, from
+  // an unknown place.
+  struct RecentLoad {
+    std::uint64_t addr = 0;
+    std::uint32_t n = 0;
+    std::uint8_t bytes[16] = {};
+  };
+  std::array<RecentLoad, 4> recent_loads_{};
+  unsigned next_recent_ = 0;
+  std::uint64_t origin_of(const void* data, std::uint32_t n) const;
 };
 
 // A fault of the interpreter itself (an address outside memory, an operand it

@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "b200.hpp"
 #include "driver.hpp"
@@ -72,6 +71,7 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
+  if (const char* s = std::getenv("TCGEN_RUN_PROVENANCE"); s && std::strcmp(s, "off") == 0) provenance = false;
   if (const char* s = std::getenv("TCGEN_RUN_TIMING"); (s && *s) || !trace_path.empty()) timing.emplace();
   if (const char* s = std::getenv("TCGEN_RUN_TIMING_SMS"); s && *s) timing_sms = static_cast<int>(std::strtol(s, nullptr, 10));
   // NAME=VALUE,...: tcgen run --timing-set, which checked each already.
@@ -364,6 +364,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
               .strict = strict};
     config.options.shuffle_seed = seed;
     config.options.threads = threads;
+    config.options.provenance = provenance;
     config.timing = timing ? &*timing : nullptr;
     config.timing_sms = timing_sms;
     config.timeline = !trace_path.empty();

@@ -76,6 +76,7 @@ class Device {
   std::optional<std::uint64_t> seed;
   // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's
   // predicted B200 time after it, the timeline of every launch written at exit.
+  bool provenance = true;  // TCGEN_RUN_PROVENANCE=off: tcgen run --provenance off
   std::optional<timing::Machine> timing;
   int timing_sms = 0;
   std::string trace_path;

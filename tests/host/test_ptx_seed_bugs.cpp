@@ -42,14 +42,14 @@ struct Qk {
     for (int i = 0; i < 128 * hd; ++i) q.push_back(static_cast<std::uint16_t>(encode(ElementType::bf16, normal(rng))));
     for (int i = 0; i < 128 * hd; ++i) k.push_back(static_cast<std::uint16_t>(encode(ElementType::bf16, normal(rng))));
   }
-  void run(const std::string& kernel, std::uint32_t smem = kSmem) {
+  ptx::LaunchStats run(const std::string& kernel, std::uint32_t smem = kSmem) {
     const std::uint16_t* qp = q.data();
     const std::uint16_t* kp = k.data();
     float* sp = s.data();
     const ptx::Argument args[] = {ptx::argument(qp), ptx::argument(kp), ptx::argument(sp)};
     const ptx::Allocation memory[] = {{q.data(), q.size() * 2, "q"}, {k.data(), k.size() * 2, "k"},
                                       {s.data(), s.size() * 4, "s", true}};
-    ptx::launch(kernels(), kernels().entry(kernel), {.block = {128, 1, 1}, .dynamic_smem = smem}, args, memory);
+    return ptx::launch(kernels(), kernels().entry(kernel), {.block = {128, 1, 1}, .dynamic_smem = smem}, args, memory);
   }
   // fp64 S = scale · Q·Kᵀ of the bf16 values.
   std::vector<double> reference(double scale) const {
@@ -80,7 +80,8 @@ TEST_CASE("bug 1: the kernel's QK^T is the raw product; a softmax-scaled referen
   for (int hd : {16, 64}) {
     CAPTURE(hd);
     Qk run(hd, fresh_seed() + hd);
-    run.run("seed_qk_hd" + std::to_string(hd));
+    const ptx::LaunchStats stats = run.run("seed_qk_hd" + std::to_string(hd));
+    CHECK(stats.warnings.count("operand_not_a_tile") == 0);  // its operands are tiles of q and k
     const CompareReport raw = compare(run.s, run.reference(1.0), 128, 128, 1e-4);
     CHECK_MESSAGE(raw.ok, raw.text());
     const CompareReport scaled = compare(run.s, run.reference(1.0 / std::sqrt(double(hd))), 128, 128, 1e-4);
@@ -102,8 +103,17 @@ TEST_CASE("LBO and SBO swapped in the descriptors: B reaches past shared memory,
   CHECK(e.find("from seed_kernels.cu:") != std::string::npos);
   CHECK(e.find("the operand of b-desc") != std::string::npos);
   CHECK(e.find("reaches outside the shared memory image") != std::string::npos);
-  // With 64 KiB more shared memory the reads stay inside: the checker's per-row cosine shows the damage.
-  run.run("seed_qk_lbo_sbo_swapped", kSmem + 65536);
+  // With 64 KiB more shared memory the reads stay inside: the MMA is named, its operand not a tile of Q
+  // (provenance: each chunk came from q through a register), with the swap as the diagnosis; the
+  // checker's per-row cosine shows the damage.
+  const ptx::LaunchStats stats = run.run("seed_qk_lbo_sbo_swapped", kSmem + 65536);
+  REQUIRE(stats.warnings.count("operand_not_a_tile") == 1);
+  const std::string w = stats.first_warning.at("operand_not_a_tile");
+  MESSAGE(w);
+  CHECK(w.find("seed_kernels.cu:") != std::string::npos);
+  CHECK(w.find("A(0, 8) was loaded from 1024 bytes past the source of A(0, 0)") != std::string::npos);
+  CHECK(w.find("tcgen05.mma") != std::string::npos);
+  CHECK(w.find("LBO and SBO are swapped: an LBO of 2048 and SBO of 128 would read the tile") != std::string::npos);
   const CompareReport r = compare(run.s, run.reference(1.0), 128, 128, 1e-4);
   CHECK_FALSE(r.ok);
   int aligned_rows = 0;  // rows the wrong layout still maps onto the reference

@@ -129,7 +129,7 @@ constexpr Option kFmhaOptions[] = {
      "host and ptx: the OS threads running CTAs at once, 1 to\n"
      "1024 (default: one per core); O and LSE are the same on any\n"
      "number"}};
-constexpr auto kOptions = joined(kFmhaOptions, kTimingOptions);
+constexpr auto kOptions = joined(kFmhaOptions, kHostModelOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_FMHA_PTX)
@@ -586,6 +586,7 @@ int fmha(std::span<const std::string> args) {
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
+  launch.provenance = parse_provenance(a);
   FmhaJob job(a, r, problem, in, at_once);
   return run_kernel_job(job, a, backend, kernels ? &*kernels : nullptr, launch, report);
 }

@@ -98,7 +98,7 @@ constexpr Option kGemmOptions[] = {
      "host and ptx: the OS threads running CTAs at once, 1\n"
      "to 1024 (default: one per core); D is the same on any\n"
      "number"}};
-constexpr auto kOptions = joined(kGemmOptions, kTimingOptions);
+constexpr auto kOptions = joined(kGemmOptions, kHostModelOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_GEMM_PTX)
@@ -403,6 +403,7 @@ int gemm(std::span<const std::string> args) {
   if (saved.wanted()) save_inputs(saved, o, report);
   exec::LaunchOptions launch;  // on the host model, directly or through the PTX
   launch.threads = parse_threads(a);
+  launch.provenance = parse_provenance(a);
   launch.progress = progress_display(a.flag("quiet"));
   GemmJob job(a, r, o, d, p, launch.threads);
   if (backend != Backend::sm100) {

@@ -84,6 +84,12 @@ ptx::Module load_kernels(const Args& a, const std::string& built, const char* ke
   return ptx::Module::load(built);
 }
 
+bool parse_provenance(const Args& a) {
+  const std::string v = a.has("provenance") ? a.text("provenance") : "on";
+  if (v != "on" && v != "off") fail("--provenance", v, "expected on or off");
+  return v == "on";
+}
+
 PtxRun parse_ptx_run(const Args& a, Backend backend) {
   PtxRun r;
   const bool timing = a.flag("timing") || a.has("timing-sms") || a.has("trace");

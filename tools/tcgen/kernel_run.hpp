@@ -91,8 +91,9 @@ struct PtxRun {
   int timing_sms = 0;
   std::string trace;  // --trace FILE.json: the timeline, written after the run
 };
-// --timing and --timing-sms of the kernel verbs, and what they ask of --backend ptx.
-inline constexpr Option kTimingOptions[] = {
+// The kernel verbs' options of the host model: --timing, --timing-sms and --trace (what they ask of
+// --backend ptx), and --provenance.
+inline constexpr Option kHostModelOptions[] = {
     {"timing", {},
      "with --backend ptx: each launch's predicted time on a B200\n"
      "(docs/timing.md): TFLOP/s, the unit that bounds it, each\n"
@@ -103,8 +104,16 @@ inline constexpr Option kTimingOptions[] = {
     {"trace", "FILE.json",
      "with --backend ptx: the kernel's timeline (implies --timing),\n"
      "a track per warp and unit of the first SM group, in the\n"
-     "trace-event format ui.perfetto.dev opens"}};
+     "trace-event format ui.perfetto.dev opens"},
+    {"provenance", "on|off",
+     "host and ptx: where each chunk of shared memory came from,\n"
+     "held against a tile of one tensor at each MMA (a warning,\n"
+     "operand_not_a_tile; docs/model.md); off is faster\n"
+     "(default {--provenance})",
+     "on"}};
 PtxRun parse_ptx_run(const Args& a, Backend backend);
+// --provenance: on (the default) or off.
+bool parse_provenance(const Args& a);
 
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
 // (strict as launch.letters_as_errors, its counts and predictions added to

@@ -75,6 +75,12 @@ constexpr Option kOptions[] = {
      "the results are the same on any number unless CTAs meet through\n"
      "global memory (atomics, flags)"},
     {"quiet", {}, "no summary line"},
+    {"provenance", "on|off",
+     "where each chunk of shared memory came from (a TMA load, a copy\n"
+     "through registers), held against a tile of one tensor at each\n"
+     "MMA: a legal descriptor that reads the wrong bytes (LBO/SBO\n"
+     "swapped, a swizzle not the TMA box's, the other major-ness) is\n"
+     "named at the MMA (operand_not_a_tile, docs/model.md); default on"},
     {"timing", {},
      "after each kernel, its predicted time on a B200 from the timing\n"
      "model (docs/timing.md): TFLOP/s, percent of peak, the unit that\n"
@@ -192,7 +198,7 @@ int run_program(std::span<const std::string> args) {
     std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
     return 0;
   }
-  bool strict = false, quiet = false, json = false, timing = false;
+  bool strict = false, quiet = false, json = false, timing = false, provenance = true;
   std::string seed, threads, timing_sms, trace, timing_set;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
@@ -208,6 +214,10 @@ int run_program(std::span<const std::string> args) {
     else if (args[i] == "--threads" && i + 1 < args.size())
       threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
     else if (args[i] == "--timing") timing = true;
+    else if (args[i] == "--provenance" && i + 1 < args.size()) {
+      if (args[i + 1] != "on" && args[i + 1] != "off") fail("--provenance", args[i + 1], "expected on or off");
+      provenance = args[++i] == "on";
+    }
     else if (args[i] == "--timing-sms" && i + 1 < args.size())
       timing_sms = std::to_string(parse_integer("timing-sms", args[++i], 1, 148)), timing = true;
     else if (args[i] == "--timing-set" && i + 1 < args.size()) {
@@ -222,8 +232,8 @@ int run_program(std::span<const std::string> args) {
       trace = std::filesystem::absolute(args[++i]).string(), timing = true;
     else
       fail("option", args[i],
-           "expected --strict, --quiet, --json, --seed N, --threads N, --timing, --timing-sms N, --timing-set NAME=VALUE, "
-           "--trace FILE or -- "
+           "expected --strict, --quiet, --json, --seed N, --threads N, --provenance on|off, --timing, --timing-sms N, "
+           "--timing-set NAME=VALUE, --trace FILE or -- "
            "before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
@@ -250,6 +260,7 @@ int run_program(std::span<const std::string> args) {
     if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
+    if (!provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);
     if (!timing_sms.empty()) setenv("TCGEN_RUN_TIMING_SMS", timing_sms.c_str(), 1);
     if (!trace.empty()) setenv("TCGEN_RUN_TRACE", trace.c_str(), 1);
     if (!timing_set.empty()) setenv("TCGEN_RUN_TIMING_SET", timing_set.c_str(), 1);

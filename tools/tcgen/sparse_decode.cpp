@@ -109,7 +109,7 @@ constexpr Option kSharedOptions[] = {
      "no estimate and no progress on stderr (CTAs done, rate,\n"
      "time left: in place on a terminal, else a line every 5 s)"},
     {"threads", "N", "host and ptx: the OS threads running CTAs at once, 1 to 1024"}};
-constexpr auto kOptions = joined(kExampleOptions, kFileOptions, kSharedOptions, kTimingOptions);
+constexpr auto kOptions = joined(kExampleOptions, kFileOptions, kSharedOptions, kHostModelOptions);
 static_assert(defaults_documented(kOptions));
 
 #if defined(TCGEN_SPARSE_DECODE_PTX)
@@ -561,6 +561,7 @@ int sparse_decode(std::span<const std::string> args) {
   launch.strict_mma_pipelining = a.flag("strict-ptx");
   launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
+  launch.provenance = parse_provenance(a);
   if (backend != Backend::sm100) {
     // Measured per OS thread on the 2-core CI VM (tcgen sparse-decode --threads 1 --topk 2048 --heads 128
     // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64

@@ -282,6 +282,9 @@ class HostArch {
   std::uint32_t own(std::uint32_t addr, const char* instruction) const;
   // mbarrier.arrive on this CTA's mbarrier at offset mbar.
   void arrive_own(std::uint32_t mbar, std::uint32_t count);
+  // Where a TMA load's chunks came from, in each target's shared memory (provenance).
+  static void note_origins(const std::vector<CtaRuntime*>& targets, const model::TmaOrigins& origins,
+                           const std::uint8_t* tensor);
   // A TMA load's `window` bytes from offset dst, written by load(window)
   // (which returns the transaction bytes), landing in each target and
   // completing on mbar in the signal CTA beside it.

@@ -25,6 +25,8 @@ struct LaunchOptions {
   // PTX-letter rules (model/rule.hpp, severity) as errors:
   // model::CtaConfig::letters_as_errors. Off, they are counted warnings.
   bool letters_as_errors = false;
+  // Operand provenance at each MMA: model::CtaConfig::provenance (docs/model.md, operand_not_a_tile).
+  bool provenance = true;
   // The OS threads that run the grid's clusters at once, each on one of them
   // with its own schedule and seed (unit_pool.hpp): the same bits on any
   // number, unless CTAs meet through global memory or clusterlaunchcontrol

@@ -55,6 +55,9 @@ struct CtaConfig {
   // PTX-letter rules (rule.hpp, severity) as errors; off, each is counted in
   // warnings() and the instruction goes on as if the rule had been obeyed.
   bool letters_as_errors = false;
+  // Operand provenance (Rule::operand_not_a_tile): where each chunk of shared memory came from, held
+  // against a tile at each MMA. Off: faster, and no such warning.
+  bool provenance = true;
 };
 
 // A PTX-letter rule broken: how often, the first time's message, and where
@@ -80,6 +83,11 @@ class Cta {
 
   // ---- shared memory through the generic proxy, and the proxy fence
   void st_shared(int warp, std::uint32_t addr, std::span<const std::uint8_t> bytes);
+  // Where [addr, addr + n) came from in global memory (host address; 0: unknown), as a TMA load
+  // or a copy through registers knows it: what check_tile reads at each MMA (SharedMemory::set_origin).
+  void set_smem_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t global) {
+    if (config_.provenance && smem_.contains(addr, n)) smem_.set_origin(addr, n, global);
+  }
   void ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out);
   std::uint32_t ld_shared_u32(int warp, std::uint32_t addr);
   void fence_proxy_async(int warp);
@@ -298,6 +306,9 @@ class Cta {
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why);
+  // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory.
+  void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
+                  bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.

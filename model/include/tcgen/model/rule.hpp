@@ -103,6 +103,10 @@ enum class Severity { fault, letter, convention };
   X(pair_mma_by_odd_cta, "tcgen05-issue-granularity",                                                                \
     "PTX lets either CTA of the pair issue a .cta_group::2 tcgen05.mma, but CUTLASS and the public 2-CTA kernels "   \
     "issue them from the even CTA (%cluster_ctarank & 1 = 0) only", convention)                                      \
+  /* legal descriptors that read the wrong bytes: no silicon-proven kernel's operands are anything but tiles */      \
+  X(operand_not_a_tile, "tcgen05-shared-memory-descriptor",                                                          \
+    "an MMA operand its descriptor reads is a tile of one tensor: element (r, k) from the tensor's (r0 + r, k0 + k) " \
+    "or its transpose's, as the TMA or copy that filled shared memory wrote them", convention)                       \
   X(descriptor_invalid, "tcgen05-shared-memory-descriptor",                                                          \
     "a shared-memory matrix descriptor needs valid fields: fixed bits, reserved bits, swizzle code", fault)          \
   X(idesc_invalid, "tcgen05-instruction-descriptor",                                                                 \

@@ -2,7 +2,9 @@
 // A CTA's shared memory as a byte image, plus, per 16-byte chunk, the last
 // write through the generic proxy (st.shared): tcgen05.mma and tcgen05.cp
 // read through the async proxy, so such bytes need fence.proxy.async by the
-// writer first (PTX #tcgen05-memory-consistency-model-smem-access).
+// writer first (PTX #tcgen05-memory-consistency-model-smem-access); and
+// where the chunk's bytes came from in global memory, when a TMA load or a
+// copy through registers says so (its provenance: Cta::check_tile).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -32,6 +34,19 @@ class SharedMemory {
   std::span<const std::uint8_t> image() const { return bytes_; }
   // Precondition: contains(addr, n).
   std::span<std::uint8_t> bytes(std::uint32_t addr, std::uint32_t n) { return {bytes_.data() + (addr - base_), n}; }
+  // The same bytes, to be written: whatever was known of where they came from is forgotten.
+  std::span<std::uint8_t> write(std::uint32_t addr, std::uint32_t n) {
+    set_origin(addr, n, 0);
+    return bytes(addr, n);
+  }
+  // Provenance: [addr, addr + n) holds global memory's bytes from host address `global` on (0:
+  // unknown). origin(): the global address of a chunk's first byte when all 16 of its bytes came
+  // from one run of global memory (a TMA row, or pieces copied through registers, in any order), else 0.
+  void set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t global);
+  std::uint64_t origin(std::uint32_t chunk_addr) const {
+    const std::uint32_t c = (chunk_addr - base_) / 16;
+    return known_[c] == 0xFFFF ? origins_[c] : 0;
+  }
 
   // Who last wrote a chunk with st.shared, and how many fence.proxy.async
   // that warp had executed then; warp -1: no generic write since the async
@@ -46,6 +61,8 @@ class SharedMemory {
   std::uint32_t base_;
   std::vector<std::uint8_t> bytes_;
   std::vector<GenericWrite> chunks_;
+  std::vector<std::uint64_t> origins_;  // per 16-byte chunk: the global address its first byte came from
+  std::vector<std::uint16_t> known_;    // per chunk, a bit per byte whose source agrees with origins_
 };
 
 }  // namespace tcgen::model

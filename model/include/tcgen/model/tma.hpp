@@ -12,6 +12,8 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "tcgen/tma/tensor_map.hpp"
 
@@ -19,6 +21,10 @@ namespace tcgen::model {
 
 using tma::TensorMapSpec;
 using tma::TmaSwizzle;
+
+// Where a load's 16-byte chunks came from: (shared address of the chunk, byte offset in the tensor of
+// its first byte, -1 outside the tensor), for the shared memory's provenance (Cta::set_smem_origin).
+using TmaOrigins = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 
 // One tiled load of the box at coords (element coordinates of the box's
 // first element, dims 0..rank-1; negative and out-of-range are allowed) from
@@ -38,7 +44,7 @@ using tma::TmaSwizzle;
 // a packed type's box starting inside a unit ("coords[0]").
 std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                        std::array<std::int32_t, 5> coords, std::span<std::uint8_t> smem_image,
-                       std::uint32_t image_base, std::uint32_t dst_address);
+                       std::uint32_t image_base, std::uint32_t dst_address, TmaOrigins* origins = nullptr);
 
 // cp.async.bulk.tensor.{3,4,5}d ... .im2col (PTX #tensor-im2col-mode): an im2col map's
 // pixels_per_column pixels from the one at coords (c, then the spatial dims W first, then the
@@ -49,7 +55,8 @@ std::uint32_t tma_load(const TensorMapSpec& spec, std::span<const std::uint8_t> 
 // first pixel that is not a position of the bounding box.
 std::uint32_t tma_load_im2col(const TensorMapSpec& spec, std::span<const std::uint8_t> global,
                               std::array<std::int32_t, 5> coords, std::array<std::int32_t, 3> offsets,
-                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address);
+                              std::span<std::uint8_t> smem_image, std::uint32_t image_base, std::uint32_t dst_address,
+                              TmaOrigins* origins = nullptr);
 
 // cp.async.bulk.tensor.2d ... .tile::gather4 (sm_100a; sparse attention's
 // indexed rows): the rows `rows` (dim 1; any may lie outside the tensor and
@@ -63,7 +70,7 @@ std::uint32_t tma_load_im2col(const TensorMapSpec& spec, std::span<const std::ui
 // "box_dims[1]" for a map gather4 cannot use.
 std::uint32_t tma_load_gather4(const TensorMapSpec& spec, std::span<const std::uint8_t> global, std::int32_t col,
                                std::array<std::int32_t, 4> rows, std::span<std::uint8_t> smem_image,
-                               std::uint32_t image_base, std::uint32_t dst_address);
+                               std::uint32_t image_base, std::uint32_t dst_address, TmaOrigins* origins = nullptr);
 
 // One tiled store (cp.async.bulk.tensor.Nd.global.shared::cta.tile): the box
 // at coords read from shared memory at src_address, laid out and swizzled

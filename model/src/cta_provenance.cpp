@@ -1,0 +1,159 @@
+// Operand provenance at each tcgen05.mma (Rule::operand_not_a_tile): where
+// the 16-byte chunks an SS operand's descriptor reads came from in global
+// memory, held against a tile of one tensor. Legal descriptors that read the
+// wrong bytes (LBO and SBO swapped, a swizzle other than the TMA box's, the
+// other major-ness, a K block read twice) compute garbage on a B200 without
+// a fault; here they are named at the MMA.
+#include <string>
+#include <vector>
+
+#include "operand_fetch_into.hpp"
+#include "tcgen/core/hex.hpp"
+#include "tcgen/model/cta.hpp"
+#include "tcgen/model/operand_fetch.hpp"
+#include "tcgen/model/smem_descriptor_decode.hpp"
+
+namespace tcgen::model {
+
+namespace {
+
+// The chunk addresses an operand's descriptor reads, in the walk's order (K-major: row r, chunk c
+// at r·C + c; MN-major: K row kk, chunk j at kk·J + j), or none where the descriptor does not decode
+// or reads outside the image.
+std::vector<std::uint32_t> chunks_of(const SharedMemory& smem, std::uint64_t desc, int rows, int k, ElementType type,
+                                     bool mn_major, Fp4Storage fp4) {
+  std::vector<std::uint32_t> chunks;
+  std::vector<float> scratch(static_cast<std::size_t>(rows) * static_cast<std::size_t>(k));
+  try {
+    detail::fetch_operand_into(smem.image(), smem.base(), desc, rows, k, type, mn_major, fp4, scratch.data(), k, 1,
+                               &chunks);
+  } catch (const Error&) {
+    chunks.clear();
+  }
+  return chunks;
+}
+
+// Where each chunk came from (0: unknown).
+std::vector<std::uint64_t> origins_of(const SharedMemory& smem, const std::vector<std::uint32_t>& chunks) {
+  std::vector<std::uint64_t> o;
+  for (std::uint32_t c : chunks) o.push_back(smem.origin(c));
+  return o;
+}
+
+// A line of the operand (a row of a K-major one, a K row of an MN-major one) is `per` chunks that a
+// tile of one tensor holds contiguously in global memory, `step` bytes of it each (16; 8 for 4-bit
+// values padded to a byte in shared memory, 12 for 6-bit ones). Rows may come from anywhere (a
+// gather, as sparse attention's); within a row, chunk p must lie step·p bytes past chunk 0's source. The first
+// chunk (its index) whose known source breaks that, with the known chunk it is held against; -1 when
+// none does. Chunks of unknown source (computed values, never written) are not judged.
+struct Misfit {
+  long index = -1, against = -1;
+};
+Misfit first_misfit(const std::vector<std::uint64_t>& o, std::size_t per, std::int64_t step) {
+  if (per < 2) return {};
+  for (std::size_t line = 0; line + per <= o.size(); line += per) {
+    long first = -1;
+    for (std::size_t p = 0; p < per; ++p) {
+      const std::uint64_t g = o[line + p];
+      if (g == 0) continue;
+      if (first < 0) {
+        first = static_cast<long>(line + p);
+        continue;
+      }
+      const std::int64_t want = step * (static_cast<std::int64_t>(line + p) - first);
+      if (static_cast<std::int64_t>(g - o[static_cast<std::size_t>(first)]) != want)
+        return {static_cast<long>(line + p), first};
+    }
+  }
+  return {};
+}
+
+// Whether the chunks make a tile of one tensor: line i, chunk p from o0 + i·stride + step·p. Nine in
+// ten must be of known source (a value two of a thread's recent loads brought is of unknown source),
+// and every known one must fit. What a diagnosis must show of the reading it proposes.
+bool is_tile(const std::vector<std::uint64_t>& o, std::size_t per, std::int64_t step) {
+  if (o.empty() || per == 0 || o.size() % per != 0) return false;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (o[i]) at.push_back(i);
+  if (at.size() * 10 < o.size() * 9) return false;
+  const std::size_t first = at.front();
+  const auto line = [&](std::size_t i) { return static_cast<std::int64_t>(i / per); };
+  const auto pos = [&](std::size_t i) { return static_cast<std::int64_t>(i % per); };
+  std::int64_t stride = 0;
+  for (std::size_t i : at)
+    if (line(i) != line(first)) {
+      const std::int64_t rest = static_cast<std::int64_t>(o[i] - o[first]) - step * (pos(i) - pos(first));
+      if (rest % (line(i) - line(first)) != 0) return false;
+      stride = rest / (line(i) - line(first));
+      break;
+    }
+  for (std::size_t i : at)
+    if (static_cast<std::int64_t>(o[i] - o[first]) != (line(i) - line(first)) * stride + step * (pos(i) - pos(first)))
+      return false;
+  return true;
+}
+
+std::uint64_t with_field(std::uint64_t desc, int shift, int width, std::uint64_t value) {
+  const std::uint64_t mask = ((1ull << width) - 1) << shift;
+  return (desc & ~mask) | ((value << shift) & mask);
+}
+
+}  // namespace
+
+void Cta::check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
+                     bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks) {
+  if (chunks.empty()) return;
+  const std::vector<std::uint64_t> o = origins_of(smem_, chunks);
+  // Chunks per line: a row's along K (K-major), a K row's along M/N (MN-major).
+  const std::size_t per = o.size() / static_cast<std::size_t>(mn_major ? k : rows);
+  // Global bytes behind a 16-byte chunk: its elements' bits (T elements of `type` a chunk).
+  const std::int64_t elements = static_cast<std::int64_t>(mn_major ? rows : k) / static_cast<std::int64_t>(per);
+  const std::int64_t step = elements * bits(type) / 8;
+  const Misfit bad = first_misfit(o, per, step);
+  if (bad.index < 0) return;
+  // Which legal descriptor would have read rows of one tensor: the diagnosis.
+  const SmemDescriptorFields f = decode_smem_descriptor(desc);
+  struct Alternative {
+    std::uint64_t desc;
+    bool mn_major;
+    std::string says;
+  };
+  std::vector<Alternative> alternatives = {
+      {with_field(with_field(desc, 16, 14, f.sbo >> 4), 32, 14, f.lbo >> 4), mn_major,
+       "LBO and SBO are swapped: an LBO of " + std::to_string(f.sbo) + " and SBO of " + std::to_string(f.lbo) +
+           " would read the tile"},
+      {desc, !mn_major,
+       std::string("the operand is ") + (mn_major ? "K" : "MN") + "-major in shared memory where the instruction " +
+           "descriptor says " + (mn_major ? "MN" : "K") + "-major (its transpose bit)"}};
+  for (int layout : {0, 6, 4, 2})
+    if (layout != f.layout_type)
+      alternatives.push_back({with_field(desc, 61, 3, static_cast<std::uint64_t>(layout)), mn_major,
+                              "the descriptor's swizzle (layout type " + std::to_string(f.layout_type) +
+                                  ") is not the one the data was written with: layout type " + std::to_string(layout) +
+                                  " would read the tile"});
+  std::string diagnosis = "no other LBO/SBO, swizzle or major-ness reads whole rows of one tensor either";
+  for (const Alternative& a : alternatives) {
+    const std::vector<std::uint32_t> c = chunks_of(smem_, a.desc, rows, k, type, a.mn_major, fp4);
+    if (c.size() != chunks.size()) continue;
+    if (is_tile(origins_of(smem_, c), c.size() / static_cast<std::size_t>(a.mn_major ? k : rows), step)) {
+      diagnosis = a.says;
+      break;
+    }
+  }
+  const auto position = [&](long i) {
+    const std::size_t line = static_cast<std::size_t>(i) / per, chunk = static_cast<std::size_t>(i) % per;
+    const std::size_t along = chunk * static_cast<std::size_t>(elements);
+    return mn_major ? "(" + std::to_string(along) + ", " + std::to_string(line) + ")"
+                    : "(" + std::to_string(line) + ", " + std::to_string(along) + ")";
+  };
+  const char* name = which[0] == 'a' ? "A" : "B";
+  const std::int64_t got = static_cast<std::int64_t>(o[static_cast<std::size_t>(bad.index)] - o[static_cast<std::size_t>(bad.against)]);
+  raise(ModelError(issue, Rule::operand_not_a_tile, which, hex(desc),
+                   std::string(name) + position(bad.index) + " was loaded from " + std::to_string(got) +
+                       " bytes past the source of " + name + position(bad.against) + ", where a row of one tensor holds it " +
+                       std::to_string(step * (bad.index - bad.against)) + " bytes past it (each " + (mn_major ? "K row" : "row") +
+                       "'s elements are contiguous in the tensor): " + diagnosis + "."));
+}
+
+}  // namespace tcgen::model

@@ -1,0 +1,122 @@
+// Operand provenance (docs/model.md, operand_not_a_tile): legal descriptors
+// that read the wrong bytes, named at the MMA with what would have read the
+// tile, in raw-PTX kernels (tests/ptx_programs/provenance_kernels.cu) whose A
+// and B come by TMA; the correct kernel is silent and exact. The seed's own
+// LBO/SBO swap, copied through registers, is in test_ptx_seed_bugs.
+#include <doctest/doctest.h>
+
+#if defined(TCGEN_PROVENANCE_PTX)
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fresh_seed.hpp"
+#include "tcgen/core/element_type.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/tensor_map.hpp"
+
+using namespace tcgen;
+
+namespace {
+
+const ptx::Module& kernels() {
+  static const ptx::Module m = ptx::Module::load(TCGEN_PROVENANCE_PTX);
+  return m;
+}
+
+// A 128 × 64 bf16 tensor, K-major, as one 128B-swizzled box of 64 × 128.
+tma::TensorMapSpec tile_spec() {
+  tma::TensorMapSpec s;
+  s.element_bytes = 2;
+  s.data_type = 9;  // BFLOAT16
+  s.rank = 2;
+  s.global_dims = {64, 128, 1, 1, 1};
+  s.global_strides = {128, 0, 0, 0};
+  s.box_dims = {64, 128, 1, 1, 1};
+  s.swizzle = tma::TmaSwizzle::b128;
+  return s;
+}
+
+struct Run {
+  std::vector<std::uint16_t> a, b;
+  std::vector<float> d = std::vector<float>(128 * 128, 0.0f);
+  ptx::LaunchStats stats;
+
+  explicit Run(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (auto* v : {&a, &b})
+      for (int i = 0; i < 128 * 64; ++i) v->push_back(static_cast<std::uint16_t>(encode(ElementType::bf16, normal(rng))));
+  }
+  void launch(const std::string& kernel, bool provenance = true) {
+    const ptx::TensorMap am = ptx::encode_tensor_map(tile_spec(), a.data()), bm = ptx::encode_tensor_map(tile_spec(), b.data());
+    float* dp = d.data();
+    const ptx::Argument args[] = {ptx::argument(am), ptx::argument(bm), ptx::argument(dp)};
+    const ptx::Allocation memory[] = {{a.data(), a.size() * 2, "a"}, {b.data(), b.size() * 2, "b"},
+                                      {d.data(), d.size() * 4, "d", true}};
+    ptx::LaunchConfig config{.block = {128, 1, 1}, .dynamic_smem = 32784};
+    config.options.provenance = provenance;
+    stats = ptx::launch(kernels(), kernels().entry(kernel), config, args, memory);
+  }
+  // The largest |D - A·Bᵀ| over the fp64 product's largest magnitude.
+  double error() const {
+    double worst = 0, largest = 0;
+    for (int i = 0; i < 128; ++i)
+      for (int j = 0; j < 128; ++j) {
+        double sum = 0;
+        for (int k = 0; k < 64; ++k) sum += double(decode(ElementType::bf16, a[i * 64 + k])) * decode(ElementType::bf16, b[j * 64 + k]);
+        worst = std::max(worst, std::abs(sum - d[i * 128 + j]));
+        largest = std::max(largest, std::abs(sum));
+      }
+    return worst / largest;
+  }
+  std::string warning() const {
+    const auto it = stats.first_warning.find("operand_not_a_tile");
+    return it == stats.first_warning.end() ? "(none)" : it->second;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("TMA-fed operands read as the box was written: no provenance warning, D exact") {
+  Run r(fresh_seed() + 1);
+  r.launch("provenance_correct");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
+  CHECK(r.error() < 1e-5);
+}
+
+TEST_CASE("a descriptor without the TMA box's 128B swizzle: named at the MMA, with the swizzle that reads the tile") {
+  Run r(fresh_seed() + 2);
+  r.launch("provenance_swizzle_none");
+  REQUIRE(r.stats.warnings.count("operand_not_a_tile") == 1);
+  const std::string w = r.warning();
+  MESSAGE(w);
+  CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
+  CHECK(w.find("tcgen05.mma") != std::string::npos);
+  CHECK(w.find("a-desc") != std::string::npos);
+  CHECK(w.find("the descriptor's swizzle (layout type 0) is not the one the data was written with: layout type 2 "
+               "would read the tile") != std::string::npos);
+  CHECK(r.error() > 0.1);  // the hardware computes garbage, and so does the model
+}
+
+TEST_CASE("an instruction descriptor that calls A MN-major when the TMA wrote it K-major: named as the transpose") {
+  Run r(fresh_seed() + 3);
+  r.launch("provenance_a_transposed");
+  REQUIRE(r.stats.warnings.count("operand_not_a_tile") >= 1);
+  const std::string w = r.warning();
+  MESSAGE(w);
+  CHECK(w.find("a-desc") != std::string::npos);
+  CHECK(w.find("the operand is K-major in shared memory where the instruction descriptor says MN-major") !=
+        std::string::npos);
+}
+
+TEST_CASE("--provenance off: the same planted swizzle goes unnamed") {
+  Run r(fresh_seed() + 4);
+  r.launch("provenance_swizzle_none", false);
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
+}
+
+#endif

@@ -1,0 +1,98 @@
+// Operand provenance (docs/model.md, operand_not_a_tile) in the raw-PTX style
+// of the seed's kernels: one CTA TMA-loads A and B (128 × 64 bf16 each, 128B
+// swizzle, K-major) and issues the four tcgen05.mma of D = A·Bᵀ (128 × 128 ×
+// 64), then stores D. The variants plant legal descriptors that read the
+// wrong bytes: the descriptor's swizzle is not the TMA box's, or the
+// instruction descriptor calls A MN-major. Built by nvcc -ptx for sm_100a.
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace {
+
+constexpr std::uint32_t kA = 0, kB = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
+
+enum Variant { correct, swizzle_none_in_descriptor, a_transposed_in_idesc };
+
+// K-major, 128B swizzle: rows 128 bytes apart in 8-row atoms of 1024 bytes (SBO), LBO unused (1).
+__device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
+  return ((addr & 0x3FFFF) >> 4) | (1ull << 16) | (std::uint64_t(1024 >> 4) << 32) | (1ull << 46) |
+         (std::uint64_t(layout_type) << 61);
+}
+
+template <Variant V>
+__device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, float* d) {
+  extern __shared__ __align__(1024) std::uint8_t smem[];
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(base + kSlot));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  if (tid == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(base + kMbar));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  __syncthreads();
+  if (tid == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 32768;" ::"r"(base + kMbar));
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
+        ::"r"(base + kA), "l"(a_map), "r"(base + kMbar) : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
+        ::"r"(base + kB), "l"(b_map), "r"(base + kMbar) : "memory");
+  }
+  asm volatile(
+      "{\n\t.reg .pred done;\n\tTMA_WAIT:\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n\t"
+      "@!done bra TMA_WAIT;\n\t}" ::"r"(base + kMbar));
+  __syncthreads();  // every thread past phase 0 before the commit completes phase 1
+  const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  if (tid == 0) {
+    // f32 D, bf16 A and B, N = 128, M = 128; bit 15: A MN-major (the planted transpose).
+    const std::uint32_t idesc = (1u << 4) | (1u << 7) | (1u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24) |
+                                (V == a_transposed_in_idesc ? 1u << 15 : 0u);
+    const int layout = V == swizzle_none_in_descriptor ? 0 : 2;
+    for (int step = 0; step < 4; ++step) {  // 16 of K per MMA: 32 bytes along the 128-byte swizzled row
+      const std::uint64_t a = make_desc(base + kA + 32 * step, layout), b = make_desc(base + kB + 32 * step, layout);
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
+          "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(tmem),
+          "l"(a), "l"(b), "r"(idesc), "r"(step));
+    }
+    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
+  }
+  asm volatile(
+      "{\n\t.reg .pred done;\n\tMMA_WAIT:\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 1;\n\t"
+      "@!done bra MMA_WAIT;\n\t}" ::"r"(base + kMbar));
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  for (int c = 0; c < 128; c += 8) {  // warp w reads lanes 32w … 32w + 31, its quarter
+    std::uint32_t r[8];
+    asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
+                 : "r"(tmem + (std::uint32_t(32 * warp) << 16) + c));
+    asm volatile("tcgen05.wait::ld.sync.aligned;");
+    for (int j = 0; j < 8; ++j) d[(32 * warp + lane) * 128 + c + j] = __uint_as_float(r[j]);
+  }
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  __syncthreads();
+  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem));
+}
+
+}  // namespace
+
+extern "C" __global__ void provenance_correct(const __grid_constant__ CUtensorMap a, const __grid_constant__ CUtensorMap b,
+                                              float* d) {
+  tile_mma<correct>(&a, &b, d);
+}
+extern "C" __global__ void provenance_swizzle_none(const __grid_constant__ CUtensorMap a,
+                                                   const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<swizzle_none_in_descriptor>(&a, &b, d);
+}
+extern "C" __global__ void provenance_a_transposed(const __grid_constant__ CUtensorMap a,
+                                                   const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<a_transposed_in_idesc>(&a, &b, d);
+}
