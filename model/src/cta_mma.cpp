@@ -82,6 +82,7 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   }
   if (list_chunks) check_proxy(issue, mma_chunks_);
   if (config_.provenance) check_tile(issue, which, desc, rows, k, type, mn_major, fp4, mma_chunks_);
+  operand_origin_ = config_.provenance && !mma_chunks_.empty() ? smem_.origin(mma_chunks_.front()) : 0;
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
@@ -244,8 +245,11 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   // Without .ws row m of D is computed from row m of A and of D alone: an undefined row stays one.
   mma_undefined_.assign(variant.ws ? 0 : static_cast<std::size_t>(M), 0);
   std::uint8_t* undefined_rows = variant.ws ? nullptr : mma_undefined_.data();
+  operand_origin_ = 0;  // A from Tensor Memory: of unknown source
   read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, M, a_copies, M == 64 && !variant.ws, undefined_rows);
+  const std::uint64_t a_origin = operand_origin_;
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, fp4_storage(kind), mma_bt_.data(), 1, N);
+  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_origin, operand_origin_);
   if (block_scaled(kind))
     apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 

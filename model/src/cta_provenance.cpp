@@ -156,4 +156,17 @@ void Cta::check_tile(const Issue& issue, const char* which, std::uint64_t desc, 
                        "'s elements are contiguous in the tensor): " + diagnosis + "."));
 }
 
+void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a,
+                        std::uint64_t b) {
+  auto& seen = accumulations_[d_tmem];
+  if (!enable_input_d) seen.clear();  // a new accumulation starts
+  if (a == 0 || b == 0) return;
+  if (seen.insert({a, b}).second) return;
+  raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
+                   "this MMA's A and B come from the same places in global memory as an earlier MMA of the same "
+                   "accumulation (A(0, 0) from " + hex(a) + ", B(0, 0) from " + hex(b) + "): a K block added twice. "
+                   "A K step that does not advance the descriptors, or a stage read again before its next TMA landed, "
+                   "does that."));
+}
+
 }  // namespace tcgen::model

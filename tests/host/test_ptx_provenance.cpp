@@ -113,6 +113,24 @@ TEST_CASE("an instruction descriptor that calls A MN-major when the TMA wrote it
         std::string::npos);
 }
 
+TEST_CASE("a K step that never advances the descriptors: the K block added twice is named at the MMA") {
+  Run r(fresh_seed() + 5);
+  r.launch("provenance_k_step_not_advanced");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);  // each MMA reads a tile: the first K block
+  REQUIRE(r.stats.warnings.count("k_block_read_twice") == 1);
+  CHECK(r.stats.warnings.at("k_block_read_twice") == 3);  // the second, third and fourth MMA
+  const std::string w = r.stats.first_warning.at("k_block_read_twice");
+  MESSAGE(w);
+  CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
+  CHECK(w.find("a K block added twice") != std::string::npos);
+}
+
+TEST_CASE("the correct kernel adds each K block once") {
+  Run r(fresh_seed() + 6);
+  r.launch("provenance_correct");
+  CHECK(r.stats.warnings.count("k_block_read_twice") == 0);
+}
+
 TEST_CASE("--provenance off: the same planted swizzle goes unnamed") {
   Run r(fresh_seed() + 4);
   r.launch("provenance_swizzle_none", false);

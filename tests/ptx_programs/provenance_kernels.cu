@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::uint32_t kA = 0, kB = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
 
-enum Variant { correct, swizzle_none_in_descriptor, a_transposed_in_idesc };
+enum Variant { correct, swizzle_none_in_descriptor, a_transposed_in_idesc, k_step_not_advanced };
 
 // K-major, 128B swizzle: rows 128 bytes apart in 8-row atoms of 1024 bytes (SBO), LBO unused (1).
 __device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
@@ -56,7 +56,8 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
                                 (V == a_transposed_in_idesc ? 1u << 15 : 0u);
     const int layout = V == swizzle_none_in_descriptor ? 0 : 2;
     for (int step = 0; step < 4; ++step) {  // 16 of K per MMA: 32 bytes along the 128-byte swizzled row
-      const std::uint64_t a = make_desc(base + kA + 32 * step, layout), b = make_desc(base + kB + 32 * step, layout);
+      const int k_bytes = V == k_step_not_advanced ? 0 : 32 * step;  // the planted K step: never advanced
+      const std::uint64_t a = make_desc(base + kA + k_bytes, layout), b = make_desc(base + kB + k_bytes, layout);
       asm volatile(
           "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
           "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(tmem),
@@ -95,4 +96,8 @@ extern "C" __global__ void provenance_swizzle_none(const __grid_constant__ CUten
 extern "C" __global__ void provenance_a_transposed(const __grid_constant__ CUtensorMap a,
                                                    const __grid_constant__ CUtensorMap b, float* d) {
   tile_mma<a_transposed_in_idesc>(&a, &b, d);
+}
+extern "C" __global__ void provenance_k_step_not_advanced(const __grid_constant__ CUtensorMap a,
+                                                          const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<k_step_not_advanced>(&a, &b, d);
 }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <optional>
 #include <span>
 #include <string>
@@ -306,6 +307,9 @@ class Cta {
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why);
+  // Rule::k_block_read_twice: an MMA into d_tmem whose A and B first chunks came from the same global
+  // places as an earlier MMA of the same accumulation (0: unknown, not judged).
+  void check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a, std::uint64_t b);
   // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory.
   void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks);
@@ -400,6 +404,9 @@ class Cta {
   std::map<Rule, Warning> warnings_;
   std::string after_free_lettered_;  // the last instruction counted for tmem_used_after_free (check_column)
   std::function<void(std::uint32_t, std::uint64_t)> mbarrier_hook_;
+  std::uint64_t operand_origin_ = 0;  // the last fetched SS operand's first chunk's source (0: unknown)
+  // Per accumulator (d-tmem), the (A, B) sources of the MMAs of its accumulation so far.
+  std::map<std::uint32_t, std::set<std::pair<std::uint64_t, std::uint64_t>>> accumulations_;
   std::function<std::string()> locator_;
 };
 

@@ -107,6 +107,10 @@ enum class Severity { fault, letter, convention };
   X(operand_not_a_tile, "tcgen05-shared-memory-descriptor",                                                          \
     "an MMA operand its descriptor reads is a tile of one tensor: element (r, k) from the tensor's (r0 + r, k0 + k) " \
     "or its transpose's, as the TMA or copy that filled shared memory wrote them", convention)                       \
+  X(k_block_read_twice, "tcgen05-mma-instructions-mma",                                                              \
+    "each tcgen05.mma of one accumulation (enable-input-d set since the last clear) adds another K block: the "     \
+    "same A and B from the same places in global memory twice is a stage reused or a K step not advanced",           \
+    convention)                                                                                                      \
   X(descriptor_invalid, "tcgen05-shared-memory-descriptor",                                                          \
     "a shared-memory matrix descriptor needs valid fields: fixed bits, reserved bits, swizzle code", fault)          \
   X(idesc_invalid, "tcgen05-instruction-descriptor",                                                                 \
