@@ -1,24 +1,12 @@
 #include "tcgen/timing/chrome_trace.hpp"
 
 #include <cstdio>
-#include <sstream>
 #include <map>
+#include <sstream>
 
+#include "json_string.hpp"
 
 namespace tcgen::timing {
-
-namespace {
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
-}  // namespace
 
 std::string chrome_trace(const std::vector<TraceLaunch>& launches, const Machine& m) {
   std::ostringstream out;
@@ -37,16 +25,16 @@ std::string chrome_trace(const std::vector<TraceLaunch>& launches, const Machine
       auto& sm = tracks[s.sm];
       if (sm.empty())
         event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
-              ", \"args\": {\"name\": " + quoted(title + ", SM " + std::to_string(s.sm)) + "}}");
+              ", \"args\": {\"name\": " + json_string(title + ", SM " + std::to_string(s.sm)) + "}}");
       auto [it, fresh] = sm.try_emplace(s.track, static_cast<int>(sm.size()));
       if (fresh) {
         event("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
-              ", \"tid\": " + std::to_string(it->second) + ", \"args\": {\"name\": " + quoted(s.track) + "}}");
+              ", \"tid\": " + std::to_string(it->second) + ", \"args\": {\"name\": " + json_string(s.track) + "}}");
       }
       char times[96];
       std::snprintf(times, sizeof times, "\"ts\": %.4f, \"dur\": %.4f", launch.start_seconds * 1e6 + s.start * us_per_cycle,
                     s.cycles * us_per_cycle);
-      event("{\"ph\": \"X\", \"name\": " + quoted(s.name) + ", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
+      event("{\"ph\": \"X\", \"name\": " + json_string(s.name) + ", \"pid\": " + std::to_string(pid + static_cast<int>(s.sm)) +
             ", \"tid\": " + std::to_string(it->second) + ", " + times + "}");
     }
     pid += static_cast<int>(tracks.size());

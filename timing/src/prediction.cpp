@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "json_string.hpp"
+
 namespace tcgen::timing {
 
 const char* name(Unit u) {
@@ -30,15 +32,6 @@ std::string format(const char* f, double a) {
   char b[64];
   std::snprintf(b, sizeof b, f, a);
   return b;
-}
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
 }
 
 // The kernel's name, demangled, without its return type and parameters, its template arguments cut
@@ -106,20 +99,20 @@ std::string Prediction::summary() const {
 }
 
 std::string Prediction::json() const {
-  std::string s = "{\"kernel\": " + quoted(short_name(kernel)) + ", \"grid\": [" + std::to_string(grid[0]) + ", " +
+  std::string s = "{\"kernel\": " + json_string(short_name(kernel)) + ", \"grid\": [" + std::to_string(grid[0]) + ", " +
                   std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + "]";
   s += ", \"predicted_seconds\": " + format("%.6g", seconds) + ", \"tensor_flops\": " + format("%.6g", tensor_flops) +
        ", \"tflops\": " + format("%.4g", tflops()) + ", \"bytes_hbm\": " + format("%.6g", bytes_hbm) +
-       ", \"bound\": " + quoted(bound) + ", \"busy\": {";
+       ", \"bound\": " + json_string(bound) + ", \"busy\": {";
   for (int u = 0; u < kUnits; ++u)
-    s += (u ? ", " : "") + quoted(name(static_cast<Unit>(u))) + ": " + format("%.4f", busy[u]);
+    s += (u ? ", " : "") + json_string(name(static_cast<Unit>(u))) + ": " + format("%.4f", busy[u]);
   s += "}, \"ctas_simulated\": " + std::to_string(ctas_simulated) + ", \"ctas_total\": " + std::to_string(ctas_total) +
        ", \"sms_simulated\": " + std::to_string(sms_simulated) + ", \"waits\": [";
   for (std::size_t w = 0; w < waits.size(); ++w) {
     s += (w ? ", {" : "{");
     bool first = true;
     for (const auto& [barrier, share] : waits[w]) {
-      s += (first ? "" : ", ") + quoted(barrier) + ": " + format("%.4f", share);
+      s += (first ? "" : ", ") + json_string(barrier) + ": " + format("%.4f", share);
       first = false;
     }
     s += "}";
