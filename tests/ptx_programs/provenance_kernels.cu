@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "raw_tcgen05.cuh"
+
 namespace {
 
 constexpr std::uint32_t kA = 0, kB = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
@@ -23,7 +25,7 @@ __device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
 template <Variant V>
 __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, float* d) {
   extern __shared__ __align__(1024) std::uint8_t smem[];
-  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int tid = threadIdx.x, warp = tid / 32;
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
   if (warp == 0) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(base + kSlot));
@@ -43,10 +45,7 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
         ::"r"(base + kB), "l"(b_map), "r"(base + kMbar) : "memory");
   }
-  asm volatile(
-      "{\n\t.reg .pred done;\n\tTMA_WAIT:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n\t"
-      "@!done bra TMA_WAIT;\n\t}" ::"r"(base + kMbar));
+  wait_parity(base + kMbar, 0);
   __syncthreads();  // every thread past phase 0 before the commit completes phase 1
   const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
   asm volatile("tcgen05.fence::after_thread_sync;");
@@ -65,19 +64,9 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
     }
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
   }
-  asm volatile(
-      "{\n\t.reg .pred done;\n\tMMA_WAIT:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 1;\n\t"
-      "@!done bra MMA_WAIT;\n\t}" ::"r"(base + kMbar));
+  wait_parity(base + kMbar, 1);
   asm volatile("tcgen05.fence::after_thread_sync;");
-  for (int c = 0; c < 128; c += 8) {  // warp w reads lanes 32w … 32w + 31, its quarter
-    std::uint32_t r[8];
-    asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-                 : "r"(tmem + (std::uint32_t(32 * warp) << 16) + c));
-    asm volatile("tcgen05.wait::ld.sync.aligned;");
-    for (int j = 0; j < 8; ++j) d[(32 * warp + lane) * 128 + c + j] = __uint_as_float(r[j]);
-  }
+  store_accumulator_128x128(tmem, d);
   asm volatile("tcgen05.fence::before_thread_sync;");
   __syncthreads();
   if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem));

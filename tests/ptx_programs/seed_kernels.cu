@@ -8,6 +8,8 @@
 // user hit planted in variants.
 #include <cstdint>
 
+#include "raw_tcgen05.cuh"
+
 namespace {
 
 constexpr std::uint32_t kQ = 0, kK = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
@@ -38,7 +40,7 @@ __device__ bool elect_one() {
 template <int HD, Variant V>
 __device__ void qk(const std::uint16_t* q, const std::uint16_t* k, float* s) {
   extern __shared__ __align__(1024) std::uint8_t smem[];
-  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int tid = threadIdx.x, warp = tid / 32;
   const std::uint32_t base = smem_u32(smem);
 
   if (warp == 0) {
@@ -74,21 +76,9 @@ __device__ void qk(const std::uint16_t* q, const std::uint16_t* k, float* s) {
     }
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
   }
-  asm volatile(
-      "{\n\t.reg .pred done;\n\tWAIT:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n\t"
-      "@!done bra WAIT;\n\t}" ::"r"(base + kMbar));
+  wait_parity(base + kMbar, 0);
   asm volatile("tcgen05.fence::after_thread_sync;");
-
-  // Warp w reads lanes 32w … 32w + 31 (its quarter), 8 columns per load.
-  for (int c = 0; c < 128; c += 8) {
-    std::uint32_t r[8];
-    asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-                 : "r"(tmem + (std::uint32_t(32 * warp) << 16) + c));
-    asm volatile("tcgen05.wait::ld.sync.aligned;");
-    for (int j = 0; j < 8; ++j) s[(32 * warp + lane) * 128 + c + j] = __uint_as_float(r[j]);
-  }
+  store_accumulator_128x128(tmem, s);
   asm volatile("tcgen05.fence::before_thread_sync;");
   __syncthreads();
   if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem));
