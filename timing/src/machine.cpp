@@ -13,7 +13,7 @@ constexpr Constant kConstants[] = {
     TCGEN_CONSTANT(clock_hz),           TCGEN_CONSTANT(mma_flops_16bit),    TCGEN_CONSTANT(mma_flops_tf32),
     TCGEN_CONSTANT(mma_flops_8bit),     TCGEN_CONSTANT(mma_flops_4bit),
     TCGEN_CONSTANT(mma_tail_ss),        TCGEN_CONSTANT(mma_tail_ts),        TCGEN_CONSTANT(mma_tail_pair),
-    TCGEN_CONSTANT(hbm_bytes_per_s),    TCGEN_CONSTANT(l2_bytes),           TCGEN_CONSTANT(tma_latency),
+    TCGEN_CONSTANT(hbm_bytes_per_s),    TCGEN_CONSTANT(tma_latency),
     TCGEN_CONSTANT(tma_rows_per_cycle), TCGEN_CONSTANT(l2_bytes_per_cycle), TCGEN_CONSTANT(global_latency),
     TCGEN_CONSTANT(l1_latency),         TCGEN_CONSTANT(smem_bytes_per_cycle), TCGEN_CONSTANT(mufu_ops_per_cycle),
     TCGEN_CONSTANT(tmem_ld_latency),    TCGEN_CONSTANT(tmem_bytes_per_cycle), TCGEN_CONSTANT(mbarrier_wake),

@@ -32,7 +32,6 @@ struct Machine {
 
   // ---- TMA and the memory system
   double hbm_bytes_per_s = 7.26e12;   // TMA 2D stream, 128 KiB in flight per SM (tma2d_throughput)
-  double l2_bytes = 126.5e6;          // device query (pytorch/ao #4002)
   // Fitted on the calibration kernels (docs/timing.md): tools/timing_fit.py, RMS of log(predicted /
   // published) 0.032 over gau-nernst's v1a-v6 at 4096³.
   double tma_latency = 440;           // fitted: issue to landing beyond the transfer (tma2d_latency: 1606-2088 from DRAM)
