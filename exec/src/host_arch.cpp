@@ -599,6 +599,25 @@ void HostArch::commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t
   }
 }
 
+// tmem's names for the shapes and the model's are kept apart (the model
+// depends on no tcgen library that it checks); this is where they meet.
+void HostArch::cp(tmem::CopyShape shape, tmem::TmemAddress taddr, std::uint64_t s_desc, int cta_group) {
+  using S = tmem::CopyShape;
+  using M = model::CpShape;
+  const M m = [&] {
+    switch (shape) {
+      case S::s128x256b: return M::s128x256b;
+      case S::s128x128b: return M::s128x128b;
+      case S::s4x256b: return M::s4x256b;
+      case S::s64x128b_02_13: return M::s64x128b_warpx2_02_13;
+      case S::s64x128b_01_23: return M::s64x128b_warpx2_01_23;
+      case S::s32x128b_warpx4: return M::s32x128b_warpx4;
+    }
+    fail("tcgen05.cp shape", static_cast<std::int64_t>(shape), "expected a tmem::CopyShape");
+  }();
+  cp(m, taddr.raw(), s_desc, cta_group);
+}
+
 void HostArch::cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group) {
   if (!rt_.enter()) return;
   rt_.cta().cp(me(), shape, taddr, s_desc, model_group(cta_group));

@@ -103,6 +103,22 @@ __global__ void probe_direct(const __grid_constant__ ProbeParams p) {
   p.out[threadIdx.x] = r[0] + r[31];
 }
 
+// ---- DeviceArch::cp: every tcgen05.cp shape, compiled for ptxas to check
+// (explicit instantiations keep them), not run; one kernel per cta_group, as
+// a kernel's tcgen05 instructions share one. Where each shape's data lands is
+// checked in tmem_sm100.cu through tmem::copy, which DeviceArch::cp issues.
+template <int CtaGroup>
+__global__ void __cluster_dims__(CtaGroup, 1, 1) arch_copy_spellings(std::uint64_t desc) {
+  DeviceArch a;
+  if (a.thread_index() == 0) {
+#define TCGEN_X(code, suffix, rows, columns) a.cp(tmem::CopyShape::code, tmem::TmemAddress(0, 0), desc, CtaGroup);
+    TCGEN_COPY_SHAPES(TCGEN_X)
+#undef TCGEN_X
+  }
+}
+template __global__ void arch_copy_spellings<1>(std::uint64_t);
+template __global__ void arch_copy_spellings<2>(std::uint64_t);
+
 // ---- the host side
 
 namespace {

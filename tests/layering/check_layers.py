@@ -1,5 +1,5 @@
 """The floors of tcgen, checked from the sources: who may include the host
-model, that the kernels (gemm, fmha, sparse_decode) stand beside each other
+model, that the kernels (gemm, fmha, sparse_decode, moe) stand beside each other
 (none includes another) and the softmax the attention kernels share
 (attention/) includes none of them, that the kernels and the PTX interpreter
 know nothing of each other, that README's table of dependencies is CMake's,
@@ -24,7 +24,7 @@ SOURCES = (".hpp", ".cpp", ".cu")
 MODEL_USERS = ("model/", "ptx/", "run/", "tools/", "tests/", "exec/src/",
                "exec/include/tcgen/exec/host_arch.hpp", "exec/include/tcgen/exec/cta_runtime.hpp")
 # The kernel libraries, siblings on tile/; attention/ is the softmax that fmha and sparse_decode share.
-KERNELS = ("gemm", "fmha", "sparse_decode")
+KERNELS = ("gemm", "fmha", "sparse_decode", "moe")
 
 
 def sources():

@@ -28,6 +28,7 @@
 #include "tcgen/tmem/address.hpp"
 #include "tcgen/tmem/alloc.hpp"
 #include "tcgen/tmem/atom.hpp"
+#include "tcgen/tmem/copy.hpp"
 #include "tcgen/tmem/sync.hpp"
 
 #if defined(TCGEN_DEVICE_CHECKS) && !defined(TCGEN_HANG_TIMEOUT_NS)
@@ -324,6 +325,20 @@ struct DeviceArch {
     else
       asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;"
                    ::"r"(mbar), "h"(cta_mask) : "memory");
+  }
+  // ---- tcgen05.cp shared memory → Tensor Memory (tmem/copy.hpp), one thread.
+  // Shape and cta_group are run-time values, as in HostArch::cp; a kernel
+  // passes constants, which fold the switch away.
+  __device__ __forceinline__ void cp(tmem::CopyShape shape, tmem::TmemAddress taddr, std::uint64_t s_desc,
+                                     int cta_group) {
+    switch (shape) {
+#define TCGEN_X(code, suffix, rows, columns)                                                        \
+  case tmem::CopyShape::code:                                                                      \
+    return cta_group == 2 ? tmem::copy<tmem::CopyShape::code, 2>(taddr, s_desc)                    \
+                          : tmem::copy<tmem::CopyShape::code, 1>(taddr, s_desc);
+      TCGEN_COPY_SHAPES(TCGEN_X)
+#undef TCGEN_X
+    }
   }
 
   // ---- tcgen05.ld / st / wait (tmem/atom.hpp, tmem/sync.hpp), the fences

@@ -52,6 +52,7 @@
 #include "tcgen/model/ld_st_access.hpp"
 #include "tcgen/model/tma.hpp"
 #include "tcgen/tmem/address.hpp"
+#include "tcgen/tmem/copy.hpp"
 
 namespace tcgen::exec {
 
@@ -246,7 +247,10 @@ class HostArch {
   // each carrying the completion of the thread's operations (cta_group::2:
   // of their halves in both CTAs of the pair). commit's mbar may be a peer's.
   void commit_multicast(std::uint32_t mbar, int cta_group, std::uint16_t cta_mask);
-  // tcgen05.cp shared memory → Tensor Memory; one thread
+  // tcgen05.cp shared memory → Tensor Memory; one thread. The tmem::CopyShape
+  // form is DeviceArch's (tmem/copy.hpp), for kernels; the model::CpShape one
+  // is the PTX interpreter's.
+  void cp(tmem::CopyShape shape, tmem::TmemAddress taddr, std::uint64_t s_desc, int cta_group);
   void cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_desc, int cta_group);
 
   // ---- tcgen05.ld / st / wait, by one whole warp; the fences, by any thread

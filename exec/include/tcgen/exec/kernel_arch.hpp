@@ -9,7 +9,8 @@
 //
 // The templated members (tcgen05.mma, commit, ld/st, alloc) are checked with
 // one representative instruction each: a kind::f16 M128 N64 atom on
-// 128B-swizzled K-major bf16 tiles, a 32x32b.x1 access, a 64-column plan.
+// 128B-swizzled K-major bf16 tiles, a 32x32b.x1 access, a 64-column plan;
+// tcgen05.cp with the shape block-scale factors take, .32x128b.warpx4.
 #include <concepts>
 #include <cstdint>
 
@@ -17,6 +18,7 @@
 #include "tcgen/exec/ld_st.hpp"
 #include "tcgen/mma/mma_atom.hpp"
 #include "tcgen/mma/smem_matrix.hpp"
+#include "tcgen/tmem/copy.hpp"
 #include "tcgen/tmem/plan.hpp"
 
 namespace tcgen::exec {
@@ -40,7 +42,7 @@ template <class A>
 concept KernelArch = requires(A a, const A& c, const typename A::TensorMap& map, std::uint32_t bar,
                               std::uint32_t parity, std::uint32_t smem, bool predicate, float& value,
                               contract::DTile d, contract::ATile ta, contract::BTile tb, tmem::TmemAddress taddr,
-                              const typename contract::Access::Registers& registers) {
+                              const typename contract::Access::Registers& registers, std::uint64_t desc) {
   // indices
   { c.thread_index() } -> std::same_as<unsigned>;
   { c.warp_index() } -> std::same_as<unsigned>;
@@ -77,6 +79,7 @@ concept KernelArch = requires(A a, const A& c, const typename A::TensorMap& map,
   a.dealloc(contract::Plan{}, taddr);
   a.mma(contract::Atom{}, d, ta, tb, 0, predicate);
   a.commit(contract::Atom{}, bar);
+  a.cp(tmem::CopyShape::s32x128b_warpx4, taddr, desc, 1);
   { a.ld(contract::Access{}, taddr) } -> std::same_as<typename contract::Access::Registers>;
   a.st(contract::Access{}, taddr, registers);
   a.wait_ld();
