@@ -18,7 +18,7 @@
 //                      Tensor Memory;
 //   warps 2-5          epilogue: wait for acc_full[buffer], read the
 //                      accumulator (lane quarter warp % 4), release it on
-//                      acc_empty[buffer], then store D (epilogue.hpp).
+//                      acc_empty[buffer], then store D (tile/epilogue.hpp).
 //
 // With two accumulators in Tensor Memory the epilogue of one tile runs while
 // the MMAs of the next fill the other.
@@ -54,8 +54,8 @@
 #include "tcgen/exec/smem_budget.hpp"
 #include "tcgen/exec/tmem_lifetime.hpp"
 #include "tcgen/gemm/config.hpp"
-#include "tcgen/gemm/epilogue.hpp"
 #include "tcgen/gemm/problem.hpp"
+#include "tcgen/tile/epilogue.hpp"
 #include "tcgen/tile/operand.hpp"
 #include "tcgen/tile/mma_tile.hpp"
 #include "tcgen/tile/pipeline.hpp"
@@ -109,7 +109,7 @@ struct Gemm {
   using Accumulator = typename Tmem::template Tile<"D">;
   // 32x32b: thread t of warp q reads lane 32q + t, `num` columns per access.
   static constexpr layout::TmemAccess kLd{layout::TmemShape::s32x32b, kTileN % 32 == 0 ? 32u : 16u};
-  using Store = Epilogue<C.d, Accumulator, kLd>;
+  using Store = tile::Epilogue<C.d, Accumulator, kLd>;
 
   // Shared memory from smem_base() (1024-byte aligned, as the 128-byte
   // swizzle needs): the stages, the mbarriers and the TMEM address slot.

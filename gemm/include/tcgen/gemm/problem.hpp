@@ -15,9 +15,11 @@
 #include <cstdint>
 
 #include "tcgen/gemm/config.hpp"
-#include "tcgen/gemm/epilogue.hpp"
+#include "tcgen/tile/epilogue.hpp"
 
 namespace tcgen::gemm {
+
+using tile::Output;
 
 struct Problem {
   int m = 0, n = 0, k = 0;

@@ -5,12 +5,11 @@
 // read it from L2) while each brings its own rows of A. All three roles of a
 // CTA (TMA, MMA, epilogue) walk the same list.
 #include "tcgen/core/host_device.hpp"
+#include "tcgen/tile/epilogue.hpp"
 
 namespace tcgen::gemm {
 
-struct TileOrigin {
-  int m0 = 0, n0 = 0;  // the tile's first row and column of D
-};
+using tile::TileOrigin;
 
 struct Schedule {
   int m_tiles = 0, n_tiles = 0;

@@ -38,10 +38,13 @@ constexpr Int tile_offset(const layout::SmemOperand& op, Int c, Int o) {
 }
 
 // Whether boxes of inner × outer fill the tile: each box dense (element (c, o)
-// at c·2 + o·128 bytes from its first, the swizzle row being 128 bytes), its
+// at chunk(c) + o·128 bytes from its first, the swizzle row being 128 bytes,
+// chunk(c) = c / T · 16 + (c % T) · bits / 8 for T elements to 16 bytes: a
+// padded 4-bit element's byte is its chunk's first 8, as TMA's 16U4_ALIGN16B
+// unpacks it), its
 // first element on the 1024-byte period of the swizzle, and the boxes' first
 // elements linear in the box index. The tile's layout has one mode per
-// dimension and 16-bit elements are 2 bytes per slot, so an offset is a sum
+// dimension and its elements whole bytes in shared memory, so an offset is a sum
 // F(c) + G(o) of one function per dimension: checking each along its own
 // dimension checks every element (and keeps the check within nvcc's
 // constexpr budget).
@@ -50,6 +53,7 @@ constexpr TmaBoxes try_boxes(const layout::SmemOperand& op, int inner, int outer
   const Int contiguous = s.major == layout::Major::K ? s.cols : s.rows;
   const Int other = s.major == layout::Major::K ? s.rows : s.cols;
   const Int row = layout::swizzle_bytes(s.swizzle);
+  const auto chunk = [&](Int c) { return c / s.element.per_chunk * 16 + c % s.element.per_chunk * s.element.bits / 8; };
   TmaBoxes b;
   if (op.layout().rank() != 2 || contiguous % inner != 0 || other % outer != 0) return b;
   b.inner = inner;
@@ -61,7 +65,7 @@ constexpr TmaBoxes try_boxes(const layout::SmemOperand& op, int inner, int outer
   b.stride_outer = b.count_outer > 1 ? tile_offset(op, 0, outer) - origin : 0;
   if (origin != 0 || b.stride_inner % 1024 != 0 || b.stride_outer % 1024 != 0) return b;
   for (Int c = 0; c < contiguous; ++c)
-    if (tile_offset(op, c, 0) != c / inner * b.stride_inner + c % inner * 2) return b;
+    if (tile_offset(op, c, 0) != c / inner * b.stride_inner + chunk(c % inner)) return b;
   for (Int o = 0; o < other; ++o)
     if (tile_offset(op, 0, o) != o / outer * b.stride_outer + o % outer * row) return b;
   b.ok = true;
@@ -71,11 +75,12 @@ constexpr TmaBoxes try_boxes(const layout::SmemOperand& op, int inner, int outer
 }  // namespace detail
 
 // The largest boxes (up to TMA's 256 elements per dimension) that fill a
-// 128-byte-swizzled tile of 16-bit elements; ok = false if none do.
+// 128-byte-swizzled tile of elements of 2 or 1 bytes in shared memory (16-
+// or 8-bit, or 4-bit padded to a byte); ok = false if none do.
 constexpr TmaBoxes tma_boxes(const layout::SmemOperand& op) {
   const layout::SmemOperandSpec& s = op.spec();
-  if (s.swizzle != layout::SmemSwizzle::b128 || s.element.bits != 16) return {};
-  const int inner = static_cast<int>(layout::swizzle_bytes(s.swizzle) / (s.element.bits / 8));  // one swizzle row
+  if (s.swizzle != layout::SmemSwizzle::b128 || (s.element.per_chunk != 8 && s.element.per_chunk != 16)) return {};
+  const int inner = static_cast<int>(layout::swizzle_bytes(s.swizzle) * s.element.per_chunk / 16);  // one swizzle row
   for (int outer = 256; outer >= 1; outer /= 2) {
     const TmaBoxes b = detail::try_boxes(op, inner, outer);
     if (b.ok) return b;

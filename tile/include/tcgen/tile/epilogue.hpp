@@ -21,16 +21,20 @@
 #include "tcgen/exec/unroll.hpp"
 #include "tcgen/tile/convert.hpp"
 #include "tcgen/tile/global_io.hpp"
-#include "tcgen/gemm/schedule.hpp"
 #include "tcgen/tmem/tile_access.hpp"
 
-namespace tcgen::gemm {
+namespace tcgen::tile {
+
+// A tile's place in D: its first row and column.
+struct TileOrigin {
+  int m0 = 0, n0 = 0;
+};
 
 // D and C in global memory, row-major with leading dimensions in elements.
 template <ElementType D>
 struct Output {
-  tile::Storage<D>* d = nullptr;
-  const tile::Storage<D>* c = nullptr;  // null: D = A·Bᵀ
+  Storage<D>* d = nullptr;
+  const Storage<D>* c = nullptr;  // null: D = A·Bᵀ
   int ldd = 0, ldc = 0;
   int m = 0, n = 0;
   bool vector_d = false, vector_c = false;  // 16-byte moves allowed: base and leading dimension aligned
@@ -40,7 +44,7 @@ template <ElementType D, class Tile, layout::TmemAccess Access>
 struct Epilogue {
   using Ld = exec::LdSt<Access>;
   using Walk = tmem::TileAccess<Tile, Access>;
-  static constexpr int kVector = 16 / static_cast<int>(sizeof(tile::Storage<D>));  // values per 16-byte move
+  static constexpr int kVector = 16 / static_cast<int>(sizeof(Storage<D>));  // values per 16-byte move
 
   // Every register i of thread t holds (row, col0 + i) of the access's
   // first register (row, col0), with col0 a multiple of kVector.
@@ -86,37 +90,37 @@ struct Epilogue {
   static TCGEN_HD void store_run(const Output<D>& out, int row, int col, float (&v)[kVector]) {
     const bool whole = col + kVector <= out.n;
     if (out.c != nullptr) {
-      const tile::Storage<D>* c = out.c + static_cast<std::size_t>(row) * out.ldc + col;
+      const Storage<D>* c = out.c + static_cast<std::size_t>(row) * out.ldc + col;
       if (whole && out.vector_c) {
-        const tile::Vec16 w = tile::load16(c);
-        tile::Storage<D> cv[kVector];
+        const Vec16 w = load16(c);
+        Storage<D> cv[kVector];
         static_assert(sizeof cv == sizeof w.w);
         std::memcpy(cv, w.w, sizeof cv);
         TCGEN_UNROLL
-        for (int j = 0; j < kVector; ++j) v[j] += tile::to_f32<D>(cv[j]);
+        for (int j = 0; j < kVector; ++j) v[j] += to_f32<D>(cv[j]);
       } else {
         TCGEN_UNROLL
         for (int j = 0; j < kVector; ++j)
-          if (col + j < out.n) v[j] += tile::to_f32<D>(c[j]);
+          if (col + j < out.n) v[j] += to_f32<D>(c[j]);
       }
     }
-    tile::Storage<D>* d = out.d + static_cast<std::size_t>(row) * out.ldd + col;
+    Storage<D>* d = out.d + static_cast<std::size_t>(row) * out.ldd + col;
     if (whole && out.vector_d) {
-      tile::Vec16 w;
+      Vec16 w;
       TCGEN_UNROLL
       for (int j = 0; j < 4; ++j) {
         if constexpr (D == ElementType::f32)
           w.w[j] = std::bit_cast<std::uint32_t>(v[j]);
         else
-          w.w[j] = tile::pack2<D>(v[2 * j], v[2 * j + 1]);
+          w.w[j] = pack2<D>(v[2 * j], v[2 * j + 1]);
       }
-      tile::store16(d, w);
+      store16(d, w);
     } else {
       TCGEN_UNROLL
       for (int j = 0; j < kVector; ++j)
-        if (col + j < out.n) d[j] = tile::from_f32<D>(v[j]);
+        if (col + j < out.n) d[j] = from_f32<D>(v[j]);
     }
   }
 };
 
-}  // namespace tcgen::gemm
+}  // namespace tcgen::tile
