@@ -273,9 +273,10 @@ TEST_CASE("grouped_reference equals a direct fp64 triple loop, with and without 
     for (std::size_t i = 0; i < d.size(); ++i) CHECK(plain[i] == doctest::Approx(d[i]).epsilon(1e-12));
     const std::vector<double> fused = moe::grouped_reference(a, counts, w, n, true);
     REQUIRE(fused.size() == std::size_t(tokens) * 128);
+    // Each 128 columns: 64 gate, then the 64 up columns of the same outputs.
     for (int t = 0; t < tokens; ++t)
       for (int c = 0; c < 128; ++c) {
-        const double gate = d[t * n + c], up = d[t * n + 128 + c];
+        const double gate = d[t * n + c / 64 * 128 + c % 64], up = d[t * n + c / 64 * 128 + 64 + c % 64];
         CHECK(fused[t * 128 + c] == doctest::Approx(up * gate / (1 + std::exp(-gate))).epsilon(1e-12));
       }
   }
@@ -285,9 +286,9 @@ TEST_CASE("grouped_reference: bad shapes name the field") {
   const std::vector<int> counts = {1, 1};
   const Quantised a = moe::quantise_grouped(std::vector<float>(2 * 32, 1.0f), counts, 32, kMxfp8);
   const Quantised w = moe::quantise(std::vector<float>(256 * 32, 1.0f), 256, 32, kMxfp8);
-  expect_error([&] { moe::grouped_reference(a, counts, w, 128, true); }, "n");
+  expect_error([&] { moe::grouped_reference(a, counts, w, 64, true); }, "n");
   expect_error([&] { moe::grouped_reference(a, counts, w, 256, false); }, "w.rows");
   expect_error([&] { moe::grouped_reference(a, std::vector<int>{2}, w, 128, false); }, "a.counts");
-  const Quantised w4 = moe::quantise(std::vector<float>(256 * 32, 1.0f), 256, 32, kMxfp4);
-  expect_error([&] { moe::grouped_reference(a, counts, w4, 128, false); }, "w.format");
+  const Quantised w64 = moe::quantise(std::vector<float>(256 * 64, 1.0f), 256, 64, kMxfp4);
+  expect_error([&] { moe::grouped_reference(a, counts, w64, 128, false); }, "w.k");
 }

@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "tcgen/core/aligned_allocator.hpp"
 #include "tcgen/moe/block_format.hpp"
 
 namespace tcgen::moe {
@@ -26,8 +27,10 @@ namespace tcgen::moe {
 struct Quantised {
   BlockFormat format;
   int rows = 0, k = 0;
-  // rows × k row-major: e4m3 one byte each; e2m1 two per byte, element k even in the low nibble.
-  std::vector<std::uint8_t> data;
+  // rows × k row-major: e4m3 one byte each; e2m1 two per byte, element k even
+  // in the low nibble. 64-byte aligned: TMA reads e2m1 padded to a byte as
+  // 16U4_ALIGN16B, whose array must start on 32 bytes.
+  std::vector<std::uint8_t, AlignedAllocator<std::uint8_t, 64>> data;
   // Scale-factor bytes in the blocked layout of scale_layout.hpp (rows padded
   // to 128, k / block padded to 4 per row); padding bytes are 0.
   std::vector<std::uint8_t> scales;

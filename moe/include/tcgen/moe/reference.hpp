@@ -11,12 +11,11 @@
 //
 // value() multiplies in each operand's per-tensor scale, so NVFP4's D carries
 // a.global_scale · w.global_scale. Without swiglu the result is D (total
-// tokens × n, row-major). With swiglu (n a multiple of 256) it is the fused
-// SwiGLU, gate and up interleaved by 128-column blocks: in each 256-column
-// block j of D, columns [0, 128) are the gate and [128, 256) the up
-// projection of the same 128 outputs,
+// tokens × n, row-major). With swiglu it is the fused SwiGLU, gate and up
+// interleaved by 64-column blocks: in each 128-column block j of D, columns
+// [0, 64) are the gate and [64, 128) the up projection of the same 64 outputs,
 //
-//   out[t, 128j + c] = silu(D[t, 256j + c]) · D[t, 256j + 128 + c],  silu(x) = x / (1 + e^-x),
+//   out[t, 64j + c] = silu(D[t, 128j + c]) · D[t, 128j + 64 + c],  silu(x) = x / (1 + e^-x),
 //
 // total tokens × n/2, row-major.
 #include <span>
@@ -26,8 +25,8 @@
 
 namespace tcgen::moe {
 
-// Throws tcgen::Error when a's counts are not `counts`, the K or formats of a
-// and w differ, n is not a multiple of 128 (256 with swiglu), or w's rows are
+// Throws tcgen::Error when a's counts are not `counts`, the K of a and w
+// differ, n is not a multiple of 128, or w's rows are
 // not counts.size() · n.
 std::vector<double> grouped_reference(const Quantised& a, std::span<const int> counts, const Quantised& w, int n,
                                       bool swiglu);
