@@ -43,6 +43,8 @@ std::span<const Verb> verbs() {
     {"sparse-decode", "DeepSeek-V4 sparse decode attention over an FP8 MODEL1 cache (FlashMLA's semantics), against fp64",
      "tcgen sparse-decode [--heads 64 --topk 512] [--q q.npy --k-cache kv.npy --block-size 64 --indices idx.npy]",
      sparse_decode_options, {}, sparse_decode},
+    {"moe", "a mixture-of-experts layer's grouped MXFP8 x MXFP4 GEMM (DeepSeek-V4's experts), against fp64",
+     "tcgen moe [--experts 8 --topk 2 --batch 128] [--preset v4-flash] [--projection down]", moe_options, {}, moe},
     {"ptx",
      "what the host model's PTX interpreter makes of a PTX file or of a program's embedded PTX:\n"
      "kernels, parameters, what it cannot run",
