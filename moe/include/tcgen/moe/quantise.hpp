@@ -24,7 +24,7 @@
 namespace tcgen::moe {
 
 struct Quantised {
-  BlockFormat format;
+  BlockFormat format{};
   int rows = 0, k = 0;
   // rows × k row-major: e4m3 one byte each; e2m1 two per byte, element k even in the low nibble.
   std::vector<std::uint8_t> data;
