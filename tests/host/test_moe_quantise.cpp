@@ -145,6 +145,23 @@ TEST_CASE("NVFP4: amax_tensor 2688 gives global scale 1; block scales 448 (0x7E)
   CHECK(h.value(0, 17) == -1.5);
 }
 
+// Exhaustive over the element codes: with the block's amax the element's
+// largest value, X = 0, and every representable magnitude comes back exactly.
+TEST_CASE("MX: every E4M3 and E2M1 magnitude beside the largest quantises to itself") {
+  for (const BlockFormat f : {kMxfp8, kMxfp4}) {
+    CAPTURE(moe::name(f));
+    const std::vector<double> g = grid(f);
+    const int rows = static_cast<int>(g.size());
+    std::vector<float> x(std::size_t(rows) * 32, 0.0f);
+    for (int r = 0; r < rows; ++r) x[std::size_t(r) * 32] = float(g.back()), x[std::size_t(r) * 32 + 1] = -float(g[r]);
+    const Quantised q = moe::quantise(x, rows, 32, f);
+    for (int r = 0; r < rows; ++r) {
+      CHECK(q.scales[sf_at(r, 0, 1)] == 127);
+      CHECK(q.value(r, 1) == -g[r]);
+    }
+  }
+}
+
 // Every element, independently: its scale sits where CUTLASS's layout says;
 // MX's scale is the power of two that puts the block's amax in [2^emax, 2^(emax+1));
 // NVFP4's is amax_block / 6 / global to UE4M3's precision; and the element is a

@@ -25,7 +25,7 @@
 namespace tcgen::moe {
 
 struct Quantised {
-  BlockFormat format;
+  BlockFormat format{};
   int rows = 0, k = 0;
   // rows × k row-major: e4m3 one byte each; e2m1 two per byte, element k even
   // in the low nibble. 64-byte aligned: TMA reads e2m1 padded to a byte as
