@@ -38,6 +38,13 @@
 #       (UTCBAR), the 16x32bx2 TMEM loads and the stores of the rescale (LDTM,
 #       STTM), the TMA load of Q (UTMALDG), the e4m3 → f16 unpacking
 #       (F2FP.F16.E4M3.UNPACK_B) and exp2 (MUFU.EX2). Exit codes as --check.
+#   tools/perf_report.sh --check-moe BINARY [CUOBJDUMP]
+#       the ctest check (sass_moe_sm100, on the tcgen CLI) of the grouped
+#       block-scaled GEMM (tcgen::moe, SwiGLU): no stack frame and no local
+#       memory, and in its SASS the block-scaled MMA (UTCQMMA, its scale
+#       factors' two TMEM operands), the factors' copy to TMEM
+#       (UTCCP.T.S.4x32dp128bit: tcgen05.cp.32x128b.warpx4), the commit
+#       (UTCBAR), the TMEM load (LDTM) and the TMA load (UTMALDG). Exit codes as --check.
 # cuobjdump calls nvdisasm beside it; tools/setup.sh installs both from PyPI
 # where the CUDA install lacks them.
 set -euo pipefail
@@ -99,6 +106,12 @@ if [ "${1:-}" = "--check-pair" ]; then
   check_kernel "$2" "${3:-}" '_ZN5tcgen4gemm11gemm_kernel[A-Za-z0-9_]*ELi2EEEE[A-Za-z0-9_]*' UTCHMMA.2CTA \
     UTCBAR.2CTA.MULTICAST UTMALDG.2D.2CTA UTMALDG.2D.MULTICAST.2CTA UTCATOMSWS.2CTA LDTM UCGABAR_ARV UCGABAR_WAIT \
     UGETNEXTWORKID
+fi
+if [ "${1:-}" = "--check-moe" ]; then
+  # Config{.swiglu = true}: ...ELb1ELi6EEEE, the SwiGLU flag then the stages.
+  check_kernel "$2" "${3:-}" '_ZN5tcgen3moe19grouped_gemm_kernel[A-Za-z0-9_]*ELb1ELi6EEEE[A-Za-z0-9_]*' \
+    'UTCQMMA gdesc\[[A-Z0-9]*\], gdesc\[[A-Z0-9]*\], tmem\[[A-Z0-9]*\], tmem\[[A-Z0-9]*\], idesc\[[A-Z0-9]*\], tmem' \
+    UTCCP.T.S.4x32dp128bit UTCBAR LDTM UTMALDG.2D
 fi
 if [ "${1:-}" = "--check-sparse-decode" ]; then
   check_kernel "$2" "${3:-}" '_ZN5tcgen13sparse_decode20sparse_decode_kernel[A-Za-z0-9_]*' UTCHMMA UTCBAR LDTM.16dp32bit STTM \

@@ -12,15 +12,18 @@ namespace tcgen::moe {
 
 Routing parse_routing(std::string_view text) {
   if (text == "random") return Routing::random;
+  if (text == "balanced") return Routing::balanced;
   if (text == "one-expert") return Routing::one_expert;
-  fail("routing", std::string(text), "expected random or one-expert");
+  fail("routing", std::string(text), "expected random, balanced or one-expert");
 }
 Projection parse_projection(std::string_view text) {
   if (text == "up") return Projection::up;
   if (text == "down") return Projection::down;
   fail("projection", std::string(text), "expected up (gate and up, SwiGLU fused) or down");
 }
-const char* name(Routing r) { return r == Routing::random ? "random" : "one-expert"; }
+const char* name(Routing r) {
+  return r == Routing::random ? "random" : r == Routing::balanced ? "balanced" : "one-expert";
+}
 const char* name(Projection p) { return p == Projection::up ? "up" : "down"; }
 
 void MoeExample::validate() const {
@@ -60,6 +63,10 @@ MoeInputs random_moe_inputs(const MoeExample& ex, std::uint64_t seed) {
   for (int t = 0; t < ex.batch; ++t) {
     if (ex.routing == Routing::one_expert) {
       tokens_of[0].push_back(t);
+      continue;
+    }
+    if (ex.routing == Routing::balanced) {
+      for (int j = 0; j < ex.topk; ++j) tokens_of[(static_cast<std::int64_t>(t) * ex.topk + j) % ex.experts].push_back(t);
       continue;
     }
     for (int j = 0; j < ex.topk; ++j) {  // a partial Fisher-Yates shuffle: topk distinct experts

@@ -21,14 +21,31 @@ std::uint32_t max_code(ElementType t) { return detail::float_format(t).max_finit
 // Decided by comparing |x| with code values and midpoints times s, all exact
 // in fp64 (x has 24 significant bits, s at most 28, a midpoint at most 5), so
 // no intermediate quotient is rounded twice.
+// The values of the non-negative codes 0 .. max_code, decoded once per type
+// (a quantiser of V4's weights rounds billions of elements).
+const std::vector<double>& code_values(ElementType t) {
+  static const std::vector<double> e4m3 = [] {
+    std::vector<double> v(max_code(ElementType::e4m3) + 1);
+    for (std::uint32_t c = 0; c < v.size(); ++c) v[c] = decode(ElementType::e4m3, c);
+    return v;
+  }();
+  static const std::vector<double> e2m1 = [] {
+    std::vector<double> v(max_code(ElementType::e2m1) + 1);
+    for (std::uint32_t c = 0; c < v.size(); ++c) v[c] = decode(ElementType::e2m1, c);
+    return v;
+  }();
+  return t == ElementType::e4m3 ? e4m3 : e2m1;
+}
+
 std::uint32_t nearest_code(ElementType t, double ax, double s) {
+  const std::vector<double>& value = code_values(t);
   std::uint32_t lo = 0, hi = max_code(t);  // the largest code whose value·s <= ax, by bisection
-  if (decode(t, hi) * s <= ax) return hi;
+  if (value[hi] * s <= ax) return hi;
   while (hi - lo > 1) {
     const std::uint32_t mid = (lo + hi) / 2;
-    (decode(t, mid) * s <= ax ? lo : hi) = mid;
+    (value[mid] * s <= ax ? lo : hi) = mid;
   }
-  const double half = (double(decode(t, lo)) + double(decode(t, hi))) / 2 * s;
+  const double half = (value[lo] + value[hi]) / 2 * s;
   if (ax > half) return hi;
   if (ax < half) return lo;
   return lo % 2 == 0 ? lo : hi;
@@ -109,6 +126,7 @@ Quantised quantise(std::span<const float> x, int rows, int k, BlockFormat f) {
     for (float v : x) amax = std::max(amax, std::abs(v));
     q.global_scale = amax == 0 ? 1.0f : std::max(amax / (6.0f * 448.0f), FLT_MIN);
   }
+  const layout::Layout layout = scale_layout(rows, sf_cols);  // built once: scale_offset builds one a call
   for (int r = 0; r < rows; ++r)
     for (int b = 0; b < sf_cols; ++b) {
       const std::span<const float> block = x.subspan(std::size_t(r) * k + std::size_t(b) * f.block, f.block);
@@ -117,7 +135,7 @@ Quantised quantise(std::span<const float> x, int rows, int k, BlockFormat f) {
       // NVFP4: amax_block / 6 / global rounded to UE4M3 (E4M3's positive half, saturating at 448).
       const std::uint8_t byte = f.ue8m0 ? mx_scale(f.element, amax)
                                         : static_cast<std::uint8_t>(encode(ElementType::e4m3, amax / 6.0f / q.global_scale));
-      q.scales[scale_offset(r, b, sf_cols)] = byte;
+      q.scales[static_cast<std::size_t>(layout(r, b))] = byte;
       const double s = scale_value(byte, f.ue8m0) * double(q.global_scale);
       for (int j = 0; j < f.block; ++j) {
         const std::size_t i = std::size_t(r) * k + std::size_t(b) * f.block + j;

@@ -42,8 +42,9 @@ constexpr Option kExampleOptions[] = {
     {"hidden", "H", "the model's width, a multiple of 128 (default {--hidden})", "512", {}, "hidden"},
     {"intermediate", "I", "an expert's width, a multiple of 128 (default {--intermediate})", "256", {}, "intermediate"},
     {"routing", "R",
-     "random: each token to topk distinct experts, uniformly; one-expert:\n"
-     "every token to expert 0 (default {--routing})",
+     "random: each token to topk distinct experts, uniformly;\n"
+     "balanced: token t's j-th expert (t·topk + j) mod experts;\n"
+     "one-expert: every token to expert 0 (default {--routing})",
      "random", {}, "routing"},
     {"seed", "N", "the example's seed (default {--seed})", "1"}};
 constexpr Option kFileOptions[] = {
@@ -60,6 +61,12 @@ constexpr Option kSharedOptions[] = {
      "down: K = intermediate, n = hidden, D = A·Wᵀ (default {--projection})",
      "up", {}, "projection"},
     {"out", "FILE", "write D [tokens, columns] as float32 .npy (bf16 values)"},
+    {"save-inputs", "DIR",
+     "write the inputs as DIR/counts.npy, a.npy, w.npy (float32, the\n"
+     "dequantised values, which quantise to the same bytes): given\n"
+     "back as files they run the same problem again; files that\n"
+     "exist are refused unless --force"},
+    {"force", {}, "with --save-inputs: replace its files where they exist"},
     {"backend", "B",
      "{--backend} (default): the host model, every tcgen05 rule checked;\n"
      "ptx: the kernel's sm_100a PTX on the host model through\n"
@@ -83,9 +90,10 @@ constexpr const char* kBuiltPtx = "";
 #endif
 
 constexpr std::string_view kAbout = R"(usage: tcgen moe [--preset v4-flash|v4-pro | --experts E --topk K --batch B --hidden H --intermediate I]
-                [--routing random|one-expert] [--seed N]
+                [--routing random|balanced|one-expert] [--seed N]
                 [--counts counts.npy --a a.npy --w w.npy]
-                [--projection up|down] [--out d.npy] [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx]
+                [--projection up|down] [--out d.npy] [--save-inputs DIR [--force]]
+                [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx]
                 [--ctas N] [--no-reference] [--json] [--quiet] [--threads N]
 
 A mixture-of-experts layer's expert GEMMs as one grouped block-scaled GEMM
@@ -183,6 +191,23 @@ moe::MoeInputs file_inputs(const Args& a, moe::Projection projection) {
   in.a = moe::quantise_grouped(xf, in.counts, in.k, moe::kMxfp8);
   in.w = moe::quantise(wf, static_cast<int>(w.shape[0] * w.shape[1]), in.k, moe::kMxfp4);
   return in;
+}
+
+// The inputs as files: counts, and A and W dequantised to float32.
+void save_inputs(const SavedInputs& saved, const moe::MoeInputs& in, Report& report) {
+  const auto dequantised = [](const moe::Quantised& q) {
+    std::vector<float> x(static_cast<std::size_t>(q.rows) * q.k);
+    for (int r = 0; r < q.rows; ++r)
+      for (int c = 0; c < q.k; ++c) x[static_cast<std::size_t>(r) * q.k + c] = static_cast<float>(q.value(r, c));
+    return x;
+  };
+  const std::size_t experts = in.counts.size(), tokens = static_cast<std::size_t>(in.tokens());
+  const std::vector<std::int32_t> counts(in.counts.begin(), in.counts.end());
+  write_npy("--save-inputs", saved.path("counts"), {experts}, std::span<const std::int32_t>(counts));
+  write_npy("--save-inputs", saved.path("a"), {tokens, std::size_t(in.k)}, std::span<const float>(dequantised(in.a)));
+  write_npy("--save-inputs", saved.path("w"), {experts, std::size_t(in.n), std::size_t(in.k)},
+            std::span<const float>(dequantised(in.w)));
+  for (const char* name : {"counts", "a", "w"}) report.text("saved %s\n", saved.path(name).c_str());
 }
 
 class MoeJob : public KernelJob {
@@ -287,11 +312,12 @@ int moe(std::span<const std::string> args) {
   }
   const Args a(args, kOptions);
   check_outputs(a, {"out"});
-  check_run_files(a, {"counts", "a", "w", "ptx"}, {"out"}, SavedInputs(a, {}));
+  const SavedInputs saved(a, {"counts", "a", "w"});
+  check_run_files(a, {"counts", "a", "w", "ptx"}, {"out"}, saved);
   if (a.flag("strict-ptx") && a.text("backend") == "sm100")
     fail("--strict-ptx", "(given)", "expected the host model (--backend host or ptx): the B200 runs as it runs");
   const Backend backend = parse_backend(a);
-  const moe::Projection projection = moe::parse_projection(a.text("projection"));
+  const moe::Projection projection = as_options(a, [&] { return moe::parse_projection(a.text("projection")); });
   const bool files = a.has("counts") || a.has("a") || a.has("w");
   const std::uint64_t seed = static_cast<std::uint64_t>(a.integer("seed", 0, std::int64_t{1} << 62));
   std::string inputs;
@@ -300,9 +326,9 @@ int moe(std::span<const std::string> args) {
     in = as_options(a, [&] { return file_inputs(a, projection); });
     inputs = "inputs: " + a.text("counts") + ", " + a.text("a") + " (MXFP8), " + a.text("w") + " (MXFP4)";
   } else {
-    const moe::MoeExample e = example_of(a);
+    const moe::MoeExample e = as_options(a, [&] { return example_of(a); });
     as_options(a, [&] { e.validate(); });
-    const double rows = double(e.batch) * (e.routing == moe::Routing::random ? e.topk : 1);
+    const double rows = double(e.batch) * (e.routing == moe::Routing::one_expert ? 1 : e.topk);
     check_memory("--experts, --batch, --hidden, --intermediate", std::to_string(e.experts) + ", " + std::to_string(e.batch) +
                      ", " + std::to_string(e.hidden) + ", " + std::to_string(e.intermediate),
                  double(e.experts) * e.n() * e.k() * 0.6 + rows * e.k() * 6 + rows * e.n() * 12 + double(e.n()) * e.k() * 5 +
@@ -336,6 +362,10 @@ int moe(std::span<const std::string> args) {
   report.field("backend", name(backend));
   std::optional<ptx::Module> kernels;
   if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "moe");
+  if (saved.wanted()) {
+    save_inputs(saved, in, report);
+    report.field("saved_inputs", saved.dir());
+  }
 
   exec::LaunchOptions launch;
   launch.letters_as_errors = a.flag("strict-ptx");

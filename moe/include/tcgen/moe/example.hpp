@@ -1,8 +1,10 @@
 #pragma once
 // A mixture-of-experts layer's inputs drawn at random, for `tcgen moe`'s
 // built-in example and the tests: each of `batch` tokens routed to `topk`
-// distinct experts (uniformly, or every token to expert 0), its activation
-// repeated for each, grouped by expert; the experts' weights; both quantised
+// distinct experts (uniformly at random, or every token to expert 0), its activation
+// repeated for each, grouped by expert (or balanced: token t's j-th expert
+// (t·topk + j) mod experts, so that every expert gets the same count where
+// experts divides batch · topk); the experts' weights; both quantised
 // by quantise.hpp. Values are uniform in [-1, 1) times 2^e, e uniform in
 // -4 .. 4 per 32 elements, so that the blocks' factors differ.
 //
@@ -18,9 +20,9 @@
 
 namespace tcgen::moe {
 
-enum class Routing { random, one_expert };
+enum class Routing { random, balanced, one_expert };
 enum class Projection { up, down };
-Routing parse_routing(std::string_view text);        // "random", "one-expert"
+Routing parse_routing(std::string_view text);        // "random", "balanced", "one-expert"
 Projection parse_projection(std::string_view text);  // "up", "down"
 const char* name(Routing r);
 const char* name(Projection p);
