@@ -16,6 +16,7 @@
 // each factor moved to the next K block.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -79,14 +80,23 @@ struct Layer {
   }
 };
 
+// D packed (its rows cols apart), run with a leading dimension of cols + pad.
 template <moe::Config C, class Backend>
-std::vector<std::uint16_t> run(const Layer& l, const Backend& backend, std::span<const std::uint8_t> scale_a) {
-  std::vector<std::uint16_t> d(static_cast<std::size_t>(l.tokens) * (C.swiglu ? l.n / 2 : l.n), 0xFFFF);
+std::vector<std::uint16_t> run(const Layer& l, const Backend& backend, std::span<const std::uint8_t> scale_a, int pad = 0) {
+  const int cols = C.swiglu ? l.n / 2 : l.n, ldd = cols + pad;
+  std::vector<std::uint16_t> d(static_cast<std::size_t>(l.tokens) * ldd, 0xFFFF);
   moe::Problem p{.experts = l.experts, .n = l.n, .k = l.k, .tokens = l.tokens, .counts = l.counts.data(),
                  .a = l.a.data.data(), .scale_a = scale_a.data(), .w = l.w.data.data(), .scale_w = l.w.scales.data(),
-                 .d = d.data(), .ldd = C.swiglu ? l.n / 2 : l.n};
+                 .d = d.data(), .ldd = ldd};
   moe::run<C>(p, {}, backend);
-  return d;
+  std::vector<std::uint16_t> packed(static_cast<std::size_t>(l.tokens) * cols);
+  int pads_written = 0;  // the columns past D's, which the kernel must leave alone
+  for (int r = 0; r < l.tokens; ++r) {
+    std::copy_n(d.begin() + static_cast<std::ptrdiff_t>(r) * ldd, cols, packed.begin() + static_cast<std::ptrdiff_t>(r) * cols);
+    for (int c = cols; c < ldd; ++c) pads_written += d[static_cast<std::size_t>(r) * ldd + c] != 0xFFFF;
+  }
+  CHECK(pads_written == 0);
+  return packed;
 }
 
 // Rows beyond the bound, each printed with its ratio and cosine.
@@ -112,8 +122,8 @@ int bad_rows(const std::vector<std::uint16_t>& d, const std::vector<double>& ref
 }
 
 template <moe::Config C, class Backend>
-void check_layer(const Layer& l, const Backend& backend) {
-  const std::vector<std::uint16_t> d = run<C>(l, backend, l.a.scales);
+void check_layer(const Layer& l, const Backend& backend, int pad = 0) {
+  const std::vector<std::uint16_t> d = run<C>(l, backend, l.a.scales, pad);
   const std::vector<double> ref = moe::grouped_reference(l.a, l.counts, l.w, l.n, C.swiglu);
   CHECK(bad_rows(d, ref, C.swiglu ? l.n / 2 : l.n, true) == 0);
 }
@@ -135,6 +145,9 @@ TEST_CASE("the grouped MXFP8 × MXFP4 GEMM equals fp64 on the host model at seve
 TEST_CASE("the fused SwiGLU epilogue equals silu(gate)·up of the fp64 reference") {
   const Layer l({70, 0, 150}, 256, 128, run_seed() + 10);
   check_layer<moe::Config{.swiglu = true}>(l, exec::HostModel{});
+  // A leading dimension that is not a multiple of 8: the epilogue's 2-byte stores instead of 16-byte ones.
+  check_layer<moe::Config{.swiglu = true}>(l, exec::HostModel{}, 3);
+  check_layer<moe::Config{}>(l, exec::HostModel{}, 3);
 }
 
 TEST_CASE("the check catches factors in the wrong layout, the wrong order, or the wrong K block") {
