@@ -88,7 +88,6 @@ struct GroupedGemm {
   static constexpr int kBlockK = A::kStageK;  // 128: one swizzle row of either operand
   static_assert(W::kStageK == kBlockK && A::Tile::ksteps == 4 && kBlockK == 4 * Atom<0>::k,
                 "a stage is four MMAs of K = 32, one scale byte each");
-  static constexpr int kScaleVec = 32;  // K elements per factor (.block32)
 
   // A 512-byte factor block: 128 rows × 4 K blocks of 32 (scale_layout.hpp).
   static constexpr std::uint32_t kScaleBlockBytes = 512;
