@@ -81,8 +81,10 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
                          hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ")."));
   }
   if (list_chunks) check_proxy(issue, mma_chunks_);
-  if (config_.provenance) check_tile(issue, which, desc, rows, k, type, mn_major, fp4, mma_chunks_);
-  operand_origin_ = config_.provenance && !mma_chunks_.empty() ? smem_.origin(mma_chunks_.front()) : 0;
+  operand_origins_.clear();
+  if (!config_.provenance) return;
+  for (std::uint32_t c : mma_chunks_) operand_origins_.push_back(smem_.origin(c));
+  check_tile(issue, which, desc, rows, k, type, mn_major, fp4, operand_origins_);
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
@@ -245,11 +247,12 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   // Without .ws row m of D is computed from row m of A and of D alone: an undefined row stays one.
   mma_undefined_.assign(variant.ws ? 0 : static_cast<std::size_t>(M), 0);
   std::uint8_t* undefined_rows = variant.ws ? nullptr : mma_undefined_.data();
-  operand_origin_ = 0;  // A from Tensor Memory: of unknown source
+  operand_origins_.clear();  // A from Tensor Memory: of unknown source
   read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, M, a_copies, M == 64 && !variant.ws, undefined_rows);
-  const std::uint64_t a_origin = operand_origin_;
+  mma_a_origins_.swap(operand_origins_);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, fp4_storage(kind), mma_bt_.data(), 1, N);
-  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_origin, operand_origin_);
+  mma_b_origins_.swap(operand_origins_);
+  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_desc, b_desc, f, group, {M, N});
   if (block_scaled(kind))
     apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 
@@ -291,16 +294,22 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
   std::array<Cta*, 2> pair{};  // by rank parity
   pair[rank() & 1] = this;
   pair[(rank() & 1) ^ 1] = peer_;
-  // Operands: each CTA its own A rows, B gathered from both halves.
+  // Operands: each CTA its own A rows, B gathered from both halves; their sources, the even CTA's first.
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
+  mma_a_origins_.clear();
+  mma_b_origins_.clear();
   for (int v = 0; v < 2; ++v) {
     Cta& c = *pair[v];
     const ActingFor acting(c, *this);
     const int issuer = c.issuer_key(*this, t);
     c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, fp4_storage(f.kind), mma_bt_.data() + v * half,
                  1, N);
+    mma_b_origins_.insert(mma_b_origins_.end(), c.operand_origins_.begin(), c.operand_origins_.end());
+    c.operand_origins_.clear();  // A from Tensor Memory: of unknown source
     c.read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, rows, M == 128 ? 2 : 1, false, nullptr);
+    mma_a_origins_.insert(mma_a_origins_.end(), c.operand_origins_.begin(), c.operand_origins_.end());
   }
+  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_desc, b_desc, f, CtaGroup::two, {M, N});
   // Block scaling: each CTA scales its rows of A and all N columns of B by the factors in its own
   // Tensor Memory, as for a cta_group::1 MMA of its M/2 rows (CUTLASS's MMA_ScaleFactor for the
   // 2-SM atoms is the 1-SM MMA of M/2 × round_up(N, 128), each CTA's factors copied to its own

@@ -57,7 +57,8 @@ struct Run {
     const ptx::Argument args[] = {ptx::argument(am), ptx::argument(bm), ptx::argument(dp)};
     const ptx::Allocation memory[] = {{a.data(), a.size() * 2, "a"}, {b.data(), b.size() * 2, "b"},
                                       {d.data(), d.size() * 4, "d", true}};
-    ptx::LaunchConfig config{.block = {128, 1, 1}, .dynamic_smem = 32784};
+    // Room past the tiles for a K step that walks off them (k_step_in_bytes_not_encoded reads 1536 bytes on).
+    ptx::LaunchConfig config{.block = {128, 1, 1}, .dynamic_smem = 40960};
     config.options.provenance = provenance;
     stats = ptx::launch(kernels(), kernels().entry(kernel), config, args, memory);
   }
@@ -123,6 +124,35 @@ TEST_CASE("a K step that never advances the descriptors: the K block added twice
   MESSAGE(w);
   CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
   CHECK(w.find("a K block added twice") != std::string::npos);
+}
+
+TEST_CASE("a K step of 32 added to the encoded descriptors (512 bytes): the rows shifted by 4 are named, with the step") {
+  Run r(fresh_seed() + 7);
+  r.launch("provenance_k_step_in_bytes_not_encoded");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);  // each MMA reads rows of one tensor, 4 rows on
+  REQUIRE(r.stats.warnings.count("k_block_read_twice") == 1);
+  CHECK(r.stats.warnings.at("k_block_read_twice") == 3);  // the second, third and fourth MMA
+  const std::string w = r.stats.first_warning.at("k_block_read_twice");
+  MESSAGE(w);
+  CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
+  CHECK(w.find("this MMA reads A(0, 0) and B(0, 0) from where an earlier MMA") != std::string::npos);
+  CHECK(w.find("a-desc's start address advanced 512 bytes (encoded 32) from the previous MMA's, where a K step of 16 "
+               "bf16 elements is 32 bytes (encoded 2)") != std::string::npos);
+  CHECK(w.find("b-desc's start address advanced 512 bytes") != std::string::npos);
+  CHECK(r.error() > 0.1);
+}
+
+TEST_CASE("a K step of 64 bytes where 16 bf16 are 32: the third MMA, back on the first's K columns, is named") {
+  Run r(fresh_seed() + 8);
+  r.launch("provenance_k_step_doubled");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
+  REQUIRE(r.stats.warnings.count("k_block_read_twice") == 1);
+  CHECK(r.stats.warnings.at("k_block_read_twice") == 2);  // the third (on the first's) and the fourth (the second's)
+  const std::string w = r.stats.first_warning.at("k_block_read_twice");
+  MESSAGE(w);
+  CHECK(w.find("a-desc's start address advanced 64 bytes (encoded 4) from the previous MMA's, where a K step of 16 "
+               "bf16 elements is 32 bytes (encoded 2)") != std::string::npos);
+  CHECK(r.error() > 0.1);
 }
 
 TEST_CASE("the correct kernel adds each K block once") {

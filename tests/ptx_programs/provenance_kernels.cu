@@ -3,7 +3,9 @@
 // swizzle, K-major) and issues the four tcgen05.mma of D = A·Bᵀ (128 × 128 ×
 // 64), then stores D. The variants plant legal descriptors that read the
 // wrong bytes: the descriptor's swizzle is not the TMA box's, or the
-// instruction descriptor calls A MN-major. Built by nvcc -ptx for sm_100a.
+// instruction descriptor calls A MN-major, or the K step does not advance the
+// descriptors, or advances them by the wrong count. Built by nvcc -ptx for
+// sm_100a.
 #include <cuda.h>
 
 #include <cstdint>
@@ -14,7 +16,14 @@ namespace {
 
 constexpr std::uint32_t kA = 0, kB = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
 
-enum Variant { correct, swizzle_none_in_descriptor, a_transposed_in_idesc, k_step_not_advanced };
+enum Variant {
+  correct,
+  swizzle_none_in_descriptor,
+  a_transposed_in_idesc,
+  k_step_not_advanced,
+  k_step_in_bytes_not_encoded,  // the descriptor advanced by 32 where its start field counts 16-byte units
+  k_step_doubled,               // 64 bytes a K step of 16 bf16, where it is 32
+};
 
 // K-major, 128B swizzle: rows 128 bytes apart in 8-row atoms of 1024 bytes (SBO), LBO unused (1).
 __device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
@@ -55,8 +64,13 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
                                 (V == a_transposed_in_idesc ? 1u << 15 : 0u);
     const int layout = V == swizzle_none_in_descriptor ? 0 : 2;
     for (int step = 0; step < 4; ++step) {  // 16 of K per MMA: 32 bytes along the 128-byte swizzled row
-      const int k_bytes = V == k_step_not_advanced ? 0 : 32 * step;  // the planted K step: never advanced
-      const std::uint64_t a = make_desc(base + kA + k_bytes, layout), b = make_desc(base + kB + k_bytes, layout);
+      // The planted K steps: never advanced, or by 64 bytes.
+      const int k_bytes = V == k_step_not_advanced ? 0 : V == k_step_doubled ? 64 * step : 32 * step;
+      std::uint64_t a = make_desc(base + kA + k_bytes, layout), b = make_desc(base + kB + k_bytes, layout);
+      if (V == k_step_in_bytes_not_encoded) {  // the planted K step: 32 added to the encoded descriptors
+        a = make_desc(base + kA, layout) + 32 * step;
+        b = make_desc(base + kB, layout) + 32 * step;
+      }
       asm volatile(
           "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
           "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(tmem),
@@ -89,4 +103,12 @@ extern "C" __global__ void provenance_a_transposed(const __grid_constant__ CUten
 extern "C" __global__ void provenance_k_step_not_advanced(const __grid_constant__ CUtensorMap a,
                                                           const __grid_constant__ CUtensorMap b, float* d) {
   tile_mma<k_step_not_advanced>(&a, &b, d);
+}
+extern "C" __global__ void provenance_k_step_in_bytes_not_encoded(const __grid_constant__ CUtensorMap a,
+                                                                  const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<k_step_in_bytes_not_encoded>(&a, &b, d);
+}
+extern "C" __global__ void provenance_k_step_doubled(const __grid_constant__ CUtensorMap a,
+                                                     const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<k_step_doubled>(&a, &b, d);
 }

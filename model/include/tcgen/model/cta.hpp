@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "tcgen/core/element_type.hpp"
@@ -307,12 +308,16 @@ class Cta {
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why);
-  // Rule::k_block_read_twice: an MMA into d_tmem whose A and B first chunks came from the same global
-  // places as an earlier MMA of the same accumulation (0: unknown, not judged).
-  void check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a, std::uint64_t b);
-  // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory.
+  // Rule::k_block_read_twice: an MMA into d_tmem whose A and B (mma_a_origins_, mma_b_origins_) came
+  // from the same global places as an earlier MMA of the same accumulation, or overlap those an
+  // earlier one read (a K step advanced by the wrong count: a_desc and b_desc name the step taken).
+  // `rows`: A's rows, B's (a pair's, both CTAs'); K and the types, for the step a K block takes.
+  void check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a_desc,
+                     std::uint64_t b_desc, const InstrDescriptorFields& f, CtaGroup group, std::array<int, 2> rows);
+  // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory
+  // (origins: each chunk's source, 0 unknown).
   void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                  bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks);
+                  bool mn_major, Fp4Storage fp4, const std::vector<std::uint64_t>& origins);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.
@@ -404,9 +409,16 @@ class Cta {
   std::map<Rule, Warning> warnings_;
   std::string after_free_lettered_;  // the last instruction counted for tmem_used_after_free (check_column)
   std::function<void(std::uint32_t, std::uint64_t)> mbarrier_hook_;
-  std::uint64_t operand_origin_ = 0;  // the last fetched SS operand's first chunk's source (0: unknown)
-  // Per accumulator (d-tmem), the (A, B) sources of the MMAs of its accumulation so far.
-  std::map<std::uint32_t, std::set<std::pair<std::uint64_t, std::uint64_t>>> accumulations_;
+  // The last fetched SS operand's chunks' sources, in fetch order (0: unknown), and the MMA's A and B
+  // (a CTA pair's: both CTAs' halves, the even one's first; A from Tensor Memory: none).
+  std::vector<std::uint64_t> operand_origins_, mma_a_origins_, mma_b_origins_;
+  // What one accumulation (an accumulator's MMAs since the last with enable-input-d clear) read.
+  struct Accumulation {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> firsts;  // each MMA's (A(0, 0), B(0, 0)) sources
+    std::unordered_set<std::uint64_t> a, b;                    // every known chunk source of A, of B
+    std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
+  };
+  std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
   std::function<std::string()> locator_;
 };
 
