@@ -7,6 +7,7 @@
 // (cta_mma_scale.cpp), D by Layout A, B, D, E, F or G, and the rules.
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -448,13 +449,16 @@ void Cta::write_mma_share(const MmaShare& s) {
 
   const std::uint32_t id = issue_op(OpKind::mma, s.issuer, s.t.warp, s.t.lane, op_instruction(s.issue.instruction), 0,
                                     s.now);
+  std::bitset<128> lanes;
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
+    lanes.set(static_cast<std::size_t>(lane));
     tmem_.set_writers(lane, col0, W, id);
     if (s.undefined_rows && s.undefined_rows[v]) tmem_.set_undefined(lane, col0, W, id);
     if (!in_place)
       for (int n = 0; n < W; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[v][n]));
   }
+  note_mma_write(s.issue, s.now, W, !s.variant.ws && s.now.m == M, lanes);
   // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
   if (s.a_tmem && config_.strict_mma_pipelining) {
     const int a_col0 = static_cast<int>(*s.a_tmem & 0xFFFF), a_columns = k_per_instruction(f.kind) * bits(f.a) / 32;

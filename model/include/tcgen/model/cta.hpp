@@ -13,6 +13,7 @@
 // tcgen05.fence::after_thread_sync (PTX #tcgen05-memory-consistency-model).
 // A driver calls the methods in one valid interleaving of the kernel's warps.
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -308,6 +309,12 @@ class Cta {
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why);
+  // The MMA whose D a cell never written lies among (cta_mma_writes.cpp): remembered at each MMA's
+  // write, named when a read finds a lane or column its shape did not reach.
+  // `one_cta_layout`: cta_group::1 without .ws; `columns`: D's from d-tmem's; `lanes`: those its rows went to.
+  void note_mma_write(const Issue& issue, const MmaShape& now, int columns, bool one_cta_layout,
+                      const std::bitset<128>& lanes);
+  std::string mma_write_near(int lane, int column) const;
   // Rule::k_block_read_twice: an MMA into d_tmem whose A and B (mma_a_origins_, mma_b_origins_) came
   // from the same global places as an earlier MMA of the same accumulation, or overlap those an
   // earlier one read (a K step advanced by the wrong count: a_desc and b_desc name the step taken).
@@ -419,6 +426,16 @@ class Cta {
     std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
   };
   std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
+  // Each shape an MMA wrote D at a d-tmem with, since that column's tcgen05.alloc: the instruction,
+  // where it was issued, its M and N, the lanes and columns (from d-tmem's) its D rows went to.
+  struct MmaWrite {
+    std::uint32_t d_tmem;
+    int m, n, columns;
+    bool one_cta_layout;  // cta_group::1 without .ws: D rows at datapath_lane (Layouts D, F)
+    std::bitset<128> lanes;
+    std::string instruction, where;
+  };
+  std::vector<MmaWrite> mma_writes_;
   std::function<std::string()> locator_;
 };
 
