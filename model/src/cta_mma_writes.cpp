@@ -27,7 +27,10 @@ std::string lane_ranges(const std::bitset<128>& lanes) {
     while (last + 1 < 128 && lanes[static_cast<std::size_t>(last + 1)]) ++last;
     if (!s.empty()) s += ", ";
     s += std::to_string(first);
-    if (last > first) s += "-" + std::to_string(last);
+    if (last > first) {
+      s += '-';
+      s += std::to_string(last);
+    }
     first = last + 1;
   }
   const std::size_t comma = s.rfind(", ");

@@ -5,7 +5,6 @@
 // other major-ness, a K block read twice) compute garbage on a B200 without
 // a fault; here they are named at the MMA.
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "operand_fetch_into.hpp"
@@ -164,7 +163,7 @@ void Cta::check_tile(const Issue& issue, const char* which, std::uint64_t desc, 
 namespace {
 
 // The first chunk (its index) whose known source an earlier MMA read too; -1 when none.
-long first_seen(const std::unordered_set<std::uint64_t>& seen, const std::vector<std::uint64_t>& o) {
+long first_seen(const SourceSet& seen, const std::vector<std::uint64_t>& o) {
   for (std::size_t i = 0; i < o.size(); ++i)
     if (o[i] != 0 && seen.contains(o[i])) return static_cast<long>(i);
   return -1;
@@ -204,7 +203,11 @@ void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_in
                         std::uint64_t b_desc, const InstrDescriptorFields& f, CtaGroup group,
                         std::array<int, 2> rows) {
   Accumulation& seen = accumulations_[d_tmem];
-  if (!enable_input_d) seen = {};  // a new accumulation starts
+  if (!enable_input_d) {  // a new accumulation starts
+    seen.firsts.clear();
+    seen.a.clear();
+    seen.b.clear();
+  }
   const std::vector<std::uint64_t>&a = mma_a_origins_, &b = mma_b_origins_;
   if (a.empty() || b.empty()) return;  // A from Tensor Memory (attention's P of P·V): not judged
   const std::uint64_t a0 = a.front(), b0 = b.front();

@@ -23,7 +23,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "tcgen/core/element_type.hpp"
@@ -37,6 +36,7 @@
 #include "tcgen/model/operand_fetch.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
+#include "tcgen/model/source_set.hpp"
 #include "tcgen/model/tensor_memory.hpp"
 
 namespace tcgen::model {
@@ -422,7 +422,7 @@ class Cta {
   // What one accumulation (an accumulator's MMAs since the last with enable-input-d clear) read.
   struct Accumulation {
     std::set<std::pair<std::uint64_t, std::uint64_t>> firsts;  // each MMA's (A(0, 0), B(0, 0)) sources
-    std::unordered_set<std::uint64_t> a, b;                    // every known chunk source of A, of B
+    SourceSet a, b;                                            // every known chunk source of A, of B
     std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
   };
   std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
