@@ -98,7 +98,8 @@ bool is_tile(const std::vector<std::uint64_t>& o, std::size_t per, std::int64_t 
 // K-major operand, a K row of an MN-major one), `elements` a chunk, its rows counted from row0.
 std::string element_name(const char* name, long i, std::size_t per, std::int64_t elements, bool mn_major,
                          std::size_t row0 = 0) {
-  const std::size_t line = static_cast<std::size_t>(i) / per + (mn_major ? 0 : row0), chunk = static_cast<std::size_t>(i) % per;
+  const std::size_t line = static_cast<std::size_t>(i) / per + (mn_major ? 0 : row0);
+  const std::size_t chunk = static_cast<std::size_t>(i) % per;
   const std::size_t along = chunk * static_cast<std::size_t>(elements) + (mn_major ? row0 : 0);
   const std::size_t first = mn_major ? along : line, second = mn_major ? line : along;
   return std::string(name) + "(" + std::to_string(first) + ", " + std::to_string(second) + ")";
@@ -186,12 +187,14 @@ std::int64_t k_block_bytes(std::uint64_t previous, std::size_t per) {
 // MN-major one. Empty when it moved by exactly the K step.
 std::string step_taken(const char* which, std::uint64_t desc, std::uint64_t previous, int k, ElementType type,
                        bool mn_major, std::size_t chunks_per_row) {
-  const std::int64_t moved = (static_cast<std::int64_t>(desc & 0x3FFF) - static_cast<std::int64_t>(previous & 0x3FFF)) * 16;
+  const std::int64_t moved =
+      (static_cast<std::int64_t>(desc & 0x3FFF) - static_cast<std::int64_t>(previous & 0x3FFF)) * 16;
   const std::int64_t step = mn_major ? 0 : k_block_bytes(previous, chunks_per_row);
   if (step != 0 && moved == step) return "";
   std::string s = std::string(which) + "'s start address advanced " + std::to_string(moved) + " bytes (encoded " +
                   std::to_string(moved / 16) + ") from the previous MMA's";
-  if (mn_major) return s + ", where a K step of " + std::to_string(k) + " is " + std::to_string(k) + " K rows of the MN-major operand";
+  if (mn_major)
+    return s + ", where a K step of " + std::to_string(k) + " is " + std::to_string(k) + " K rows of the MN-major operand";
   if (step == 0) return s;
   return s + ", where a K step of " + std::to_string(k) + " " + name(type) + " elements is " + std::to_string(step) +
          " bytes (encoded " + std::to_string(step / 16) + ")";
@@ -234,19 +237,20 @@ void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_in
       return element_name(name, i % static_cast<long>(share), per, elements, mn_major,
                           static_cast<std::size_t>(i) / share * share_rows);
     };
+    const std::size_t a_per = a.size() / static_cast<std::size_t>(rows[0]),
+                      b_per = b.size() / static_cast<std::size_t>(rows[1]);  // chunks a row (K-major)
     std::string steps;
-    for (const std::string& s :
-         {step_taken("a-desc", a_desc, seen.a_desc, ka, f.a, f.a_mn_major, a.size() / static_cast<std::size_t>(rows[0])),
-          step_taken("b-desc", b_desc, seen.b_desc, kb, f.b, f.b_mn_major, b.size() / static_cast<std::size_t>(rows[1]))})
+    for (const std::string& s : {step_taken("a-desc", a_desc, seen.a_desc, ka, f.a, f.a_mn_major, a_per),
+                                 step_taken("b-desc", b_desc, seen.b_desc, kb, f.b, f.b_mn_major, b_per)})
       if (!s.empty()) steps += (steps.empty() ? "" : "; ") + s;
-    raise(ModelError(
-        issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
-        "this MMA reads " + element("A", a, a_seen, f.a_mn_major, ka, rows[0]) + " and " +
-            element("B", b, b_seen, f.b_mn_major, kb, rows[1]) + " from where an earlier MMA of the same accumulation read some of its A and B: part of a K block added "
-            "twice. " +
-            (steps.empty() ? std::string("Both descriptors advanced one K step from the previous MMA's; what shared "
-                                         "memory holds there was read before.")
-                           : "The K step is wrong: " + steps + ".")));
+    raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
+                     "this MMA reads " + element("A", a, a_seen, f.a_mn_major, ka, rows[0]) + " and " +
+                         element("B", b, b_seen, f.b_mn_major, kb, rows[1]) +
+                         " from where an earlier MMA of the same accumulation read some of its A and B: part of a K "
+                         "block added twice. " +
+                         (steps.empty() ? std::string("Both descriptors advanced one K step from the previous MMA's; "
+                                                      "what shared memory holds there was read before.")
+                                        : "The step taken: " + steps + ".")));
   }
   for (std::uint64_t g : a)
     if (g != 0) seen.a.insert(g);

@@ -137,7 +137,7 @@ TEST_CASE("a K step that never advances the descriptors: the K block added twice
   CHECK(w.find("a K block added twice") != std::string::npos);
 }
 
-TEST_CASE("a K step of 32 added to the encoded descriptors (512 bytes): the rows shifted by 4 are named, with the step") {
+TEST_CASE("a K step of 32 added to the encoded descriptors (512 bytes): rows 4 on are named, with the step") {
   Run r(fresh_seed() + 7);
   r.launch("provenance_k_step_in_bytes_not_encoded");
   CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);  // each MMA reads rows of one tensor, 4 rows on
@@ -185,8 +185,8 @@ TEST_CASE("an idesc with M >> 4 one bit low (M = 64): the ld's unwritten lane 16
   CHECK(lane % 32 == 16);
   CHECK(std::regex_search(e, std::regex(R"(The MMA at \S*provenance_kernels\.cu:\d+, PTX line \d+ \(tcgen05\.mma)")));
   CHECK(e.find("(M = 64, N = 128) wrote D to lanes 0-15, 32-47, 64-79 and 96-111, columns 0-127, not lane " +
-               std::to_string(lane) + "; an M of 128 would have written it (idesc bits 24-28 hold M >> 4: 8, here 4)") !=
-        std::string::npos);
+               std::to_string(lane) +
+               "; an M of 128 would have written it (idesc bits 24-28 hold M >> 4: 8, here 4)") != std::string::npos);
 }
 
 TEST_CASE("an idesc with N = 64 where D is 128 wide: the ld's unwritten column 64 names the MMA and its N") {
