@@ -103,6 +103,8 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
   const int columns = k * element_bits / 32;  // 256 bits of each row: 8 columns
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
+  // The cells' sources, where tcgen05.cp brought any (the first copy's: the others repeat its rows).
+  const bool sources = config_.provenance && !tmem_sources_.empty() && first_lane == 0;
   for (int m = 0; m < rows; ++m) {
     // M = 64 of cta_group::1 without .ws is Layout F; the rest are rows of lanes.
     const int lane = layout_f ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
@@ -115,7 +117,13 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
         check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
       out[static_cast<std::size_t>(m) * k + kk] = decode(type, (tmem_.value(lane, col0 + p.column) >> p.shift) & mask);
     }
+    if (sources)
+      for (int c = 0; c < columns; ++c) {
+        const CellSource& s = tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col0 + c];
+        operand_origins_.push_back(s.cp == tmem_.writer(lane, col0 + c) ? s.global : 0);
+      }
   }
+  if (sources) check_tmem_tile(issue, a_tmem, rows, type);
 }
 
 namespace {

@@ -202,6 +202,23 @@ std::string step_taken(const char* which, std::uint64_t desc, std::uint64_t prev
 
 }  // namespace
 
+void Cta::check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, ElementType type) {
+  const std::vector<std::uint64_t>& o = operand_origins_;
+  const std::size_t per = o.size() / static_cast<std::size_t>(rows);  // cells a row, 4 bytes of the tensor each
+  const Misfit bad = first_misfit(o, per, 4);
+  if (bad.index < 0) return;
+  const std::int64_t elements = 32 / bits(type);
+  const std::int64_t got =
+      static_cast<std::int64_t>(o[static_cast<std::size_t>(bad.index)] - o[static_cast<std::size_t>(bad.against)]);
+  raise(ModelError(issue, Rule::operand_not_a_tile, "a-tmem", hex(a_tmem),
+                   element_name("A", bad.index, per, elements, false) + " was copied (tcgen05.cp) from " +
+                       std::to_string(got) + " bytes past the source of " +
+                       element_name("A", bad.against, per, elements, false) + ", where a row of one tensor holds it " +
+                       std::to_string(4 * (bad.index - bad.against)) + " bytes past it (each row's elements are "
+                       "contiguous in the tensor): the tcgen05.cp's descriptor read shared memory in another layout "
+                       "than it was written in (its LBO and SBO, or its swizzle)."));
+}
+
 void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a_desc,
                         std::uint64_t b_desc, const InstrDescriptorFields& f, CtaGroup group,
                         std::array<int, 2> rows) {
@@ -240,7 +257,8 @@ void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_in
     const std::size_t a_per = a.size() / static_cast<std::size_t>(rows[0]),
                       b_per = b.size() / static_cast<std::size_t>(rows[1]);  // chunks a row (K-major)
     std::string steps;
-    for (const std::string& s : {step_taken("a-desc", a_desc, seen.a_desc, ka, f.a, f.a_mn_major, a_per),
+    for (const std::string& s : {a_desc == 0 ? std::string()  // A from Tensor Memory
+                                             : step_taken("a-desc", a_desc, seen.a_desc, ka, f.a, f.a_mn_major, a_per),
                                  step_taken("b-desc", b_desc, seen.b_desc, kb, f.b, f.b_mn_major, b_per)})
       if (!s.empty()) steps += (steps.empty() ? "" : "; ") + s;
     raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),

@@ -325,6 +325,9 @@ class Cta {
   // (origins: each chunk's source, 0 unknown).
   void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, Fp4Storage fp4, const std::vector<std::uint64_t>& origins);
+  // Rule::operand_not_a_tile for an A read from Tensor Memory at a_tmem, `rows` rows of cells whose
+  // sources (operand_origins_, one a cell) tcgen05.cp brought.
+  void check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, ElementType type);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.
@@ -426,6 +429,14 @@ class Cta {
     std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
   };
   std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
+  // Where each Tensor Memory cell's 4 bytes came from in global memory, as the tcgen05.cp that wrote
+  // it copied them from shared memory (0: unknown); made at the first cp, with provenance. A source
+  // holds while the cell's writer is that cp: any later write is another writer, and forgets it.
+  struct CellSource {
+    std::uint32_t cp;
+    std::uint64_t global;
+  };
+  std::vector<CellSource> tmem_sources_;  // lane · 512 + column
   // Each shape an MMA wrote D at a d-tmem with, since that column's tcgen05.alloc: the instruction,
   // where it was issued, its M and N, the lanes and columns (from d-tmem's) its D rows went to.
   struct MmaWrite {
