@@ -79,6 +79,10 @@ void Cta::dealloc(int warp, std::uint32_t taddr, std::uint32_t ncols, CtaGroup g
   if ((taddr >> 16) != 0 || !tmem_.release(column, static_cast<int>(ncols), warp))
     raise(ModelError(issue, Rule::dealloc_mismatch, "taddr", hex(taddr) + " with nCols " + std::to_string(ncols),
                      "live allocations: " + tmem_.describe() + "."));
+  std::erase_if(mma_writes_, [&](const MmaWrite& w) {  // a later alloc's cells are never written by them
+    const int c = static_cast<int>(w.d_tmem & 0xFFFF);
+    return c >= column && c < column + static_cast<int>(ncols);
+  });
 }
 
 void Cta::relinquish_alloc_permit(int warp, CtaGroup group) {

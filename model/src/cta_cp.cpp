@@ -78,6 +78,15 @@ void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std:
                         p[0] | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24));
         tmem_.set_writer(lane, col0 + c, id);
       }
+  if (!config_.provenance) return;
+  if (tmem_sources_.empty()) tmem_sources_.resize(std::size_t{TensorMemory::kLanes} * TensorMemory::kColumns);
+  for (int s = 0; s < rows; ++s)
+    for (int lane : destination_lanes(shape, s))
+      for (int c = 0; c < columns; ++c) {
+        const std::uint64_t chunk = smem_.origin(chunks[static_cast<std::size_t>(s * bytes / 16 + c / 4)]);
+        tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col0 + c] = {
+            id, chunk == 0 ? 0 : chunk + 4 * static_cast<std::uint64_t>(c % 4)};
+      }
 }
 
 }  // namespace tcgen::model

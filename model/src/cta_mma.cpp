@@ -7,6 +7,7 @@
 // (cta_mma_scale.cpp), D by Layout A, B, D, E, F or G, and the rules.
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -81,8 +82,10 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
                          hex(smem_.base()) + ", " + hex(smem_.base() + smem_.size()) + ")."));
   }
   if (list_chunks) check_proxy(issue, mma_chunks_);
-  if (config_.provenance) check_tile(issue, which, desc, rows, k, type, mn_major, fp4, mma_chunks_);
-  operand_origin_ = config_.provenance && !mma_chunks_.empty() ? smem_.origin(mma_chunks_.front()) : 0;
+  operand_origins_.clear();
+  if (!config_.provenance) return;
+  for (std::uint32_t c : mma_chunks_) operand_origins_.push_back(smem_.origin(c));
+  check_tile(issue, which, desc, rows, k, type, mn_major, fp4, operand_origins_);
 }
 
 void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_tmem, const MmaShape& now, int rows,
@@ -100,6 +103,8 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
   const int columns = k * element_bits / 32;  // 256 bits of each row: 8 columns
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
+  // The cells' sources, where tcgen05.cp brought any (the first copy's: the others repeat its rows).
+  const bool sources = config_.provenance && !tmem_sources_.empty() && first_lane == 0;
   for (int m = 0; m < rows; ++m) {
     // M = 64 of cta_group::1 without .ws is Layout F; the rest are rows of lanes.
     const int lane = layout_f ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
@@ -112,7 +117,13 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
         check_written(issue, lane, col0 + p.column, ", and the MMA reads A from it");
       out[static_cast<std::size_t>(m) * k + kk] = decode(type, (tmem_.value(lane, col0 + p.column) >> p.shift) & mask);
     }
+    if (sources)
+      for (int c = 0; c < columns; ++c) {
+        const CellSource& s = tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col0 + c];
+        operand_origins_.push_back(s.cp == tmem_.writer(lane, col0 + c) ? s.global : 0);
+      }
   }
+  if (sources) check_tmem_tile(issue, a_tmem, rows, type);
 }
 
 namespace {
@@ -245,11 +256,12 @@ void Cta::mma(Thread t, MmaKind kind, std::uint32_t d_tmem, std::optional<std::u
   // Without .ws row m of D is computed from row m of A and of D alone: an undefined row stays one.
   mma_undefined_.assign(variant.ws ? 0 : static_cast<std::size_t>(M), 0);
   std::uint8_t* undefined_rows = variant.ws ? nullptr : mma_undefined_.data();
-  operand_origin_ = 0;  // A from Tensor Memory: of unknown source
+  operand_origins_.clear();  // A from Tensor Memory: of unknown source
   read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, M, a_copies, M == 64 && !variant.ws, undefined_rows);
-  const std::uint64_t a_origin = operand_origin_;
+  mma_a_origins_.swap(operand_origins_);
   fetch_smem(issue, "b-desc", b_desc, N, K, f.b, f.b_mn_major, fp4_storage(kind), mma_bt_.data(), 1, N);
-  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_origin, operand_origin_);
+  mma_b_origins_.swap(operand_origins_);
+  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_desc, b_desc, f, group, {M, N});
   if (block_scaled(kind))
     apply_scale_factors(issue, t.warp, issuer, f, variant, now, M, N, K, mma_a_.data(), mma_bt_.data());
 
@@ -291,16 +303,22 @@ void Cta::pair_mma(const Issue& issue, Thread t, const InstrDescriptorFields& f,
   std::array<Cta*, 2> pair{};  // by rank parity
   pair[rank() & 1] = this;
   pair[(rank() & 1) ^ 1] = peer_;
-  // Operands: each CTA its own A rows, B gathered from both halves.
+  // Operands: each CTA its own A rows, B gathered from both halves; their sources, the even CTA's first.
   mma_bt_.resize(static_cast<std::size_t>(K) * N);
+  mma_a_origins_.clear();
+  mma_b_origins_.clear();
   for (int v = 0; v < 2; ++v) {
     Cta& c = *pair[v];
     const ActingFor acting(c, *this);
     const int issuer = c.issuer_key(*this, t);
     c.fetch_smem(issue, "b-desc", b_desc, half, K, f.b, f.b_mn_major, fp4_storage(f.kind), mma_bt_.data() + v * half,
                  1, N);
+    mma_b_origins_.insert(mma_b_origins_.end(), c.operand_origins_.begin(), c.operand_origins_.end());
+    c.operand_origins_.clear();  // A from Tensor Memory: of unknown source
     c.read_a(issue, t.warp, issuer, f, variant, a_tmem, a_desc, now, rows, M == 128 ? 2 : 1, false, nullptr);
+    mma_a_origins_.insert(mma_a_origins_.end(), c.operand_origins_.begin(), c.operand_origins_.end());
   }
+  if (config_.provenance) check_k_block(issue, d_tmem, enable_input_d, a_desc, b_desc, f, CtaGroup::two, {M, N});
   // Block scaling: each CTA scales its rows of A and all N columns of B by the factors in its own
   // Tensor Memory, as for a cta_group::1 MMA of its M/2 rows (CUTLASS's MMA_ScaleFactor for the
   // 2-SM atoms is the 1-SM MMA of M/2 × round_up(N, 128), each CTA's factors copied to its own
@@ -439,13 +457,16 @@ void Cta::write_mma_share(const MmaShare& s) {
 
   const std::uint32_t id = issue_op(OpKind::mma, s.issuer, s.t.warp, s.t.lane, op_instruction(s.issue.instruction), 0,
                                     s.now);
+  std::bitset<128> lanes;
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
+    lanes.set(static_cast<std::size_t>(lane));
     tmem_.set_writers(lane, col0, W, id);
     if (s.undefined_rows && s.undefined_rows[v]) tmem_.set_undefined(lane, col0, W, id);
     if (!in_place)
       for (int n = 0; n < W; ++n) tmem_.set_value(lane, col0 + n, encode(f.d, mma_rows_[v][n]));
   }
+  note_mma_write(s.issue, s.now, W, !s.variant.ws && s.now.m == M, lanes);
   // The cells of A, remembered only in strict mode (the default orders any two mma of one thread).
   if (s.a_tmem && config_.strict_mma_pipelining) {
     const int a_col0 = static_cast<int>(*s.a_tmem & 0xFFFF), a_columns = k_per_instruction(f.kind) * bits(f.a) / 32;

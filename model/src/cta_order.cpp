@@ -208,6 +208,7 @@ void Cta::check_written(const Issue& issue, int lane, int column, const char* wh
                 "covers 16 lanes, so the second half of a warp's 32 lanes is at taddr + (16 << 16) (lane + 16), "
                 "not taddr + 16 (column + 16).";
   }
+  detail += mma_write_near(lane, column);
   raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail));
 }
 

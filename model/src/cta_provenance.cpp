@@ -94,6 +94,17 @@ bool is_tile(const std::vector<std::uint64_t>& o, std::size_t per, std::int64_t 
   return true;
 }
 
+// "A(3, 16)": the element at the start of chunk i of an operand read `per` chunks a line (a row of a
+// K-major operand, a K row of an MN-major one), `elements` a chunk, its rows counted from row0.
+std::string element_name(const char* name, long i, std::size_t per, std::int64_t elements, bool mn_major,
+                         std::size_t row0 = 0) {
+  const std::size_t line = static_cast<std::size_t>(i) / per + (mn_major ? 0 : row0);
+  const std::size_t chunk = static_cast<std::size_t>(i) % per;
+  const std::size_t along = chunk * static_cast<std::size_t>(elements) + (mn_major ? row0 : 0);
+  const std::size_t first = mn_major ? along : line, second = mn_major ? line : along;
+  return std::string(name) + "(" + std::to_string(first) + ", " + std::to_string(second) + ")";
+}
+
 std::uint64_t with_field(std::uint64_t desc, int shift, int width, std::uint64_t value) {
   const std::uint64_t mask = ((1ull << width) - 1) << shift;
   return (desc & ~mask) | ((value << shift) & mask);
@@ -102,9 +113,8 @@ std::uint64_t with_field(std::uint64_t desc, int shift, int width, std::uint64_t
 }  // namespace
 
 void Cta::check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                     bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks) {
-  if (chunks.empty()) return;
-  const std::vector<std::uint64_t> o = origins_of(smem_, chunks);
+                     bool mn_major, Fp4Storage fp4, const std::vector<std::uint64_t>& o) {
+  if (o.empty()) return;
   // Chunks per line: a row's along K (K-major), a K row's along M/N (MN-major).
   const std::size_t per = o.size() / static_cast<std::size_t>(mn_major ? k : rows);
   // Global bytes behind a 16-byte chunk: its elements' bits (T elements of `type` a chunk).
@@ -135,38 +145,137 @@ void Cta::check_tile(const Issue& issue, const char* which, std::uint64_t desc, 
   std::string diagnosis = "no other LBO/SBO, swizzle or major-ness reads whole rows of one tensor either";
   for (const Alternative& a : alternatives) {
     const std::vector<std::uint32_t> c = chunks_of(smem_, a.desc, rows, k, type, a.mn_major, fp4);
-    if (c.size() != chunks.size()) continue;
+    if (c.size() != o.size()) continue;
     if (is_tile(origins_of(smem_, c), c.size() / static_cast<std::size_t>(a.mn_major ? k : rows), step)) {
       diagnosis = a.says;
       break;
     }
   }
-  const auto position = [&](long i) {
-    const std::size_t line = static_cast<std::size_t>(i) / per, chunk = static_cast<std::size_t>(i) % per;
-    const std::size_t along = chunk * static_cast<std::size_t>(elements);
-    return mn_major ? "(" + std::to_string(along) + ", " + std::to_string(line) + ")"
-                    : "(" + std::to_string(line) + ", " + std::to_string(along) + ")";
-  };
   const char* name = which[0] == 'a' ? "A" : "B";
   const std::int64_t got = static_cast<std::int64_t>(o[static_cast<std::size_t>(bad.index)] - o[static_cast<std::size_t>(bad.against)]);
   raise(ModelError(issue, Rule::operand_not_a_tile, which, hex(desc),
-                   std::string(name) + position(bad.index) + " was loaded from " + std::to_string(got) +
-                       " bytes past the source of " + name + position(bad.against) + ", where a row of one tensor holds it " +
+                   element_name(name, bad.index, per, elements, mn_major) + " was loaded from " + std::to_string(got) +
+                       " bytes past the source of " + element_name(name, bad.against, per, elements, mn_major) +
+                       ", where a row of one tensor holds it " +
                        std::to_string(step * (bad.index - bad.against)) + " bytes past it (each " + (mn_major ? "K row" : "row") +
                        "'s elements are contiguous in the tensor): " + diagnosis + "."));
 }
 
-void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a,
-                        std::uint64_t b) {
-  auto& seen = accumulations_[d_tmem];
-  if (!enable_input_d) seen.clear();  // a new accumulation starts
-  if (a == 0 || b == 0) return;
-  if (seen.insert({a, b}).second) return;
-  raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
-                   "this MMA's A and B come from the same places in global memory as an earlier MMA of the same "
-                   "accumulation (A(0, 0) from " + hex(a) + ", B(0, 0) from " + hex(b) + "): a K block added twice. "
-                   "A K step that does not advance the descriptors, or a stage read again before its next TMA landed, "
-                   "does that."));
+namespace {
+
+// The first chunk (its index) whose known source an earlier MMA read too; -1 when none.
+long first_seen(const SourceSet& seen, const std::vector<std::uint64_t>& o) {
+  for (std::size_t i = 0; i < o.size(); ++i)
+    if (o[i] != 0 && seen.contains(o[i])) return static_cast<long>(i);
+  return -1;
+}
+
+// The bytes one K block (`per` chunks a row) takes along a K-major operand's rows, where the next
+// starts (PTX #tcgen05-shared-memory-descriptor's canonical layouts): without swizzle its chunks are
+// core matrices LBO apart; swizzled, they lie along the atom's row while it lasts (the next atom's
+// place is not in the descriptor: 0, unknown).
+std::int64_t k_block_bytes(std::uint64_t previous, std::size_t per) {
+  const SmemDescriptorFields d = decode_smem_descriptor(previous);
+  if (d.layout_type == 0) return static_cast<std::int64_t>(per) * d.lbo;
+  const std::uint32_t width = d.layout_type == 6 ? 32 : d.layout_type == 4 ? 64 : 128;  // the atom row's bytes
+  const std::uint32_t along = static_cast<std::uint32_t>(per) * 16;
+  return d.start_address % width + along < width ? along : 0;
+}
+
+// How far an operand's descriptor moved from the previous MMA's, against the K step it should take:
+// k_block_bytes of a K-major operand (the encoded start address counts 16-byte units), K rows of an
+// MN-major one. Empty when it moved by exactly the K step.
+std::string step_taken(const char* which, std::uint64_t desc, std::uint64_t previous, int k, ElementType type,
+                       bool mn_major, std::size_t chunks_per_row) {
+  const std::int64_t moved =
+      (static_cast<std::int64_t>(desc & 0x3FFF) - static_cast<std::int64_t>(previous & 0x3FFF)) * 16;
+  const std::int64_t step = mn_major ? 0 : k_block_bytes(previous, chunks_per_row);
+  if (step != 0 && moved == step) return "";
+  std::string s = std::string(which) + "'s start address advanced " + std::to_string(moved) + " bytes (encoded " +
+                  std::to_string(moved / 16) + ") from the previous MMA's";
+  if (mn_major)
+    return s + ", where a K step of " + std::to_string(k) + " is " + std::to_string(k) + " K rows of the MN-major operand";
+  if (step == 0) return s;
+  return s + ", where a K step of " + std::to_string(k) + " " + name(type) + " elements is " + std::to_string(step) +
+         " bytes (encoded " + std::to_string(step / 16) + ")";
+}
+
+}  // namespace
+
+void Cta::check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, ElementType type) {
+  const std::vector<std::uint64_t>& o = operand_origins_;
+  const std::size_t per = o.size() / static_cast<std::size_t>(rows);  // cells a row, 4 bytes of the tensor each
+  const Misfit bad = first_misfit(o, per, 4);
+  if (bad.index < 0) return;
+  const std::int64_t elements = 32 / bits(type);
+  const std::int64_t got =
+      static_cast<std::int64_t>(o[static_cast<std::size_t>(bad.index)] - o[static_cast<std::size_t>(bad.against)]);
+  raise(ModelError(issue, Rule::operand_not_a_tile, "a-tmem", hex(a_tmem),
+                   element_name("A", bad.index, per, elements, false) + " was copied (tcgen05.cp) from " +
+                       std::to_string(got) + " bytes past the source of " +
+                       element_name("A", bad.against, per, elements, false) + ", where a row of one tensor holds it " +
+                       std::to_string(4 * (bad.index - bad.against)) + " bytes past it (each row's elements are "
+                       "contiguous in the tensor): the tcgen05.cp's descriptor read shared memory in another layout "
+                       "than it was written in (its LBO and SBO, or its swizzle)."));
+}
+
+void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a_desc,
+                        std::uint64_t b_desc, const InstrDescriptorFields& f, CtaGroup group,
+                        std::array<int, 2> rows) {
+  Accumulation& seen = accumulations_[d_tmem];
+  if (!enable_input_d) {  // a new accumulation starts
+    seen.firsts.clear();
+    seen.a.clear();
+    seen.b.clear();
+  }
+  const std::vector<std::uint64_t>&a = mma_a_origins_, &b = mma_b_origins_;
+  if (a.empty() || b.empty()) return;  // A from Tensor Memory (attention's P of P·V): not judged
+  const std::uint64_t a0 = a.front(), b0 = b.front();
+  const bool repeat = a0 != 0 && b0 != 0 && !seen.firsts.insert({a0, b0}).second;
+  if (repeat)
+    raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
+                     "this MMA's A and B come from the same places in global memory as an earlier MMA of the same "
+                     "accumulation (A(0, 0) from " + hex(a0) + ", B(0, 0) from " + hex(b0) + "): a K block added "
+                     "twice. A K step that does not advance the descriptors, or a stage read again before its next "
+                     "TMA landed, does that."));
+  // Not the same K block, yet part of one already added: the K step moved the descriptors by the
+  // wrong count, reading rows shifted or K columns read again.
+  const long a_seen = repeat ? -1 : first_seen(seen.a, a), b_seen = a_seen < 0 ? -1 : first_seen(seen.b, b);
+  if (b_seen >= 0) {
+    const int ka = k_per_instruction(f.kind), kb = k_per_instruction(f.kind, f.sparse);
+    const std::size_t ctas = group == CtaGroup::two ? 2 : 1;
+    // A pair's operand lists each CTA's share in turn: rows / ctas rows (lines, or columns of K rows) each.
+    const auto element = [&](const char* name, const std::vector<std::uint64_t>& o, long i, bool mn_major, int k,
+                             int rows_total) {
+      const std::size_t share = o.size() / ctas, share_rows = static_cast<std::size_t>(rows_total) / ctas;
+      const std::size_t per = share / (mn_major ? static_cast<std::size_t>(k) : share_rows);
+      const std::int64_t elements = static_cast<std::int64_t>(mn_major ? share_rows : static_cast<std::size_t>(k)) /
+                                    static_cast<std::int64_t>(per);
+      return element_name(name, i % static_cast<long>(share), per, elements, mn_major,
+                          static_cast<std::size_t>(i) / share * share_rows);
+    };
+    const std::size_t a_per = a.size() / static_cast<std::size_t>(rows[0]),
+                      b_per = b.size() / static_cast<std::size_t>(rows[1]);  // chunks a row (K-major)
+    std::string steps;
+    for (const std::string& s : {a_desc == 0 ? std::string()  // A from Tensor Memory
+                                             : step_taken("a-desc", a_desc, seen.a_desc, ka, f.a, f.a_mn_major, a_per),
+                                 step_taken("b-desc", b_desc, seen.b_desc, kb, f.b, f.b_mn_major, b_per)})
+      if (!s.empty()) steps += (steps.empty() ? "" : "; ") + s;
+    raise(ModelError(issue, Rule::k_block_read_twice, "d-tmem", hex(d_tmem),
+                     "this MMA reads " + element("A", a, a_seen, f.a_mn_major, ka, rows[0]) + " and " +
+                         element("B", b, b_seen, f.b_mn_major, kb, rows[1]) +
+                         " from where an earlier MMA of the same accumulation read some of its A and B: part of a K "
+                         "block added twice. " +
+                         (steps.empty() ? std::string("Both descriptors advanced one K step from the previous MMA's; "
+                                                      "what shared memory holds there was read before.")
+                                        : "The step taken: " + steps + ".")));
+  }
+  for (std::uint64_t g : a)
+    if (g != 0) seen.a.insert(g);
+  for (std::uint64_t g : b)
+    if (g != 0) seen.b.insert(g);
+  seen.a_desc = a_desc;
+  seen.b_desc = b_desc;
 }
 
 }  // namespace tcgen::model

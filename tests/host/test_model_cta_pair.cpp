@@ -337,3 +337,74 @@ TEST_CASE("tcgen05.cp with cta_group::2 copies into both CTAs' Tensor Memory, ea
     CHECK(decode(ElementType::f32, r[9][1]) == float(v * 10000 + (16 * 1 + 128 * 1 + 4) / 4));
   }
 }
+
+namespace {
+
+// Fake global addresses of row-major K-major tensors A (M × K) and B (N × K), bf16.
+constexpr std::uint64_t kGlobalA = 0x100000, kGlobalB = 0x200000;
+
+// Each CTA's staged halves of A and B (stage_halves) given the sources a TMA load of rows
+// v·M/2.. of A and v·N/2.. of B would have given them; `stale_k_block1`: rank 1's K block 1
+// (columns 16-31) holds the sources of its K block 0, a stage its TMA did not refill.
+void mark_sources(Pair& p, int m, int n, int k, bool stale_k_block1 = false) {
+  for (int v = 0; v < 2; ++v)
+    for (const auto& [op, global] : {std::pair{KMajor{Pair::kA, m / 2, k, ElementType::bf16}, kGlobalA},
+                                     std::pair{KMajor{Pair::kB, n / 2, k, ElementType::bf16}, kGlobalB}})
+      for (int r = 0; r < op.rows; ++r)
+        for (int kk = 0; kk < k; kk += 8) {  // 8 bf16 a chunk
+          const int from = v == 1 && stale_k_block1 && kk >= 16 && kk < 32 ? kk - 16 : kk;
+          p.cta[v].set_smem_origin(op.addr(r, kk), 16, global + 2 * std::uint64_t((v * op.rows + r) * k + from));
+        }
+}
+
+}  // namespace
+
+TEST_CASE("a pair MMA's K step advanced half a block: part of a K block added twice, with the step taken") {
+  constexpr int M = 256, N = 64, K = 64;
+  Pair p;
+  const std::vector<float> a = small_values(M, K, 31), b = small_values(N, K, 32);
+  stage_halves(p, a, b, M, N, K);
+  mark_sources(p, M, N, K);
+  const KMajor a_half{Pair::kA, M / 2, K, ElementType::bf16}, b_half{Pair::kB, N / 2, K, ElementType::bf16};
+  for (int k0 = 0; k0 < K; k0 += 16)  // the right step: silent
+    p.cta[0].mma_ss({1, 0}, MmaKind::f16, p.tmem[0], a_half.desc(k0), b_half.desc(k0), idesc({.m = M, .n = N}),
+                    k0 > 0, CtaGroup::two);
+  CHECK(p.cta[0].warnings().count(Rule::k_block_read_twice) == 0);
+  for (int k0 = 0; k0 < K; k0 += 16)  // a new accumulation stepping 8 of K: columns 8-23 after 0-15
+    p.cta[0].mma_ss({1, 0}, MmaKind::f16, p.tmem[0], a_half.desc(k0 / 2), b_half.desc(k0 / 2),
+                    idesc({.m = M, .n = N}), k0 > 0, CtaGroup::two);
+  REQUIRE(p.cta[0].warnings().count(Rule::k_block_read_twice) == 1);
+  CHECK(p.cta[0].warnings().at(Rule::k_block_read_twice).count == 3);
+  const std::string w = p.cta[0].warnings().at(Rule::k_block_read_twice).first;
+  MESSAGE(w);
+  // Without swizzle a K-major operand's chunks along K are core matrices LBO (= rows · 16 bytes here) apart.
+  CHECK(w.find("a-desc's start address advanced 2048 bytes (encoded 128) from the previous MMA's, where a K step of "
+               "16 bf16 elements is 4096 bytes (encoded 256)") != std::string::npos);
+  CHECK(w.find("b-desc's start address advanced 512 bytes (encoded 32) from the previous MMA's, where a K step of "
+               "16 bf16 elements is 1024 bytes (encoded 64)") != std::string::npos);
+  p.commit_both();
+  p.await_all(0);
+  p.end();
+}
+
+TEST_CASE("a pair MMA whose odd CTA's stage was not refilled: its half's K block is found added twice") {
+  constexpr int M = 256, N = 64, K = 64;
+  Pair p;
+  const std::vector<float> a = small_values(M, K, 33), b = small_values(N, K, 34);
+  stage_halves(p, a, b, M, N, K);
+  mark_sources(p, M, N, K, true);
+  const KMajor a_half{Pair::kA, M / 2, K, ElementType::bf16}, b_half{Pair::kB, N / 2, K, ElementType::bf16};
+  for (int k0 = 0; k0 < K; k0 += 16)
+    p.cta[0].mma_ss({1, 0}, MmaKind::f16, p.tmem[0], a_half.desc(k0), b_half.desc(k0), idesc({.m = M, .n = N}),
+                    k0 > 0, CtaGroup::two);
+  REQUIRE(p.cta[0].warnings().count(Rule::k_block_read_twice) == 1);
+  CHECK(p.cta[0].warnings().at(Rule::k_block_read_twice).count == 1);  // the second MMA only
+  const std::string w = p.cta[0].warnings().at(Rule::k_block_read_twice).first;
+  MESSAGE(w);
+  // Rank 1 holds rows 128-255 of A and 32-63 of B: the first chunks found read before.
+  CHECK(w.find("this MMA reads A(128, 0) and B(32, 0) from where an earlier MMA") != std::string::npos);
+  CHECK(w.find("Both descriptors advanced one K step") != std::string::npos);
+  p.commit_both();
+  p.await_all(0);
+  p.end();
+}

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "fresh_seed.hpp"
 #include "tcgen/core/element_type.hpp"
+#include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/tensor_map.hpp"
 
@@ -57,7 +59,8 @@ struct Run {
     const ptx::Argument args[] = {ptx::argument(am), ptx::argument(bm), ptx::argument(dp)};
     const ptx::Allocation memory[] = {{a.data(), a.size() * 2, "a"}, {b.data(), b.size() * 2, "b"},
                                       {d.data(), d.size() * 4, "d", true}};
-    ptx::LaunchConfig config{.block = {128, 1, 1}, .dynamic_smem = 32784};
+    // Room past the tiles for a K step that walks off them (k_step_in_bytes_not_encoded reads 1536 bytes on).
+    ptx::LaunchConfig config{.block = {128, 1, 1}, .dynamic_smem = 40960};
     config.options.provenance = provenance;
     stats = ptx::launch(kernels(), kernels().entry(kernel), config, args, memory);
   }
@@ -72,6 +75,15 @@ struct Run {
         largest = std::max(largest, std::abs(sum));
       }
     return worst / largest;
+  }
+  // The launch's error, or "(no error)".
+  std::string error_of(const std::string& kernel) {
+    try {
+      launch(kernel);
+    } catch (const ptx::ExecutionError& e) {
+      return e.what();
+    }
+    return "(no error)";
   }
   std::string warning() const {
     const auto it = stats.first_warning.find("operand_not_a_tile");
@@ -125,10 +137,66 @@ TEST_CASE("a K step that never advances the descriptors: the K block added twice
   CHECK(w.find("a K block added twice") != std::string::npos);
 }
 
+TEST_CASE("a K step of 32 added to the encoded descriptors (512 bytes): rows 4 on are named, with the step") {
+  Run r(fresh_seed() + 7);
+  r.launch("provenance_k_step_in_bytes_not_encoded");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);  // each MMA reads rows of one tensor, 4 rows on
+  REQUIRE(r.stats.warnings.count("k_block_read_twice") == 1);
+  CHECK(r.stats.warnings.at("k_block_read_twice") == 3);  // the second, third and fourth MMA
+  const std::string w = r.stats.first_warning.at("k_block_read_twice");
+  MESSAGE(w);
+  CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
+  CHECK(w.find("this MMA reads A(0, 0) and B(0, 0) from where an earlier MMA") != std::string::npos);
+  CHECK(w.find("a-desc's start address advanced 512 bytes (encoded 32) from the previous MMA's, where a K step of 16 "
+               "bf16 elements is 32 bytes (encoded 2)") != std::string::npos);
+  CHECK(w.find("b-desc's start address advanced 512 bytes") != std::string::npos);
+  CHECK(r.error() > 0.1);
+}
+
+TEST_CASE("a K step of 64 bytes where 16 bf16 are 32: the third MMA, back on the first's K columns, is named") {
+  Run r(fresh_seed() + 8);
+  r.launch("provenance_k_step_doubled");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
+  REQUIRE(r.stats.warnings.count("k_block_read_twice") == 1);
+  CHECK(r.stats.warnings.at("k_block_read_twice") == 2);  // the third (on the first's) and the fourth (the second's)
+  const std::string w = r.stats.first_warning.at("k_block_read_twice");
+  MESSAGE(w);
+  CHECK(w.find("a-desc's start address advanced 64 bytes (encoded 4) from the previous MMA's, where a K step of 16 "
+               "bf16 elements is 32 bytes (encoded 2)") != std::string::npos);
+  CHECK(r.error() > 0.1);
+}
+
 TEST_CASE("the correct kernel adds each K block once") {
   Run r(fresh_seed() + 6);
   r.launch("provenance_correct");
   CHECK(r.stats.warnings.count("k_block_read_twice") == 0);
+}
+
+TEST_CASE("an idesc with M >> 4 one bit low (M = 64): the ld's unwritten lane 16 names the MMA and M = 128") {
+  Run r(fresh_seed() + 9);
+  const std::string e = r.error_of("provenance_m_at_bit_23");
+  MESSAGE(e);
+  CHECK(e.find("tcgen05.ld.sync.aligned.32x32b.x8.b32") != std::string::npos);
+  // Layout F (PTX #tcgen05-data-path-layout-organization): M = 64 uses lanes 0-15 of each quarter, so
+  // whichever warp loads first finds lane 16 of its quarter unwritten.
+  std::smatch cell;
+  REQUIRE(std::regex_search(e, cell, std::regex(R"(cell = lane (\d+), column 0)")));
+  const int lane = std::stoi(cell[1]);
+  CHECK(lane % 32 == 16);
+  CHECK(std::regex_search(e, std::regex(R"(The MMA at \S*provenance_kernels\.cu:\d+, PTX line \d+ \(tcgen05\.mma)")));
+  CHECK(e.find("(M = 64, N = 128) wrote D to lanes 0-15, 32-47, 64-79 and 96-111, columns 0-127, not lane " +
+               std::to_string(lane) +
+               "; an M of 128 would have written it (idesc bits 24-28 hold M >> 4: 8, here 4)") != std::string::npos);
+}
+
+TEST_CASE("an idesc with N = 64 where D is 128 wide: the ld's unwritten column 64 names the MMA and its N") {
+  Run r(fresh_seed() + 10);
+  const std::string e = r.error_of("provenance_n_too_small");
+  MESSAGE(e);
+  CHECK(std::regex_search(e, std::regex(R"(cell = lane \d+, column 64\b)")));
+  CHECK(std::regex_search(e, std::regex(R"(The MMA at \S*provenance_kernels\.cu:\d+, PTX line \d+ \(tcgen05\.mma)")));
+  CHECK(e.find("(M = 128, N = 64) wrote D to lanes 0-127, columns 0-63, not column 64: an N above 64 would have "
+               "reached it (idesc bits 17-22 hold N >> 3: 8 here)") != std::string::npos);
 }
 
 TEST_CASE("--provenance off: the same planted swizzle goes unnamed") {

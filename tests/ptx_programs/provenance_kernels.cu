@@ -3,7 +3,9 @@
 // swizzle, K-major) and issues the four tcgen05.mma of D = A·Bᵀ (128 × 128 ×
 // 64), then stores D. The variants plant legal descriptors that read the
 // wrong bytes: the descriptor's swizzle is not the TMA box's, or the
-// instruction descriptor calls A MN-major. Built by nvcc -ptx for sm_100a.
+// instruction descriptor calls A MN-major, or the K step does not advance the
+// descriptors, or advances them by the wrong count, or the idesc's M or N is
+// not the 128 × 128 D read back. Built by nvcc -ptx for sm_100a.
 #include <cuda.h>
 
 #include <cstdint>
@@ -14,7 +16,16 @@ namespace {
 
 constexpr std::uint32_t kA = 0, kB = 16384, kMbar = 32768, kSlot = 32776;  // shared-memory offsets
 
-enum Variant { correct, swizzle_none_in_descriptor, a_transposed_in_idesc, k_step_not_advanced };
+enum Variant {
+  correct,
+  swizzle_none_in_descriptor,
+  a_transposed_in_idesc,
+  k_step_not_advanced,
+  k_step_in_bytes_not_encoded,  // the descriptor advanced by 32 where its start field counts 16-byte units
+  k_step_doubled,               // 64 bytes a K step of 16 bf16, where it is 32
+  m_at_bit_23,                  // the idesc's M >> 4 one bit low: M = 128 reads as 64
+  n_too_small,                  // the idesc's N = 64 where D is 128 columns wide
+};
 
 // K-major, 128B swizzle: rows 128 bytes apart in 8-row atoms of 1024 bytes (SBO), LBO unused (1).
 __device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
@@ -50,13 +61,22 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
   const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
   asm volatile("tcgen05.fence::after_thread_sync;");
   if (tid == 0) {
-    // f32 D, bf16 A and B, N = 128, M = 128; bit 15: A MN-major (the planted transpose).
-    const std::uint32_t idesc = (1u << 4) | (1u << 7) | (1u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24) |
+    // f32 D, bf16 A and B, N = 128 (bits 17-22: N >> 3), M = 128 (bits 24-28: M >> 4); bit 15: A MN-major
+    // (the planted transpose).
+    // The planted shapes: M >> 4 at bit 23 (the field is bits 24-28), N = 64.
+    const std::uint32_t n = V == n_too_small ? 64 : 128;
+    const std::uint32_t idesc = (1u << 4) | (1u << 7) | (1u << 10) | ((n >> 3) << 17) |
+                                ((128u >> 4) << (V == m_at_bit_23 ? 23 : 24)) |
                                 (V == a_transposed_in_idesc ? 1u << 15 : 0u);
     const int layout = V == swizzle_none_in_descriptor ? 0 : 2;
     for (int step = 0; step < 4; ++step) {  // 16 of K per MMA: 32 bytes along the 128-byte swizzled row
-      const int k_bytes = V == k_step_not_advanced ? 0 : 32 * step;  // the planted K step: never advanced
-      const std::uint64_t a = make_desc(base + kA + k_bytes, layout), b = make_desc(base + kB + k_bytes, layout);
+      // The planted K steps: never advanced, or by 64 bytes.
+      const int k_bytes = V == k_step_not_advanced ? 0 : V == k_step_doubled ? 64 * step : 32 * step;
+      std::uint64_t a = make_desc(base + kA + k_bytes, layout), b = make_desc(base + kB + k_bytes, layout);
+      if (V == k_step_in_bytes_not_encoded) {  // the planted K step: 32 added to the encoded descriptors
+        a = make_desc(base + kA, layout) + 32 * step;
+        b = make_desc(base + kB, layout) + 32 * step;
+      }
       asm volatile(
           "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
           "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" ::"r"(tmem),
@@ -89,4 +109,20 @@ extern "C" __global__ void provenance_a_transposed(const __grid_constant__ CUten
 extern "C" __global__ void provenance_k_step_not_advanced(const __grid_constant__ CUtensorMap a,
                                                           const __grid_constant__ CUtensorMap b, float* d) {
   tile_mma<k_step_not_advanced>(&a, &b, d);
+}
+extern "C" __global__ void provenance_k_step_in_bytes_not_encoded(const __grid_constant__ CUtensorMap a,
+                                                                  const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<k_step_in_bytes_not_encoded>(&a, &b, d);
+}
+extern "C" __global__ void provenance_k_step_doubled(const __grid_constant__ CUtensorMap a,
+                                                     const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<k_step_doubled>(&a, &b, d);
+}
+extern "C" __global__ void provenance_m_at_bit_23(const __grid_constant__ CUtensorMap a,
+                                                  const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<m_at_bit_23>(&a, &b, d);
+}
+extern "C" __global__ void provenance_n_too_small(const __grid_constant__ CUtensorMap a,
+                                                  const __grid_constant__ CUtensorMap b, float* d) {
+  tile_mma<n_too_small>(&a, &b, d);
 }

@@ -13,6 +13,7 @@
 // tcgen05.fence::after_thread_sync (PTX #tcgen05-memory-consistency-model).
 // A driver calls the methods in one valid interleaving of the kernel's warps.
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,7 @@
 #include "tcgen/model/operand_fetch.hpp"
 #include "tcgen/model/shared_memory.hpp"
 #include "tcgen/model/smem_descriptor_decode.hpp"
+#include "tcgen/model/source_set.hpp"
 #include "tcgen/model/tensor_memory.hpp"
 
 namespace tcgen::model {
@@ -307,12 +309,25 @@ class Cta {
   std::string unpipelined(const AsyncOp& op, const char* earlier, const char* later, const MmaShape& now,
                           std::uint32_t id, int warp, int issuer) const;
   void check_written(const Issue& issue, int lane, int column, const char* why);
-  // Rule::k_block_read_twice: an MMA into d_tmem whose A and B first chunks came from the same global
-  // places as an earlier MMA of the same accumulation (0: unknown, not judged).
-  void check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a, std::uint64_t b);
-  // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory.
+  // The MMA whose D a cell never written lies among (cta_mma_writes.cpp): remembered at each MMA's
+  // write, named when a read finds a lane or column its shape did not reach.
+  // `one_cta_layout`: cta_group::1 without .ws; `columns`: D's from d-tmem's; `lanes`: those its rows went to.
+  void note_mma_write(const Issue& issue, const MmaShape& now, int columns, bool one_cta_layout,
+                      const std::bitset<128>& lanes);
+  std::string mma_write_near(int lane, int column) const;
+  // Rule::k_block_read_twice: an MMA into d_tmem whose A and B (mma_a_origins_, mma_b_origins_) came
+  // from the same global places as an earlier MMA of the same accumulation, or overlap those an
+  // earlier one read (a K step advanced by the wrong count: a_desc and b_desc name the step taken).
+  // `rows`: A's rows, B's (a pair's, both CTAs'); K and the types, for the step a K block takes.
+  void check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a_desc,
+                     std::uint64_t b_desc, const InstrDescriptorFields& f, CtaGroup group, std::array<int, 2> rows);
+  // Rule::operand_not_a_tile for an SS operand whose chunks (fetch order) came from global memory
+  // (origins: each chunk's source, 0 unknown).
   void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
-                  bool mn_major, Fp4Storage fp4, const std::vector<std::uint32_t>& chunks);
+                  bool mn_major, Fp4Storage fp4, const std::vector<std::uint64_t>& origins);
+  // Rule::operand_not_a_tile for an A read from Tensor Memory at a_tmem, `rows` rows of cells whose
+  // sources (operand_origins_, one a cell) tcgen05.cp brought.
+  void check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, ElementType type);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
   // then no chunk can break the proxy-fence rule, and none need be listed.
@@ -404,9 +419,34 @@ class Cta {
   std::map<Rule, Warning> warnings_;
   std::string after_free_lettered_;  // the last instruction counted for tmem_used_after_free (check_column)
   std::function<void(std::uint32_t, std::uint64_t)> mbarrier_hook_;
-  std::uint64_t operand_origin_ = 0;  // the last fetched SS operand's first chunk's source (0: unknown)
-  // Per accumulator (d-tmem), the (A, B) sources of the MMAs of its accumulation so far.
-  std::map<std::uint32_t, std::set<std::pair<std::uint64_t, std::uint64_t>>> accumulations_;
+  // The last fetched SS operand's chunks' sources, in fetch order (0: unknown), and the MMA's A and B
+  // (a CTA pair's: both CTAs' halves, the even one's first; A from Tensor Memory: none).
+  std::vector<std::uint64_t> operand_origins_, mma_a_origins_, mma_b_origins_;
+  // What one accumulation (an accumulator's MMAs since the last with enable-input-d clear) read.
+  struct Accumulation {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> firsts;  // each MMA's (A(0, 0), B(0, 0)) sources
+    SourceSet a, b;                                            // every known chunk source of A, of B
+    std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
+  };
+  std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
+  // Where each Tensor Memory cell's 4 bytes came from in global memory, as the tcgen05.cp that wrote
+  // it copied them from shared memory (0: unknown); made at the first cp, with provenance. A source
+  // holds while the cell's writer is that cp: any later write is another writer, and forgets it.
+  struct CellSource {
+    std::uint32_t cp;
+    std::uint64_t global;
+  };
+  std::vector<CellSource> tmem_sources_;  // lane · 512 + column
+  // Each shape an MMA wrote D at a d-tmem with, since that column's tcgen05.alloc: the instruction,
+  // where it was issued, its M and N, the lanes and columns (from d-tmem's) its D rows went to.
+  struct MmaWrite {
+    std::uint32_t d_tmem;
+    int m, n, columns;
+    bool one_cta_layout;  // cta_group::1 without .ws: D rows at datapath_lane (Layouts D, F)
+    std::bitset<128> lanes;
+    std::string instruction, where;
+  };
+  std::vector<MmaWrite> mma_writes_;
   std::function<std::string()> locator_;
 };
 

@@ -109,8 +109,8 @@ enum class Severity { fault, letter, convention };
     "or its transpose's, as the TMA or copy that filled shared memory wrote them", convention)                       \
   X(k_block_read_twice, "tcgen05-mma-instructions-mma",                                                              \
     "each tcgen05.mma of one accumulation (enable-input-d set since the last clear) adds another K block: the "     \
-    "same A and B from the same places in global memory twice is a stage reused or a K step not advanced",           \
-    convention)                                                                                                      \
+    "same A and B from the same places in global memory twice is a stage reused or a K step not advanced; A and B "  \
+    "each overlapping what an earlier one read, a K step advanced by the wrong count", convention)                   \
   X(descriptor_invalid, "tcgen05-shared-memory-descriptor",                                                          \
     "a shared-memory matrix descriptor needs valid fields: fixed bits, reserved bits, swizzle code", fault)          \
   X(idesc_invalid, "tcgen05-instruction-descriptor",                                                                 \
