@@ -20,7 +20,6 @@
 #include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
-#include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/fmha/check.hpp"
 #include "tcgen/fmha/inputs.hpp"
@@ -582,11 +581,8 @@ int fmha(std::span<const std::string> args) {
   std::optional<ptx::Module> kernels;
   if (backend == Backend::ptx) kernels = load_kernels(a, kBuiltPtx, "FMHA");
   if (saved.wanted()) save_inputs(saved, r, in, report);
-  exec::LaunchOptions launch;  // on the host model, directly or through the PTX
+  exec::LaunchOptions launch = host_model_launch(a);  // on the host model, directly or through the PTX
   launch.strict_mma_pipelining = a.flag("strict-ptx");
-  launch.progress = progress_display(a.flag("quiet"));
-  launch.threads = parse_threads(a);
-  launch.provenance = parse_provenance(a);
   FmhaJob job(a, r, problem, in, at_once);
   return run_kernel_job(job, a, backend, kernels ? &*kernels : nullptr, launch, report);
 }

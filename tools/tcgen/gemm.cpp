@@ -17,7 +17,6 @@
 #include "dtype.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
-#include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
 #include "gemm_configs.hpp"
@@ -401,10 +400,7 @@ int gemm(std::span<const std::string> args) {
   report.field("inputs", o.inputs);
   report.field("backend", name(backend));
   if (saved.wanted()) save_inputs(saved, o, report);
-  exec::LaunchOptions launch;  // on the host model, directly or through the PTX
-  launch.threads = parse_threads(a);
-  launch.provenance = parse_provenance(a);
-  launch.progress = progress_display(a.flag("quiet"));
+  const exec::LaunchOptions launch = host_model_launch(a);  // on the host model, directly or through the PTX
   GemmJob job(a, r, o, d, p, launch.threads);
   if (backend != Backend::sm100) {
     // Measured per OS thread on the 2-core CI VM (tcgen gemm --m 1024 --n 1024 --k 1024 --threads 1, and

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "run_files.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/timing/chrome_trace.hpp"
@@ -88,6 +89,14 @@ bool parse_provenance(const Args& a) {
   const std::string v = a.has("provenance") ? a.text("provenance") : "on";
   if (v != "on" && v != "off") fail("--provenance", v, "expected on or off");
   return v == "on";
+}
+
+exec::LaunchOptions host_model_launch(const Args& a) {
+  exec::LaunchOptions launch;
+  launch.progress = progress_display(a.flag("quiet"));
+  launch.threads = parse_threads(a);
+  launch.provenance = parse_provenance(a);
+  return launch;
 }
 
 PtxRun parse_ptx_run(const Args& a, Backend backend) {

@@ -114,6 +114,8 @@ inline constexpr Option kHostModelOptions[] = {
 PtxRun parse_ptx_run(const Args& a, Backend backend);
 // --provenance: on (the default) or off.
 bool parse_provenance(const Args& a);
+// The host model's launch options every kernel verb reads: --quiet (no progress), --threads, --provenance.
+exec::LaunchOptions host_model_launch(const Args& a);
 
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`
 // (strict as launch.letters_as_errors, its counts and predictions added to

@@ -16,7 +16,6 @@
 #include "help.hpp"
 #include "kernel_run.hpp"
 #include "npy.hpp"
-#include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "tcgen/core/error.hpp"
@@ -367,12 +366,9 @@ int moe(std::span<const std::string> args) {
     report.field("saved_inputs", saved.dir());
   }
 
-  exec::LaunchOptions launch;
+  exec::LaunchOptions launch = host_model_launch(a);
   launch.letters_as_errors = a.flag("strict-ptx");
   launch.strict_mma_pipelining = a.flag("strict-ptx");
-  launch.progress = progress_display(a.flag("quiet"));
-  launch.threads = parse_threads(a);
-  launch.provenance = parse_provenance(a);
   if (backend != Backend::sm100) {
     // Measured on the 2-core CI VM, like the GEMM's: rounded down, they only say when a run is long.
     const std::uint64_t ctas_run = std::min<std::uint64_t>(ctas > 0 ? ctas : 148, std::uint64_t(in.tokens()) / 128 + used);

@@ -19,7 +19,6 @@
 #include "budget.hpp"
 #include "kernel_run.hpp"
 #include "npy.hpp"
-#include "progress.hpp"
 #include "report.hpp"
 #include "tcgen/sparse_decode/check.hpp"
 #include "tcgen/sparse_decode/inputs.hpp"
@@ -556,12 +555,9 @@ int sparse_decode(std::span<const std::string> args) {
     report.field("saved_inputs", saved.dir());
   }
 
-  exec::LaunchOptions launch;
+  exec::LaunchOptions launch = host_model_launch(a);
   launch.letters_as_errors = a.flag("strict-ptx");
   launch.strict_mma_pipelining = a.flag("strict-ptx");
-  launch.progress = progress_display(a.flag("quiet"));
-  launch.threads = parse_threads(a);
-  launch.provenance = parse_provenance(a);
   if (backend != Backend::sm100) {
     // Measured per OS thread on the 2-core CI VM (tcgen sparse-decode --threads 1 --topk 2048 --heads 128
     // --batch 2 --num-blocks 64, and --topk 2048 --num-blocks 64 --backend ptx): 2.6 and 0.31 GFLOP/s; the fp64
