@@ -639,22 +639,27 @@ void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uin
                  });
 }
 
-void HostArch::st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site) {
+void HostArch::st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site,
+                  const std::uint64_t* sources) {
   if (!rt_.enter()) return;
   struct Frame {
     std::uint32_t taddr;
     const std::uint32_t* regs;
-  } frame{taddr, regs};
+    const std::uint64_t* sources;
+  } frame{taddr, regs, sources};
   const int count = model::registers(access);
   rt_.collective(thread_, {model::instruction_name(false, access), true, site}, kFullMask, frame,
                  [&](const std::array<Frame*, 32>& f) {
                    std::array<std::uint32_t, 32> taddrs;
                    model::WarpRegisters in;
+                   model::WarpSources from;
+                   bool any = false;
                    for (int lane = 0; lane < 32; ++lane) {
                      taddrs[lane] = f[lane]->taddr;
                      in[lane].assign(f[lane]->regs, f[lane]->regs + count);
+                     if (f[lane]->sources) from[lane].assign(f[lane]->sources, f[lane]->sources + count), any = true;
                    }
-                   rt_.cta().st(warp(), access, taddrs, in);
+                   rt_.cta().st(warp(), access, taddrs, in, any ? &from : nullptr);
                  });
 }
 

@@ -85,7 +85,7 @@ void Cta::cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std:
       for (int c = 0; c < columns; ++c) {
         const std::uint64_t chunk = smem_.origin(chunks[static_cast<std::size_t>(s * bytes / 16 + c / 4)]);
         tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col0 + c] = {
-            id, chunk == 0 ? 0 : chunk + 4 * static_cast<std::uint64_t>(c % 4)};
+            id, chunk == 0 ? 0 : chunk + 4 * static_cast<std::uint64_t>(c % 4), false};
       }
 }
 

@@ -101,7 +101,8 @@ void Cta::st(int warp, const LdStAccess& access, std::uint32_t taddr, const Warp
   st(warp, access, same_for_all(taddr), regs);
 }
 
-void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs) {
+void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs,
+             const WarpSources* sources) {
   const Issue issue{instruction_name(false, a), warp};
   check_thread(issue, {warp, 0});
   const std::uint32_t base = uniform_taddr(issue, warp, taddr);
@@ -120,6 +121,14 @@ void Cta::st(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>&
     // writes the high 16 bits as zero (PTX leaves them unstated).
     tmem_.set_value(lane, col, a.pack ? (regs[t][i] >> (16 * h)) & 0xFFFFu : regs[t][i]);
     tmem_.set_writer(lane, col, id);
+  });
+  // A register's 4 bytes land whole in one cell unless .unpack::16b splits them: only whole ones keep a source.
+  if (!config_.provenance || sources == nullptr || a.pack) return;
+  if (tmem_sources_.empty()) tmem_sources_.resize(std::size_t{TensorMemory::kLanes} * TensorMemory::kColumns);
+  for_each_cell(a, base, [&](int t, int i, int, int lane, int col) {
+    const std::vector<std::uint64_t>& s = (*sources)[static_cast<std::size_t>(t)];
+    const std::uint64_t global = static_cast<std::size_t>(i) < s.size() ? s[static_cast<std::size_t>(i)] : 0;
+    tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col] = {id, global, true};
   });
 }
 

@@ -103,8 +103,9 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
   const int columns = k * element_bits / 32;  // 256 bits of each row: 8 columns
   for (int c = 0; c < columns; ++c) check_column(issue, col0 + c, col0, col0 + columns - 1);
   const std::uint32_t mask = element_bits == 32 ? 0xFFFFFFFFu : (1u << element_bits) - 1;
-  // The cells' sources, where tcgen05.cp brought any (the first copy's: the others repeat its rows).
+  // The cells' sources, where tcgen05.cp or tcgen05.st brought any (the first copy's: the others repeat its rows).
   const bool sources = config_.provenance && !tmem_sources_.empty() && first_lane == 0;
+  if (sources) operand_stored_.clear();
   for (int m = 0; m < rows; ++m) {
     // M = 64 of cta_group::1 without .ws is Layout F; the rest are rows of lanes.
     const int lane = layout_f ? datapath_lane(64, m, lane0) : lane0 + first_lane + m;
@@ -120,7 +121,9 @@ void Cta::read_a_tmem(const Issue& issue, int warp, int issuer, std::uint32_t a_
     if (sources)
       for (int c = 0; c < columns; ++c) {
         const CellSource& s = tmem_sources_[static_cast<std::size_t>(lane) * TensorMemory::kColumns + col0 + c];
-        operand_origins_.push_back(s.cp == tmem_.writer(lane, col0 + c) ? s.global : 0);
+        const bool holds = s.writer == tmem_.writer(lane, col0 + c);
+        operand_origins_.push_back(holds ? s.global : 0);
+        operand_stored_.push_back(holds && s.stored);
       }
   }
   if (sources) check_tmem_tile(issue, a_tmem, rows, type);

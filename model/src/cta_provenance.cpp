@@ -210,13 +210,18 @@ void Cta::check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, El
   const std::int64_t elements = 32 / bits(type);
   const std::int64_t got =
       static_cast<std::int64_t>(o[static_cast<std::size_t>(bad.index)] - o[static_cast<std::size_t>(bad.against)]);
+  const bool stored = operand_stored_[static_cast<std::size_t>(bad.index)];
   raise(ModelError(issue, Rule::operand_not_a_tile, "a-tmem", hex(a_tmem),
-                   element_name("A", bad.index, per, elements, false) + " was copied (tcgen05.cp) from " +
+                   element_name("A", bad.index, per, elements, false) +
+                       (stored ? " was stored (tcgen05.st) from " : " was copied (tcgen05.cp) from ") +
                        std::to_string(got) + " bytes past the source of " +
                        element_name("A", bad.against, per, elements, false) + ", where a row of one tensor holds it " +
                        std::to_string(4 * (bad.index - bad.against)) + " bytes past it (each row's elements are "
-                       "contiguous in the tensor): the tcgen05.cp's descriptor read shared memory in another layout "
-                       "than it was written in (its LBO and SBO, or its swizzle)."));
+                       "contiguous in the tensor): " +
+                       (stored ? "the tcgen05.st put registers in other columns than their elements' (the order of "
+                                 "its registers, or the columns its address names)."
+                               : "the tcgen05.cp's descriptor read shared memory in another layout than it was "
+                                 "written in (its LBO and SBO, or its swizzle).")));
 }
 
 void Cta::check_k_block(const Issue& issue, std::uint32_t d_tmem, bool enable_input_d, std::uint64_t a_desc,

@@ -213,7 +213,9 @@ void st(Thread& t, const Instruction& in) {
   const Operand& v = in.ops[split ? 2 : 1];
   std::uint32_t regs[128];
   for (std::uint32_t i = 0; i < v.count; ++i) regs[i] = t.get<std::uint32_t>(in.elements[v.first + i]);
-  t.arch().st(a, static_cast<std::uint32_t>(t.address(in.ops[0])), regs, t.site(in));
+  std::uint64_t sources[128];  // provenance: registers a recent global load filled carry its address
+  const bool known = t.word_origins(regs, v.count, sources);
+  t.arch().st(a, static_cast<std::uint32_t>(t.address(in.ops[0])), regs, t.site(in), known ? sources : nullptr);
 }
 
 void wait_ld(Thread& t, const Instruction& in) {

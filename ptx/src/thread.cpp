@@ -254,6 +254,22 @@ std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {
   return found;
 }
 
+bool Thread::word_origins(const std::uint32_t* words, std::uint32_t n, std::uint64_t* out) const {
+  if (!grid_.config.options.provenance) return false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint64_t found = 0;
+    bool twice = false;
+    for (const RecentLoad& r : recent_loads_)
+      for (std::uint32_t at = 0; r.addr && at + 4 <= r.n; at += 4)
+        if (std::memcmp(r.bytes + at, &words[i], 4) == 0) {
+          twice = twice || (found && found != r.addr + at);
+          found = r.addr + at;
+        }
+    out[i] = twice ? 0 : found;
+  }
+  return true;
+}
+
 void Thread::touch(std::uint64_t addr, std::uint32_t n, bool write) {
   if (addr >> 12 == last_touched_[write] && (addr + n - 1) >> 12 == last_touched_[write]) return;
   touched_->add(addr, n, write);

@@ -185,6 +185,10 @@ class Thread {
   }
   WarpRecorder* recorder() const { return recorder_; }
 
+  // With provenance: where each register's 4 bytes came from, a 4-byte-aligned word of one of the
+  // last global loads (0: unknown, or two places hold it); false without provenance (out untouched).
+  bool word_origins(const std::uint32_t* words, std::uint32_t n, std::uint64_t* out) const;
+
  private:
   template <class T>
   T get_other(const Operand& o) const {

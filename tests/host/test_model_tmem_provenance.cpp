@@ -3,7 +3,9 @@
 // says came from a row-major global tensor, and a TS MMA reads them. A copy
 // whose descriptor reads another layout than the rows were written in is named
 // at the MMA; a K block read twice through Tensor Memory is named as from
-// shared memory; the right copy is silent.
+// shared memory; the right copy is silent. tcgen05.st does the same from
+// registers whose sources the PTX interpreter knows (here: given): stored in
+// their elements' columns, silent; in another order, named as the st's.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -55,6 +57,37 @@ struct Staged {
     for (int w = 0; w < 4; ++w) kn.await(w, overwritten ? 1 : 0);
     kn.end();
   }
+  // A's rows stored by each warp's tcgen05.st.32x32b.x8 from registers (row 32w + t, bf16 pairs
+  // 2i, 2i + 1) whose sources are rows of kGlobalA; `swapped`: registers i and i ^ 4 exchanged (the
+  // row's two 16-byte halves in each other's columns). Then one TS MMA.
+  void run_stored(bool swapped) {
+    for (int w = 0; w < 4; ++w) {
+      WarpRegisters regs;
+      WarpSources sources;
+      for (int t = 0; t < 32; ++t)
+        for (int i = 0; i < 8; ++i) {
+          const int from = swapped ? i ^ 4 : i, row = 32 * w + t;
+          regs[t].push_back(0x3F803F80u + static_cast<std::uint32_t>(from));
+          sources[t].push_back(kGlobalA + 2 * std::uint64_t(row * 16 + 2 * from));
+        }
+      kn.cta.st(w, {LdStShape::s32x32b, 8}, same_for_all(kn.tmem + taddr(32 * w, 256)), regs, &sources);
+      kn.cta.wait_st(w);
+      kn.cta.fence_before_thread_sync(w);
+    }
+    kn.cta.bar_sync();
+    kn.cta.fence_after_thread_sync(0);
+    Idesc id;
+    id.n = 64;
+    kn.cta.mma_ts({0, 0}, MmaKind::f16, kn.tmem, kn.tmem + 256, B.desc(0), idesc(id), false);
+    kn.cta.commit({0, 0}, Kernel::kMbar);
+    for (int w = 0; w < 4; ++w) kn.await(w, 0);
+    kn.end();
+  }
+  static std::array<std::uint32_t, 32> same_for_all(std::uint32_t t) {
+    std::array<std::uint32_t, 32> a;
+    a.fill(t);
+    return a;
+  }
   std::string warning(Rule r) const {
     const auto it = kn.cta.warnings().find(r);
     return it == kn.cta.warnings().end() ? "(none)" : it->second.first;
@@ -94,4 +127,21 @@ TEST_CASE("cells the swapped copy wrote, stored again by tcgen05.st: their sourc
   Staged s;
   s.run(128, 128 * 16, 1, true);
   CHECK(s.kn.cta.warnings().count(Rule::operand_not_a_tile) == 0);
+}
+
+TEST_CASE("A stored by tcgen05.st from registers holding its rows in order: the TS MMA is silent") {
+  Staged s;
+  s.run_stored(false);
+  CHECK(s.kn.cta.warnings().count(Rule::operand_not_a_tile) == 0);
+}
+
+TEST_CASE("A stored with each row's halves exchanged: named at the MMA as the tcgen05.st's") {
+  Staged s;
+  s.run_stored(true);
+  REQUIRE(s.kn.cta.warnings().count(Rule::operand_not_a_tile) == 1);
+  const std::string w = s.warning(Rule::operand_not_a_tile);
+  MESSAGE(w);
+  // Cell 4 of row 0 (A(0, 8)) holds the bytes of A(0, 0..1), 16 bytes before the source cell 0 now holds.
+  CHECK(w.find("was stored (tcgen05.st) from") != std::string::npos);
+  CHECK(w.find("the tcgen05.st put registers in other columns than their elements'") != std::string::npos);
 }

@@ -64,6 +64,16 @@ struct Run {
     config.options.provenance = provenance;
     stats = ptx::launch(kernels(), kernels().entry(kernel), config, args, memory);
   }
+  // The TS kernels: A by pointer, loaded through registers; B by TMA.
+  void launch_stored(const std::string& kernel) {
+    const ptx::TensorMap bm = ptx::encode_tensor_map(tile_spec(), b.data());
+    const void* ap = a.data();
+    float* dp = d.data();
+    const ptx::Argument args[] = {ptx::argument(ap), ptx::argument(bm), ptx::argument(dp)};
+    const ptx::Allocation memory[] = {{a.data(), a.size() * 2, "a"}, {b.data(), b.size() * 2, "b"},
+                                      {d.data(), d.size() * 4, "d", true}};
+    stats = ptx::launch(kernels(), kernels().entry(kernel), {.block = {128, 1, 1}, .dynamic_smem = 40960}, args, memory);
+  }
   // The largest |D - A·Bᵀ| over the fp64 product's largest magnitude.
   double error() const {
     double worst = 0, largest = 0;
@@ -98,6 +108,26 @@ TEST_CASE("TMA-fed operands read as the box was written: no provenance warning, 
   r.launch("provenance_correct");
   CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
   CHECK(r.error() < 1e-5);
+}
+
+TEST_CASE("A stored to Tensor Memory from the registers its rows were loaded into: no warning, D exact") {
+  Run r(fresh_seed() + 20);
+  r.launch_stored("provenance_a_stored");
+  CHECK(r.stats.warnings.count("operand_not_a_tile") == 0);
+  CHECK(r.error() < 1e-5);
+}
+
+TEST_CASE("two of a row's loads stored in each other's columns: named at the MMA as the tcgen05.st's") {
+  Run r(fresh_seed() + 21);
+  r.launch_stored("provenance_a_stored_swapped");
+  REQUIRE(r.stats.warnings.count("operand_not_a_tile") >= 1);
+  const std::string w = r.warning();
+  MESSAGE(w);
+  CHECK(w.find("provenance_kernels.cu:") != std::string::npos);
+  CHECK(w.find("[a-tmem]") != std::string::npos);
+  // Column 0 of row 0 holds A(0, 8 .. 9) and column 4, A(0, 8)'s, holds A(0, 0 .. 1): 16 bytes before it.
+  CHECK(w.find("A(0, 8) was stored (tcgen05.st) from -16 bytes past the source of A(0, 0)") != std::string::npos);
+  CHECK(r.error() > 0.1);
 }
 
 TEST_CASE("a descriptor without the TMA box's 128B swizzle: named at the MMA, with the swizzle that reads the tile") {

@@ -5,7 +5,11 @@
 // wrong bytes: the descriptor's swizzle is not the TMA box's, or the
 // instruction descriptor calls A MN-major, or the K step does not advance the
 // descriptors, or advances them by the wrong count, or the idesc's M or N is
-// not the 128 × 128 D read back. Built by nvcc -ptx for sm_100a.
+// not the 128 × 128 D read back. A second kernel brings A through
+// registers: each thread loads its row from global memory and stores it to
+// Tensor Memory with tcgen05.st, and the MMAs read A from there (the TS form);
+// its variant stores two of the loads in each other's columns. Built by nvcc
+// -ptx for sm_100a.
 #include <cuda.h>
 
 #include <cstdint>
@@ -92,8 +96,77 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
   if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem));
 }
 
+// A's row m (64 bf16, 128 bytes) loaded by thread m, four 16-byte loads at a time, and stored to
+// lane m with tcgen05.st.32x32b.x16 (two bf16 a column: the TS form's A, PTX
+// #tcgen05-matrix-fragments); `Swapped`: the first two loads of each half stored in each other's columns.
+template <bool Swapped>
+__device__ void ts_mma(const uint4* a, const CUtensorMap* b_map, float* d) {
+  extern __shared__ __align__(1024) std::uint8_t smem[];
+  const int tid = threadIdx.x, warp = tid / 32;
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;" ::"r"(base + kSlot));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  if (tid == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(base + kMbar));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
+  if (tid == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" ::"r"(base + kMbar));
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
+        ::"r"(base + kB), "l"(b_map), "r"(base + kMbar) : "memory");
+  }
+  for (int half = 0; half < 2; ++half) {
+    uint4 v[4];
+    for (int q = 0; q < 4; ++q) v[q] = a[tid * 8 + half * 4 + q];
+    if (Swapped) {  // the planted bug
+      const uint4 t = v[0];
+      v[0] = v[1];
+      v[1] = t;
+    }
+    asm volatile(
+        "tcgen05.st.sync.aligned.32x32b.x16.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, "
+        "%15, %16};" ::"r"(tmem + (std::uint32_t(32 * warp) << 16) + 128 + 16 * half),
+        "r"(v[0].x), "r"(v[0].y), "r"(v[0].z), "r"(v[0].w), "r"(v[1].x), "r"(v[1].y), "r"(v[1].z), "r"(v[1].w),
+        "r"(v[2].x), "r"(v[2].y), "r"(v[2].z), "r"(v[2].w), "r"(v[3].x), "r"(v[3].y), "r"(v[3].z), "r"(v[3].w));
+  }
+  asm volatile("tcgen05.wait::st.sync.aligned;");
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  wait_parity(base + kMbar, 0);
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  if (tid == 0) {
+    const std::uint32_t idesc = (1u << 4) | (1u << 7) | (1u << 10) | ((128u >> 3) << 17) | ((128u >> 4) << 24);
+    for (int step = 0; step < 4; ++step)  // K = 16 a step: 8 columns of A, 32 bytes along B's swizzled row
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
+          "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p;\n\t}" ::"r"(tmem),
+          "r"(tmem + 128 + 8 * step), "l"(make_desc(base + kB + 32 * step, 2)), "r"(idesc), "r"(step));
+    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
+  }
+  wait_parity(base + kMbar, 1);
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  store_accumulator_128x128(tmem, d);
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  __syncthreads();
+  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;" ::"r"(tmem));
+}
+
 }  // namespace
 
+extern "C" __global__ void provenance_a_stored(const uint4* a, const __grid_constant__ CUtensorMap b, float* d) {
+  ts_mma<false>(a, &b, d);
+}
+extern "C" __global__ void provenance_a_stored_swapped(const uint4* a, const __grid_constant__ CUtensorMap b,
+                                                       float* d) {
+  ts_mma<true>(a, &b, d);
+}
 extern "C" __global__ void provenance_correct(const __grid_constant__ CUtensorMap a, const __grid_constant__ CUtensorMap b,
                                               float* d) {
   tile_mma<correct>(&a, &b, d);

@@ -260,7 +260,9 @@ class HostArch {
   void st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site = Site::current());
   // regs: model::registers(access) values, in PTX order.
   void ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site);
-  void st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site);
+  // `sources`, with provenance: where each register's 4 bytes came from in global memory (0: unknown).
+  void st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site,
+          const std::uint64_t* sources = nullptr);
   void wait_ld(CodeSite site = Site::current());
   void wait_st(CodeSite site = Site::current());
   void fence_before_thread_sync();

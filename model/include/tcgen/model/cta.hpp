@@ -170,8 +170,10 @@ class Cta {
   // whole warp, or each thread's own (they must all be equal).
   WarpRegisters ld(int warp, const LdStAccess& access, std::uint32_t taddr);
   WarpRegisters ld(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr);
+  // With provenance, `sources` (where each register's bytes came from) become the cells' sources.
   void st(int warp, const LdStAccess& access, std::uint32_t taddr, const WarpRegisters& regs);
-  void st(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs);
+  void st(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs,
+          const WarpSources* sources = nullptr);
   void wait_ld(int warp);
   void wait_st(int warp);
 
@@ -326,7 +328,7 @@ class Cta {
   void check_tile(const Issue& issue, const char* which, std::uint64_t desc, int rows, int k, ElementType type,
                   bool mn_major, Fp4Storage fp4, const std::vector<std::uint64_t>& origins);
   // Rule::operand_not_a_tile for an A read from Tensor Memory at a_tmem, `rows` rows of cells whose
-  // sources (operand_origins_, one a cell) tcgen05.cp brought.
+  // sources (operand_origins_, one a cell) tcgen05.cp or tcgen05.st brought (operand_stored_: st).
   void check_tmem_tile(const Issue& issue, std::uint32_t a_tmem, int rows, ElementType type);
   void check_proxy(const Issue& issue, const std::vector<std::uint32_t>& chunks);
   // False when every warp has run fence.proxy.async since its last st.shared:
@@ -422,6 +424,7 @@ class Cta {
   // The last fetched SS operand's chunks' sources, in fetch order (0: unknown), and the MMA's A and B
   // (a CTA pair's: both CTAs' halves, the even one's first; A from Tensor Memory: none).
   std::vector<std::uint64_t> operand_origins_, mma_a_origins_, mma_b_origins_;
+  std::vector<bool> operand_stored_;  // A from Tensor Memory: which cells' sources a tcgen05.st brought
   // What one accumulation (an accumulator's MMAs since the last with enable-input-d clear) read.
   struct Accumulation {
     std::set<std::pair<std::uint64_t, std::uint64_t>> firsts;  // each MMA's (A(0, 0), B(0, 0)) sources
@@ -429,12 +432,14 @@ class Cta {
     std::uint64_t a_desc = 0, b_desc = 0;                      // the last MMA's descriptors
   };
   std::map<std::uint32_t, Accumulation> accumulations_;  // by d-tmem
-  // Where each Tensor Memory cell's 4 bytes came from in global memory, as the tcgen05.cp that wrote
-  // it copied them from shared memory (0: unknown); made at the first cp, with provenance. A source
-  // holds while the cell's writer is that cp: any later write is another writer, and forgets it.
+  // Where each Tensor Memory cell's 4 bytes came from in global memory (0: unknown): as the
+  // tcgen05.cp that wrote it copied them from shared memory, or the tcgen05.st from registers a
+  // global load filled; made at the first such write, with provenance. A source holds while the
+  // cell's writer is that instruction: any later write is another writer, and forgets it.
   struct CellSource {
-    std::uint32_t cp;
+    std::uint32_t writer;
     std::uint64_t global;
+    bool stored;  // by tcgen05.st (else tcgen05.cp)
   };
   std::vector<CellSource> tmem_sources_;  // lane · 512 + column
   // Each shape an MMA wrote D at a d-tmem with, since that column's tcgen05.alloc: the instruction,

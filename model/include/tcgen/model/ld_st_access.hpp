@@ -45,5 +45,7 @@ CellOffset cell_offset(const LdStAccess& access, int thread, int reg, int half);
 
 // A warp's registers: regs[thread][i] is register i of thread `thread`.
 using WarpRegisters = std::array<std::vector<std::uint32_t>, 32>;
+// Where each register's 4 bytes came from in global memory (0: unknown), as WarpRegisters.
+using WarpSources = std::array<std::vector<std::uint64_t>, 32>;
 
 }  // namespace tcgen::model
