@@ -37,33 +37,53 @@ __device__ std::uint64_t make_desc(std::uint32_t addr, int layout_type) {
          (std::uint64_t(layout_type) << 61);
 }
 
-template <Variant V>
-__device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, float* d) {
-  extern __shared__ __align__(1024) std::uint8_t smem[];
-  const int tid = threadIdx.x, warp = tid / 32;
-  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(base + kSlot));
+// Warp 0 allocates 256 columns of Tensor Memory (A, when stored there, lives in columns 128-159),
+// thread 0 initialises the mbarrier; every thread then reads the allocation's address.
+__device__ std::uint32_t start(std::uint32_t base, const std::uint8_t* smem) {
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;" ::"r"(base + kSlot));
     asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
   }
-  if (tid == 0) {
+  if (threadIdx.x == 0) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(base + kMbar));
     asm volatile("fence.mbarrier_init.release.cluster;");
   }
+  asm volatile("tcgen05.fence::before_thread_sync;");
   __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  return *reinterpret_cast<volatile const std::uint32_t*>(smem + kSlot);
+}
+
+// One 128 × 64 bf16 box of `map` to shared address dst, completing on the mbarrier.
+__device__ void load_tile(std::uint32_t dst, const CUtensorMap* map, std::uint32_t base) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
+      ::"r"(dst), "l"(map), "r"(base + kMbar) : "memory");
+}
+
+// After the MMAs' commit (phase 1 of the mbarrier): D stored, the columns freed.
+__device__ void finish(std::uint32_t base, std::uint32_t tmem, float* d) {
+  wait_parity(base + kMbar, 1);
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  store_accumulator_128x128(tmem, d);
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  __syncthreads();
+  if (threadIdx.x / 32 == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;" ::"r"(tmem));
+}
+
+template <Variant V>
+__device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, float* d) {
+  extern __shared__ __align__(1024) std::uint8_t smem[];
+  const int tid = threadIdx.x;
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  const std::uint32_t tmem = start(base, smem);
   if (tid == 0) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 32768;" ::"r"(base + kMbar));
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
-        ::"r"(base + kA), "l"(a_map), "r"(base + kMbar) : "memory");
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
-        ::"r"(base + kB), "l"(b_map), "r"(base + kMbar) : "memory");
+    load_tile(base + kA, a_map, base);
+    load_tile(base + kB, b_map, base);
   }
   wait_parity(base + kMbar, 0);
   __syncthreads();  // every thread past phase 0 before the commit completes phase 1
-  const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
-  asm volatile("tcgen05.fence::after_thread_sync;");
   if (tid == 0) {
     // f32 D, bf16 A and B, N = 128 (bits 17-22: N >> 3), M = 128 (bits 24-28: M >> 4); bit 15: A MN-major
     // (the planted transpose).
@@ -88,12 +108,7 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
     }
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
   }
-  wait_parity(base + kMbar, 1);
-  asm volatile("tcgen05.fence::after_thread_sync;");
-  store_accumulator_128x128(tmem, d);
-  asm volatile("tcgen05.fence::before_thread_sync;");
-  __syncthreads();
-  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem));
+  finish(base, tmem, d);
 }
 
 // A's row m (64 bf16, 128 bytes) loaded by thread m, four 16-byte loads at a time, and stored to
@@ -104,23 +119,10 @@ __device__ void ts_mma(const uint4* a, const CUtensorMap* b_map, float* d) {
   extern __shared__ __align__(1024) std::uint8_t smem[];
   const int tid = threadIdx.x, warp = tid / 32;
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;" ::"r"(base + kSlot));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  if (tid == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(base + kMbar));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-  }
-  asm volatile("tcgen05.fence::before_thread_sync;");
-  __syncthreads();
-  asm volatile("tcgen05.fence::after_thread_sync;");
-  const std::uint32_t tmem = *reinterpret_cast<volatile std::uint32_t*>(smem + kSlot);
+  const std::uint32_t tmem = start(base, smem);
   if (tid == 0) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" ::"r"(base + kMbar));
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {0, 0}], [%2];"
-        ::"r"(base + kB), "l"(b_map), "r"(base + kMbar) : "memory");
+    load_tile(base + kB, b_map, base);
   }
   for (int half = 0; half < 2; ++half) {
     uint4 v[4];
@@ -150,12 +152,7 @@ __device__ void ts_mma(const uint4* a, const CUtensorMap* b_map, float* d) {
           "r"(tmem + 128 + 8 * step), "l"(make_desc(base + kB + 32 * step, 2)), "r"(idesc), "r"(step));
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(base + kMbar));
   }
-  wait_parity(base + kMbar, 1);
-  asm volatile("tcgen05.fence::after_thread_sync;");
-  store_accumulator_128x128(tmem, d);
-  asm volatile("tcgen05.fence::before_thread_sync;");
-  __syncthreads();
-  if (warp == 0) asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;" ::"r"(tmem));
+  finish(base, tmem, d);
 }
 
 }  // namespace
