@@ -4,23 +4,17 @@
 #include <utility>
 
 #include "tcgen/core/error.hpp"
+#include "tcgen/moe/quantise.hpp"
+#include "tcgen/moe/scale_layout.hpp"
 
 namespace tcgen::moe {
 
-namespace {
-constexpr std::uint64_t kBlockBytes = 512;  // 128 rows × 4 factors (scale_layout.hpp)
-std::uint64_t row_blocks(std::int64_t rows) { return static_cast<std::uint64_t>((rows + 127) / 128); }
-}  // namespace
-
+// The factors' bytes as quantise.hpp and scale_layout.hpp lay them out: k / 32 UE8M0 factors a row.
 std::uint64_t a_scale_bytes(std::span<const std::int32_t> counts, int k) {
-  std::uint64_t blocks = 0;
-  for (const std::int32_t c : counts) blocks += row_blocks(c);
-  return blocks * static_cast<std::uint64_t>(k / 128) * kBlockBytes;
+  return expert_scale_offset(counts, static_cast<int>(counts.size()), k / 32);
 }
 
-std::uint64_t w_scale_bytes(int experts, int n, int k) {
-  return row_blocks(static_cast<std::int64_t>(experts) * n) * static_cast<std::uint64_t>(k / 128) * kBlockBytes;
-}
+std::uint64_t w_scale_bytes(int experts, int n, int k) { return scale_bytes(experts * n, k / 32); }
 
 int out_columns(const Problem& p, const Config& c) { return c.swiglu ? p.n / 2 : p.n; }
 
