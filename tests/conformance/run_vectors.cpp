@@ -45,7 +45,10 @@ std::string describe(const Vector& v, const Kernel& k, const std::vector<std::ui
   s += "\n    expected:";
   for (const auto& [n, x] : v.expected) s += " " + n + "=" + hex(x);
   s += "  got:";
-  for (std::size_t i = 0; i < k.outputs.size(); ++i) s += " " + k.outputs[i].name + "=" + hex(got[i]);
+  for (std::size_t i = 0; i < k.outputs.size(); ++i) {
+    const int b = k.outputs[i].bits;
+    s += " " + k.outputs[i].name + "=" + hex(b >= 64 ? got[i] : got[i] & ((1ull << b) - 1));
+  }
   return s + "\n    check " + v.check + ", " + v.isa + " (table line " + std::to_string(v.line) + ")";
 }
 
