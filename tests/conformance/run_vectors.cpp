@@ -1,10 +1,15 @@
 // Runs the PTX conformance table (tests/conformance/README.md) through the PTX interpreter
 // (tcgen::ptx): one kernel per template, one thread per vector, every destination judged by the
 // vector's check. A template whose instruction the interpreter does not take (Function::unsupported
-// after parsing) is "refused": listed, not a disagreement.
+// after parsing) is "refused": listed, not a disagreement (its vectors wait for the implementation).
+// Coverage: every form the interpreter accepts in the value-computing families (opcode_table(),
+// each spelled-out form with each operand count) must have a vector, so that a form added to
+// opcodes.def cannot run unjudged; a vector's form is its template's first opcode with its operand
+// count.
 //
 //   run_vectors TABLE [--only OPCODE_PREFIX] [--examples N]
-// Exit 0: no disagreement; 1: a disagreement (or a template that failed to parse or run); 2: usage.
+// Exit 0: no disagreement and every accepted form covered; 1: a disagreement, an accepted form
+// without vectors, or a template that failed to parse or run; 2: usage.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +22,7 @@
 #include "ptx_kernel.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "tcgen/ptx/opcode_table.hpp"
 #include "vectors.hpp"
 
 using namespace tcgen;
@@ -25,8 +31,9 @@ using namespace tcgen::conformance;
 namespace {
 
 struct Report {
-  std::set<std::string> forms;
+  std::set<std::string> forms;                         // "opcode N" of every template's first instruction
   std::map<std::string, std::string> refused;          // opcode -> what the interpreter lacks
+  int refused_templates = 0;
   std::map<std::string, std::vector<std::string>> bad;  // opcode -> disagreements, described
   std::map<std::string, int> bad_count;
   std::vector<std::string> errors;  // templates that failed to parse or run
@@ -62,6 +69,7 @@ void run_template(const std::vector<const Vector*>& vs, Report& r) {
   const ptx::Function& f = m.entry("conformance");
   if (!f.unsupported.empty()) {
     for (const ptx::Unsupported& u : f.unsupported) r.refused[u.opcode] = u.missing;
+    ++r.refused_templates;
     return;
   }
   const std::uint32_t n = static_cast<std::uint32_t>(vs.size());
@@ -93,9 +101,54 @@ void run_template(const std::vector<const Vector*>& vs, Report& r) {
   }
 }
 
+// The form of an instruction as opcodes.def counts it: "opcode N", a "d|p" pair two operands.
+std::string form_of(const std::string& tmpl) {
+  const std::string insn = tmpl.substr(0, tmpl.find(" ; "));
+  const std::size_t space = insn.find(' ');
+  std::size_t n = 0;
+  if (space != std::string::npos) n = 1 + std::count(insn.begin(), insn.end(), ',') + std::count(insn.begin(), insn.end(), '|');
+  return insn.substr(0, space) + " " + std::to_string(n);
+}
+
+// Every form the interpreter accepts in the families whose instructions compute a value from their
+// operands alone (what a vector can judge), one operand count each: "setp.eq.b32 3-4" gives two.
+std::set<std::string> accepted_forms(const std::string& only) {
+  using F = ptx::Family;
+  std::set<std::string> out;
+  for (const ptx::OpcodeRow& row : ptx::opcode_table()) {
+    if (row.family != F::arithmetic && row.family != F::special_function && row.family != F::logic &&
+        row.family != F::comparison && row.family != F::conversion)
+      continue;
+    for (const std::string& form : ptx::expanded_forms(row)) {
+      const std::size_t space = form.rfind(' ');
+      const std::string op = form.substr(0, space), count = form.substr(space + 1);
+      if (op.rfind(only, 0) != 0) continue;
+      const std::size_t dash = count.find('-');
+      const unsigned lo = std::stoul(count.substr(0, dash)), hi = dash == std::string::npos ? lo : std::stoul(count.substr(dash + 1));
+      for (unsigned k = lo; k <= hi; ++k) out.insert(op + " " + std::to_string(k));
+    }
+  }
+  return out;
+}
+
+// Coverage: the accepted forms without a vector; prints the counts and those forms.
+std::size_t coverage(const Report& r, const std::string& only) {
+  const std::set<std::string> accepted = accepted_forms(only);
+  std::vector<std::string> missing;
+  std::size_t covered = 0;
+  for (const std::string& f : accepted) {
+    if (r.forms.count(f)) ++covered;
+    else missing.push_back(f);
+  }
+  std::printf("accepted forms (arithmetic, special_function, logic, comparison, conversion): %zu\n", accepted.size());
+  std::printf("accepted forms with vectors: %zu\nforms without vectors: %zu\n", covered, missing.size());
+  for (const std::string& f : missing) std::printf("  no vectors: %s\n", f.c_str());
+  return missing.size();
+}
+
 int print(const Report& r, std::size_t examples) {
-  std::printf("templates: %d\nforms (distinct opcodes): %zu\nvectors run: %d\n", r.templates, r.forms.size(), r.vectors);
-  std::printf("refused forms: %zu\n", r.refused.size());
+  std::printf("templates: %d\nforms in the table: %zu\nvectors run: %d\n", r.templates, r.forms.size(), r.vectors);
+  std::printf("refused templates: %d, refused opcodes: %zu\n", r.refused_templates, r.refused.size());
   for (const auto& [op, why] : r.refused) std::printf("  %s: %s\n", op.c_str(), why.c_str());
   int total = 0;
   for (const auto& [op, c] : r.bad_count) total += c;
@@ -131,12 +184,13 @@ int main(int argc, char** argv) {
   Report r;
   for (const std::string& t : order) {
     ++r.templates;
-    for (const std::string& op : opcodes(t)) r.forms.insert(op);
+    r.forms.insert(form_of(t));
     try {
       run_template(groups[t], r);
     } catch (const std::exception& e) {
       r.errors.push_back(t + ": " + e.what());
     }
   }
-  return print(r, examples);
+  const int verdict = print(r, examples);
+  return coverage(r, only) > 0 ? 1 : verdict;
 }
