@@ -78,7 +78,7 @@ def emit(t):
         for op in ("add", "sub", "mul", "div"):
             mods = [(rnd, False, False) for rnd in RND]
             if fmt is F32 and op != "div":
-                mods += [(rnd, True, False) for rnd in RND] + [("rn", False, True), ("rn", True, True)]
+                mods += [(rnd, fl, sat) for rnd in RND for fl, sat in ((True, False), (False, True), (True, True))]
             if fmt is F32 and op == "div":
                 mods += [("rn", True, False)]
             vecs = binary_vectors(op, fmt)
@@ -89,7 +89,7 @@ def emit(t):
                     t.add(tpl, {"a": a, "b": b}, {"d": d}, ISA[op], nan_check(name))
         fmods = [(rnd, False, False) for rnd in RND]
         if fmt is F32:
-            fmods += [(rnd, True, False) for rnd in RND] + [("rn", False, True), ("rn", True, True)]
+            fmods += [(rnd, fl, sat) for rnd in RND for fl, sat in ((True, False), (False, True), (True, True))]
         vecs = ternary_vectors(fmt)
         for rnd, fl, sat in fmods:
             tpl = f"fma.{rnd}{'.ftz' if fl else ''}{'.sat' if sat else ''}.{name} %d:{reg}, %a:{reg}, %b:{reg}, %c:{reg}"
