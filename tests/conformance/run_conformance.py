@@ -1,6 +1,6 @@
 """The ptx_conformance test: gmpy2 and ml_dtypes importable (installed into the build tree with
 pip --target when they are not, as tests/python/run.py does), the table generated into the build
-directory, then run_vectors on it.
+directory, then run_vectors on it, then a short fuzz.py run.
 
     run_conformance.py --build DIR --runner PATH [runner args...]
     exit: the runner's (0 agree, 1 disagreement); 77 when the packages cannot be installed.
@@ -39,7 +39,13 @@ def main():
     gen = subprocess.run([sys.executable, os.path.join(HERE, "oracle", "generate.py"), "--out", table], env=env)
     if gen.returncode != 0:
         return 1
-    return subprocess.run([args.runner, table, *rest]).returncode
+    verdict = subprocess.run([args.runner, table, *rest]).returncode
+    # A short differential fuzzing run (oracle/fuzz.py; a longer one by hand, see README.md): a fixed
+    # seed, so a disagreement it shows is reproducible.
+    fuzz = os.path.join(args.build, "ptx_fuzz.txt")
+    fz = subprocess.run([sys.executable, os.path.join(HERE, "oracle", "fuzz.py"), "--programs", "300", "--seed", "1",
+                         "--out", fuzz, "--runner", args.runner], env=env)
+    return verdict or fz.returncode
 
 
 if __name__ == "__main__":
