@@ -1,0 +1,203 @@
+// The PTX forms the interpreter once computed wrong or refused, each at a few
+// known points: values read off the PTX ISA's semantics, or computed with an
+// independent correctly rounded library (Python gmpy2 at 200 bits, then
+// rounded to f32 in the named mode), never from the handlers' own formulas.
+// Each case names its PTX ISA section.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tcgen/core/error.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+using namespace tcgen;
+
+namespace {
+
+// One thread runs `body`; %rd1 points at 16 words of output.
+std::string kernel(const std::string& body) {
+  return R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<8>;
+	.reg .b16 	%rs<16>;
+	.reg .b32 	%r<40>;
+	.reg .b32 	%f<16>;
+	.reg .b64 	%rd<16>;
+	ld.param.u64 	%rd1, [k_param_0];
+)" + body + R"(
+	ret;
+}
+)";
+}
+
+std::vector<std::uint32_t> run(const std::string& body) {
+  const ptx::Module m = ptx::Module::parse(kernel(body), "alu_forms.ptx");
+  std::vector<std::uint32_t> out(16, 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  ptx::launch(m, m.entry("k"), {.block = {1, 1, 1}}, args, memory);
+  return out;
+}
+
+// The reason the interpreter gives for not running `line` ("" when it runs it).
+std::string refusal(const std::string& line) {
+  const ptx::Module m = ptx::Module::parse(kernel(line), "alu_forms.ptx");
+  for (const auto& u : m.entry("k").unsupported) return u.missing;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("mixed precision add/sub/fma .f32.f16/.bf16: a (and b) widened, c f32, one rounding (PTX #mixed-precision-floating-point-instructions)") {
+  // gmpy2: a = f16 0x3C01 = 1 + 2^-10, c = 2^-24: the exact sum is a tie at f32 precision.
+  // bf16 0x4040 = 3; 3 - 2^-24 toward zero is 0x403FFFFF. fma: (1 + 2^-10)^2 - 1 = 2^-9 + 2^-20
+  // (0x3B001000); bf16 0x3F81 = 1 + 2^-7: (1 + 2^-7)^2 + 2^-30 → rn 0x3F820200, rp 0x3F820201.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b16 	%rs1, 0x3C01;
+	mov.b16 	%rs2, 0x4040;
+	mov.b16 	%rs3, 0x3F81;
+	mov.b16 	%rs4, 0x3C00;
+	mov.b32 	%f1, 0f33800000;
+	mov.b32 	%f2, 0fBF800000;
+	mov.b32 	%f3, 0f30800000;
+	mov.b32 	%f4, 0f3F000000;
+	add.rn.f32.f16 	%f5, %rs1, %f1;
+	add.rp.f32.f16 	%f6, %rs1, %f1;
+	sub.rz.f32.bf16 	%f7, %rs2, %f1;
+	sub.rn.f32.bf16 	%f8, %rs2, %f1;
+	fma.rn.f32.f16 	%f9, %rs1, %rs1, %f2;
+	fma.rn.f32.bf16 	%f10, %rs3, %rs3, %f3;
+	fma.rp.f32.bf16 	%f11, %rs3, %rs3, %f3;
+	add.rn.sat.f32.f16 	%f12, %rs4, %f4;
+	st.global.v4.b32 	[%rd1], {%f5, %f6, %f7, %f8};
+	st.global.v4.b32 	[%rd1+16], {%f9, %f10, %f11, %f12};
+)");
+  CHECK(o[0] == 0x3F802000u);
+  CHECK(o[1] == 0x3F802001u);
+  CHECK(o[2] == 0x403FFFFFu);
+  CHECK(o[3] == 0x40400000u);
+  CHECK(o[4] == 0x3B001000u);
+  CHECK(o[5] == 0x3F820200u);
+  CHECK(o[6] == 0x3F820201u);
+  CHECK(o[7] == 0x3F800000u);  // .sat: 1 + 0.5 clamped to 1.0
+  // The ISA gives the mixed forms no .ftz; refused, not ignored.
+  CHECK(refusal("add.rn.ftz.f32.f16 %f1, %rs1, %f2;").find("ftz") != std::string::npos);
+}
+
+TEST_CASE("min/max .f32 with three inputs, .abs, .NaN and .xorsign.abs (PTX #floating-point-instructions-max, -min)") {
+  // Values from the ISA's definitions: max(1, -5, 3) = 3; with .abs max(1, 5, 3) = 5; min.abs(-1, 2, -3) = 1;
+  // .NaN with a NaN input gives the canonical NaN; without it the NaN gives way; .xorsign.abs:
+  // min(|-2|, |3|) = 2 with sign 1 xor 0 (negative), max(|-2|, |-3|) = 3 with sign 1 xor 1 (positive).
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%f1, 0f3F800000;
+	mov.b32 	%f2, 0fC0A00000;
+	mov.b32 	%f3, 0f40400000;
+	mov.b32 	%f4, 0f7FC00000;
+	mov.b32 	%f5, 0fC0000000;
+	max.f32 	%r1, %f1, %f2, %f3;
+	max.abs.f32 	%r2, %f1, %f2, %f3;
+	min.abs.f32 	%r3, %f1, %f2, %f3;
+	min.NaN.f32 	%r4, %f4, %f1, %f3;
+	min.f32 	%r5, %f4, %f3, %f1;
+	min.xorsign.abs.f32 	%r6, %f5, %f3;
+	max.xorsign.abs.f32 	%r7, %f5, %f2;
+	max.abs.f32 	%r8, %f2, %f3;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+)");
+  CHECK(o[0] == 0x40400000u);  // 3
+  CHECK(o[1] == 0x40A00000u);  // 5
+  CHECK(o[2] == 0x3F800000u);  // 1
+  CHECK(o[3] == 0x7FFFFFFFu);  // canonical NaN
+  CHECK(o[4] == 0x3F800000u);  // min(NaN, 3, 1) = 1
+  CHECK(o[5] == 0xC0000000u);  // -2
+  CHECK(o[6] == 0x40A00000u);  // +5: max(|-2|, |-5|), signs 1 xor 1
+  CHECK(o[7] == 0x40A00000u);  // max.abs(-5, 3) = 5
+  CHECK(refusal("max.f64 %rd2, %rd3, %rd4, %rd5;").find("third input") != std::string::npos);
+}
+
+TEST_CASE("max.xorsign.abs.bf16x2 and min.xorsign.abs.f16: per lane, |a| vs |b| with the xor of the signs (PTX #half-precision-floating-point-instructions-max)") {
+  // a = {hi -1.0, lo 2.0}, b = {hi 0.5, lo -4.0} (bf16): hi max(1, 0.5) = 1 with sign 1 xor 0 → 0xBF80;
+  // lo max(2, 4) = 4 with sign 0 xor 1 → 0xC080. f16: min(|-3|, |-0.5|) = 0.5, signs 1 xor 1 → +0.5 (0x3800).
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%r1, 0xBF804000;
+	mov.b32 	%r2, 0x3F00C080;
+	max.xorsign.abs.bf16x2 	%r3, %r1, %r2;
+	mov.b16 	%rs1, 0xC200;
+	mov.b16 	%rs2, 0xB800;
+	min.xorsign.abs.f16 	%rs3, %rs1, %rs2;
+	cvt.u32.u16 	%r4, %rs3;
+	st.global.v2.b32 	[%rd1], {%r3, %r4};
+)");
+  CHECK(o[0] == 0xBF80C080u);
+  CHECK(o[1] == 0x3800u);
+}
+
+TEST_CASE(".ftz on .f32x2 add and mul flushes subnormal inputs and results per lane (PTX #floating-point-instructions-add, -mul)") {
+  // Lane 0: 2^-130 (f32 subnormal 0x00200000) + 0 is +0 under .ftz, 2^-130 without; lane 1: 1.5 + 1 = 2.5.
+  // mul: 2^-100 * 2^-30 = 2^-130, a subnormal result: +0 under .ftz.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%f1, 0f00200000;
+	mov.b32 	%f2, 0f3FC00000;
+	mov.b32 	%f3, 0f00000000;
+	mov.b32 	%f4, 0f3F800000;
+	mov.b32 	%f5, 0f0D800000;
+	mov.b32 	%f6, 0f30800000;
+	mov.b64 	%rd2, {%f1, %f2};
+	mov.b64 	%rd3, {%f3, %f4};
+	add.rn.ftz.f32x2 	%rd4, %rd2, %rd3;
+	add.rn.f32x2 	%rd5, %rd2, %rd3;
+	mov.b64 	%rd6, {%f5, %f5};
+	mov.b64 	%rd7, {%f6, %f6};
+	mul.rn.ftz.f32x2 	%rd8, %rd6, %rd7;
+	mov.b64 	{%r1, %r2}, %rd4;
+	mov.b64 	{%r3, %r4}, %rd5;
+	mov.b64 	{%r5, %r6}, %rd8;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v2.b32 	[%rd1+16], {%r5, %r6};
+)");
+  CHECK(o[0] == 0u);
+  CHECK(o[1] == 0x40200000u);
+  CHECK(o[2] == 0x00200000u);
+  CHECK(o[3] == 0x40200000u);
+  CHECK(o[4] == 0u);
+  CHECK(o[5] == 0u);
+}
+
+TEST_CASE("16-bit integer pairs: add.u16x2, min/max .u16x2/.s16x2, .relu (PTX #integer-arithmetic-instructions-add, -max, -min)") {
+  // add.u16x2: lo 1 + 3 = 4, hi 0xFFFF + 2 wraps to 1. max.s16x2 {hi -32768, lo 5} vs {hi 1, lo -1}: {1, 5};
+  // as .u16x2: {0x8000, 0xFFFF}. max.relu.s16x2 {-16, 5} vs {-15, 2}: {max -15 → 0, 5}. min.relu.s32(-3, 4) = 0.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%r1, 0xFFFF0001;
+	mov.b32 	%r2, 0x00020003;
+	add.u16x2 	%r3, %r1, %r2;
+	mov.b32 	%r4, 0x80000005;
+	mov.b32 	%r5, 0x0001FFFF;
+	max.s16x2 	%r6, %r4, %r5;
+	max.u16x2 	%r7, %r4, %r5;
+	mov.b32 	%r8, 0xFFF00005;
+	mov.b32 	%r9, 0xFFF10002;
+	max.relu.s16x2 	%r10, %r8, %r9;
+	min.relu.s32 	%r11, -3, 4;
+	min.s16x2 	%r12, %r4, %r5;
+	st.global.v4.b32 	[%rd1], {%r3, %r6, %r7, %r10};
+	st.global.v2.b32 	[%rd1+16], {%r11, %r12};
+)");
+  CHECK(o[0] == 0x00010004u);
+  CHECK(o[1] == 0x00010005u);
+  CHECK(o[2] == 0x8000FFFFu);
+  CHECK(o[3] == 0x00000005u);
+  CHECK(o[4] == 0u);
+  CHECK(o[5] == 0x8000FFFFu);  // min.s16x2: {-32768, -1}
+  CHECK(refusal("add.sat.u16x2 %r1, %r2, %r3;").find("sat") != std::string::npos);
+}
