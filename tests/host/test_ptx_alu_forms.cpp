@@ -201,3 +201,101 @@ TEST_CASE("16-bit integer pairs: add.u16x2, min/max .u16x2/.s16x2, .relu (PTX #i
   CHECK(o[5] == 0x8000FFFFu);  // min.s16x2: {-32768, -1}
   CHECK(refusal("add.sat.u16x2 %r1, %r2, %r3;").find("sat") != std::string::npos);
 }
+
+TEST_CASE(".satfinite: NaN stays NaN, infinities and values past MAX_NORM give sign-preserved MAX_NORM (PTX #data-movement-and-conversion-instructions-cvt)") {
+  // MAX_NORM: f16 65504 (0x7BFF), bf16 0x7F7F, tf32 0x7F7FE000, ue8m0 2^127 (0xFE). 70000 > 65504;
+  // f32 0xFF7FFFFF rounds to -infinity in bf16 without .satfinite; tf32 0x7F7FF000 rounds (ties away) past the top.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%f1, 0f7F800000;
+	mov.b32 	%f2, 0fFF800000;
+	mov.b32 	%f3, 0f7FC00000;
+	mov.b32 	%f4, 0f47886000;
+	mov.b32 	%f5, 0fFF7FFFFF;
+	mov.b32 	%f6, 0f7F7FF000;
+	mov.b32 	%f7, 0f3F800000;
+	cvt.rn.satfinite.f16x2.f32 	%r1, %f1, %f4;
+	cvt.rn.satfinite.f16x2.f32 	%r2, %f2, %f3;
+	cvt.rn.satfinite.relu.f16x2.f32 	%r3, %f2, %f1;
+	cvt.rn.satfinite.bf16x2.f32 	%r4, %f1, %f5;
+	cvt.rn.bf16x2.f32 	%r5, %f1, %f5;
+	cvt.rna.satfinite.tf32.f32 	%r6, %f1;
+	cvt.rna.satfinite.tf32.f32 	%r7, %f6;
+	cvt.rna.satfinite.tf32.f32 	%r8, %f2;
+	cvt.rna.tf32.f32 	%r9, %f6;
+	cvt.rz.satfinite.ue8m0x2.f32 	%rs1, %f1, %f7;
+	cvt.rz.ue8m0x2.f32 	%rs2, %f1, %f7;
+	cvt.rn.satfinite.f16.f32 	%rs3, %f2;
+	cvt.u32.u16 	%r10, %rs1;
+	cvt.u32.u16 	%r11, %rs2;
+	cvt.u32.u16 	%r12, %rs3;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	st.global.v4.b32 	[%rd1+32], {%r9, %r10, %r11, %r12};
+)");
+  CHECK(o[0] == 0x7BFF7BFFu);
+  CHECK(o[1] == 0xFBFF7FFFu);  // -MAX_NORM, and NaN as cvt.rn.f16x2 gives it
+  CHECK(o[2] == 0x00007BFFu);  // .relu first: -inf to +0
+  CHECK(o[3] == 0x7F7FFF7Fu);
+  CHECK(o[4] == 0x7F80FF80u);  // without .satfinite: the infinities
+  CHECK(o[5] == 0x7F7FE000u);
+  CHECK(o[6] == 0x7F7FE000u);
+  CHECK(o[7] == 0xFF7FE000u);
+  CHECK(o[8] == 0x7F800000u);
+  CHECK(o[9] == 0xFE7Fu);  // ue8m0: infinity to MAX_NORM, 1.0 = 2^0 → 127
+  CHECK(o[10] == 0xFF7Fu);
+  CHECK(o[11] == 0xFBFFu);
+}
+
+TEST_CASE("cvt.rs: the random bits added to the discarded bits decide the rounding (PTX #data-movement-and-conversion-instructions-cvt)") {
+  // f32 1 + 2^-11 (0x3F801000) lies halfway between f16 1.0 (0x3C00) and 1 + 2^-10 (0x3C01): its 13
+  // discarded bits are 0x1000, so random bits 0x0FFF sum below 2^13 (down), 0x1000 reach it (up). The
+  // upper half's 3 MSBs are not used (0xEFFF reads as 0x0FFF). bf16: 1 + 2^-8 (0x3F808000), 16 discarded
+  // bits 0x8000: 0x7FFF down to 0x3F80, 0x8000 up to 0x3F81. x4 forms (one random byte a value, aligned
+  // to the top of the discarded bits): e4m3 1.0625 is halfway from 0x38 to 0x39; e2m1 1.25 halfway from
+  // 0x2 to 0x3: 0x7F rounds down, 0x80 up.
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%f1, 0f3F801000;
+	mov.b32 	%f2, 0f3F808000;
+	mov.b32 	%f3, 0f3F880000;
+	mov.b32 	%f4, 0f3FA00000;
+	mov.b32 	%f5, 0f7F800000;
+	cvt.rs.f16x2.f32 	%r1, %f1, %f1, 0xEFFF1000;
+	cvt.rs.bf16x2.f32 	%r2, %f2, %f2, 0x7FFF8000;
+	cvt.rs.satfinite.bf16x2.f32 	%r3, %f5, %f2, 0;
+	cvt.rs.bf16x2.f32 	%r4, %f5, %f2, 0;
+	cvt.rs.satfinite.e4m3x4.f32 	%r5, {%f3, %f3, %f3, %f3}, 0x7F807F80;
+	cvt.rs.satfinite.e2m1x4.f32 	%rs1, {%f4, %f4, %f4, %f4}, 0x807F7F80;
+	cvt.u32.u16 	%r6, %rs1;
+	cvt.rs.relu.satfinite.e4m3x4.f32 	%r7, {%f3, %f5, %f3, %f3}, 0;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r7};
+)");
+  CHECK(o[0] == 0x3C003C01u);
+  CHECK(o[1] == 0x3F803F81u);
+  CHECK(o[2] == 0x7F7F3F80u);  // .satfinite: infinity to MAX_NORM
+  CHECK(o[3] == 0x7F803F80u);
+  CHECK(o[4] == 0x38393839u);
+  CHECK(o[5] == 0x3223u);
+  CHECK(o[6] == 0x387E3838u);  // rbits 0: truncation; infinity under .satfinite: e4m3 MAX_NORM 448 (0x7E)
+  CHECK(refusal("cvt.rs.e4m3x4.f32 %r1, {%f1, %f1, %f1, %f1}, %r2;").find("satfinite") != std::string::npos);
+}
+
+TEST_CASE("float to integer: NaN converts to 0 at every width and integer rounding (PTX #data-movement-and-conversion-instructions-cvt)") {
+  // PTX ISA 8.7, cvt: "In float-to-integer conversion, NaN inputs are converted to 0."
+  const std::vector<std::uint32_t> o = run(R"(
+	mov.b32 	%f1, 0f7FC00000;
+	mov.b64 	%rd2, 0d7FF8000000000000;
+	cvt.rni.s16.f32 	%rs1, %f1;
+	cvt.rmi.u16.f32 	%rs2, %f1;
+	cvt.rzi.s64.f32 	%rd3, %f1;
+	cvt.rni.u64.f64 	%rd4, %rd2;
+	cvt.rpi.s32.f64 	%r1, %rd2;
+	cvt.s64.f64 	%rd5, %rd2;
+	cvt.u32.u16 	%r2, %rs1;
+	cvt.u32.u16 	%r3, %rs2;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r3};
+	st.global.v2.b64 	[%rd1+16], {%rd3, %rd4};
+	st.global.b64 	[%rd1+32], %rd5;
+)");
+  for (int i : {0, 1, 2, 4, 5, 6, 7, 8, 9}) CHECK(o[i] == 0u);
+}
