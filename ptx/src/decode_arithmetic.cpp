@@ -308,7 +308,10 @@ bool decode_fma(const Opcode& op, Instruction& in, std::string& why) {
   }
   return decode_multiply_add(op, in, why);
 }
-bool decode_mad(const Opcode& op, Instruction& in, std::string& why) { return decode_multiply_add(op, in, why); }
+bool decode_mad(const Opcode& op, Instruction& in, std::string& why) {
+  if (op.has("cc")) return decode_carry(op, in, why);  // mad.{lo,hi}.cc: decode_integer.cpp
+  return decode_multiply_add(op, in, why);
+}
 
 bool decode_div(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(float_modifiers(op));
