@@ -299,3 +299,135 @@ TEST_CASE("float to integer: NaN converts to 0 at every width and integer roundi
 )");
   for (int i : {0, 1, 2, 4, 5, 6, 7, 8, 9}) CHECK(o[i] == 0u);
 }
+
+TEST_CASE("lop3.{or,and} d|p: p = (d != 0) BoolOp q, d may be _ (PTX #logic-and-shift-instructions-lop3)") {
+  // immLut 0x80 is a & b & c: 0xF0 & 0x0F & 0xFF = 0; 0xFE is a | b | c: nonzero.
+  const std::vector<std::uint32_t> o = run(R"(
+	setp.eq.u32 	%p1, 0, 1;
+	setp.eq.u32 	%p2, 1, 1;
+	lop3.or.b32 	%r1|%p3, 0xF0, 0x0F, 0xFF, 0x80, %p1;
+	lop3.or.b32 	%r2|%p4, 0xF0, 0x0F, 0xFF, 0x80, %p2;
+	lop3.and.b32 	_|%p5, 0xF0, 0x0F, 0xFF, 0xFE, %p2;
+	lop3.and.b32 	%r3|%p6, 0xF0, 0x0F, 0xFF, 0xFE, %p1;
+	selp.u32 	%r4, 1, 0, %p3;
+	selp.u32 	%r5, 1, 0, %p4;
+	selp.u32 	%r6, 1, 0, %p5;
+	selp.u32 	%r7, 1, 0, %p6;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r7};
+)");
+  CHECK(o[0] == 0u);
+  CHECK(o[1] == 0u);
+  CHECK(o[2] == 0xFFu);
+  CHECK(o[3] == 0u);  // (0 != 0) or false
+  CHECK(o[4] == 1u);  // (0 != 0) or true
+  CHECK(o[5] == 1u);  // (0xFF != 0) and true
+  CHECK(o[6] == 0u);  // (0xFF != 0) and false
+}
+
+TEST_CASE("dp4a and dp2a: byte and half-word dot products accumulated in 32 bits (PTX #integer-arithmetic-instructions-dp4a, -dp2a)") {
+  // dp4a.u32.u32: 1*5 + 2*6 + 3*7 + 4*8 + 10 = 80. .s32.s32 bytes {4, -1, 2, -1} . {1, 1, 1, 1} - 10 = -6.
+  // Mixed signs: four (-1)(255) = -1020 either way round. dp2a: Va = {2, 3}, b bytes {13, 12, 11, 10}:
+  // .lo 2*13 + 3*12 = 62, .hi 2*11 + 3*10 = 52; .hi.s32.s32 Va = {2, -1}, b bytes {0, 0, 1, -2}: 2 + 2 + 1 = 5.
+  const std::vector<std::uint32_t> o = run(R"(
+	dp4a.u32.u32 	%r1, 0x01020304, 0x05060708, 10;
+	dp4a.s32.s32 	%r2, 0xFF02FF04, 0x01010101, -10;
+	dp4a.s32.u32 	%r3, 0xFFFFFFFF, 0xFFFFFFFF, 0;
+	dp4a.u32.s32 	%r4, 0xFFFFFFFF, 0xFFFFFFFF, 0;
+	dp2a.lo.u32.u32 	%r5, 0x00030002, 0x0A0B0C0D, 0;
+	dp2a.hi.u32.u32 	%r6, 0x00030002, 0x0A0B0C0D, 0;
+	dp2a.hi.s32.s32 	%r7, 0xFFFF0002, 0xFE010000, 1;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r7};
+)");
+  CHECK(o[0] == 80u);
+  CHECK(static_cast<std::int32_t>(o[1]) == -6);
+  CHECK(static_cast<std::int32_t>(o[2]) == -1020);
+  CHECK(static_cast<std::int32_t>(o[3]) == -1020);
+  CHECK(o[4] == 62u);
+  CHECK(o[5] == 52u);
+  CHECK(o[6] == 5u);
+  CHECK(refusal("dp2a.u32.u32 %r1, %r2, %r3, %r4;").find("lo,hi") != std::string::npos);
+}
+
+TEST_CASE("the carry chain: add.cc/addc, sub.cc/subc, mad.cc/madc through CC.CF (PTX #extended-precision-integer-arithmetic-instructions)") {
+  // 0xFFFFFFFF + 1 carries: addc 0 + 0 + CF = 1. 0 - 1 borrows: subc 5 - (1 + CF) = 3. mad.lo.cc:
+  // (0xFFFF * 0x10001).lo = 0xFFFFFFFF, + 1 carries; madc.hi: (2^32 - 1)^2 >> 32 = 0xFFFFFFFE, + 0 + CF.
+  // 64-bit: 2^64 - 1 + 2 = 1 carrying, addc.u64 0 + 0 + CF = 1. mad.hi.cc.s32: (-1 * 1).hi = -1, + 1 carries.
+  const std::vector<std::uint32_t> o = run(R"(
+	add.cc.u32 	%r1, 0xFFFFFFFF, 1;
+	addc.u32 	%r2, 0, 0;
+	sub.cc.u32 	%r3, 0, 1;
+	subc.u32 	%r4, 5, 1;
+	mad.lo.cc.u32 	%r5, 0xFFFF, 0x10001, 1;
+	madc.hi.u32 	%r6, 0xFFFFFFFF, 0xFFFFFFFF, 0;
+	mov.b64 	%rd2, 0xFFFFFFFFFFFFFFFF;
+	add.cc.u64 	%rd3, %rd2, 2;
+	addc.cc.u64 	%rd4, 0, 0;
+	addc.u32 	%r7, 0, 0;
+	mad.hi.cc.s32 	%r8, -1, 1, 1;
+	addc.u32 	%r9, 0, 0;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	st.global.v2.b64 	[%rd1+32], {%rd3, %rd4};
+	st.global.b32 	[%rd1+48], %r9;
+)");
+  CHECK(o[0] == 0u);
+  CHECK(o[1] == 1u);
+  CHECK(o[2] == 0xFFFFFFFFu);
+  CHECK(o[3] == 3u);
+  CHECK(o[4] == 0u);
+  CHECK(o[5] == 0xFFFFFFFFu);
+  CHECK(o[6] == 0u);  // addc.cc.u64 0 + 0 + 1 carried nothing out
+  CHECK(o[7] == 0u);
+  CHECK(o[8] == 1u);
+  CHECK(o[9] == 0u);
+  CHECK(o[10] == 1u);
+  CHECK(o[11] == 0u);
+  CHECK(o[12] == 1u);
+}
+
+TEST_CASE("sad, bmsk and testp (PTX #integer-arithmetic-instructions-sad, -bmsk, #floating-point-instructions-testp)") {
+  // sad: 10 + |-3 - 4| = 17; 0 + |3 - 10| = 7. bmsk: the ISA's example .wrap 1, 2 = 0x6; .clamp 4, 40: from bit 4
+  // to the top; .clamp 40, 3: 0; .wrap 40, 3: 3 bits from bit 8; .wrap 30, 5: past 31, to the top.
+  // testp: zero is normal, 0x00000001 subnormal, infinity infinite and not finite, NaN not a number.
+  const std::vector<std::uint32_t> o = run(R"(
+	sad.s32 	%r1, -3, 4, 10;
+	sad.u32 	%r2, 3, 10, 0;
+	bmsk.wrap.b32 	%r3, 1, 2;
+	bmsk.clamp.b32 	%r4, 4, 40;
+	bmsk.clamp.b32 	%r5, 40, 3;
+	bmsk.wrap.b32 	%r6, 40, 3;
+	bmsk.wrap.b32 	%r7, 30, 5;
+	mov.b32 	%f1, 0f00000000;
+	mov.b32 	%f2, 0f00000001;
+	mov.b32 	%f3, 0f7F800000;
+	mov.b32 	%f4, 0f7FC00000;
+	testp.normal.f32 	%p1, %f1;
+	testp.subnormal.f32 	%p2, %f2;
+	testp.finite.f32 	%p3, %f3;
+	testp.number.f32 	%p4, %f4;
+	mov.b64 	%rd2, 0d7FF0000000000000;
+	testp.infinite.f64 	%p5, %rd2;
+	selp.u32 	%r8, 1, 0, %p1;
+	selp.u32 	%r9, 1, 0, %p2;
+	selp.u32 	%r10, 1, 0, %p3;
+	selp.u32 	%r11, 1, 0, %p4;
+	selp.u32 	%r12, 1, 0, %p5;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.b32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	st.global.v4.b32 	[%rd1+32], {%r9, %r10, %r11, %r12};
+)");
+  CHECK(o[0] == 17u);
+  CHECK(o[1] == 7u);
+  CHECK(o[2] == 0x6u);
+  CHECK(o[3] == 0xFFFFFFF0u);
+  CHECK(o[4] == 0u);
+  CHECK(o[5] == 0x700u);
+  CHECK(o[6] == 0xC0000000u);
+  CHECK(o[7] == 1u);
+  CHECK(o[8] == 1u);
+  CHECK(o[9] == 0u);
+  CHECK(o[10] == 0u);
+  CHECK(o[11] == 1u);
+}
