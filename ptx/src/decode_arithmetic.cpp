@@ -248,9 +248,9 @@ bool decode_min_max(const Opcode& op, Instruction& in, std::string& why) {
     why = std::string(op.base()) + " with " + refused;
     return false;
   }
-  if (f32) return typed(op, in, why, &min_max_f32<Code == kHalfMax>);
   Handler h = nullptr;
-  if (!packed_int(op, in, why, Code, h)) return false;
+  if (!packed_int(op, in, why, Code, h)) return false;  // refuses .relu on any float type
+  if (f32) return typed(op, in, why, &min_max_f32<Code == kHalfMax>);
   if (h || (h = packed(in.type, Code))) return typed(op, in, why, h);
   return typed(op, in, why, arith_binary<Op>(in.type));
 }

@@ -124,6 +124,7 @@ TEST_CASE("min/max .f32 with three inputs, .abs, .NaN and .xorsign.abs (PTX #flo
   CHECK(o[6] == 0x40A00000u);  // +5: max(|-2|, |-5|), signs 1 xor 1
   CHECK(o[7] == 0x40A00000u);  // max.abs(-5, 3) = 5
   CHECK(refusal("max.f64 %rd2, %rd3, %rd4, %rd5;").find("third input") != std::string::npos);
+  CHECK(refusal("max.relu.f32 %f1, %f2, %f3;").find("relu") != std::string::npos);
 }
 
 TEST_CASE("max.xorsign.abs.bf16x2 and min.xorsign.abs.f16: per lane, |a| vs |b| with the xor of the signs (PTX #half-precision-floating-point-instructions-max)") {
