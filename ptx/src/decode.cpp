@@ -1,5 +1,6 @@
 #include "decode.hpp"
 
+#include "opcode_forms.hpp"
 #include "opcode_table_lookup.hpp"
 #include "tcgen/core/error.hpp"
 #include "thread.hpp"
@@ -72,9 +73,15 @@ bool decode(Instruction& in, std::string& why) {
                                                        : "no handler for this opcode";
     return false;
   }
-  if (in.ops.size() < entry->row.fewest_operands) {
-    why = std::to_string(in.ops.size()) + " operands where " + std::string(entry->row.name) + " takes at least " +
-          std::to_string(entry->row.fewest_operands);
+  if (!accepts(entry->row, op, in.ops.size())) {
+    // PTX's own refusal (ptxas's) where the row's decoder knows one says more than "not modelled".
+    Instruction trial = in;
+    if (in.ops.size() >= fewest_operands(entry->row) && !entry->decode(op, trial, why) &&
+        why.starts_with("invalid PTX"))
+      return false;
+    why = "not modelled: " + in.opcode + " with " + std::to_string(in.ops.size()) + " operand" +
+          (in.ops.size() == 1 ? "" : "s") + "; the nearest form the interpreter runs is " +
+          nearest_form(entry->row, op, in.ops.size());
     return false;
   }
   if (entry->decode(op, in, why)) {
@@ -87,7 +94,12 @@ bool decode(Instruction& in, std::string& why) {
 
 void run_nothing(Thread&, const Instruction&) {}
 
-void run_unsupported(Thread&, const Instruction& in) {
+void run_unsupported(Thread& t, const Instruction& in) {
+  // What decode said when the module loaded: a form not modelled names the nearest one that is.
+  for (const Function& f : t.grid().module.functions())
+    for (const Unsupported& u : f.unsupported)
+      if (u.line == in.line && u.opcode == in.opcode)
+        fault("opcode", in.opcode, "an instruction the host model's PTX interpreter runs: " + u.missing);
   fault("opcode", in.opcode,
         "an instruction the host model's PTX interpreter runs (`tcgen ptx FILE.ptx` lists those it does not)");
 }

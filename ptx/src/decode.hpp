@@ -37,7 +37,7 @@ bool decode(Instruction& in, std::string& why);
 // A row's decoder (opcodes.def): sets in.run and the modifiers, or says in
 // `why` what form of the opcode it runs and returns false.
 using Decoder = bool (*)(const Opcode& op, Instruction& in, std::string& why);
-#define PTX_OPCODE(name, family, fewest, decoder) bool decoder(const Opcode& op, Instruction& in, std::string& why);
+#define PTX_OPCODE(name, family, decoder, forms) bool decoder(const Opcode& op, Instruction& in, std::string& why);
 #include "opcodes.def"
 #undef PTX_OPCODE
 

@@ -8,13 +8,13 @@ namespace tcgen::ptx {
 namespace {
 
 constexpr OpcodeRow kRows[] = {
-#define PTX_OPCODE(name, family, fewest, decoder) {name, Family::family, fewest},
+#define PTX_OPCODE(name, family, decoder, forms) {name, Family::family, forms},
 #include "opcodes.def"
 #undef PTX_OPCODE
 };
 
 constexpr Decoder kDecoders[] = {
-#define PTX_OPCODE(name, family, fewest, decoder) &decoder,
+#define PTX_OPCODE(name, family, decoder, forms) &decoder,
 #include "opcodes.def"
 #undef PTX_OPCODE
 };

@@ -29,6 +29,7 @@ namespace {
 
 constexpr const char* kHelp = R"(usage: tcgen ptx [--json] FILE.ptx|PROGRAM
        tcgen ptx [--json] --opcodes
+       tcgen ptx [--json] --forms
 
 Loads a PTX module as the host model's PTX interpreter does (nvcc -ptx
 -lineinfo for sm_100a, PTX ISA 8.7 to 9.x) and lists each kernel (.entry):
@@ -48,6 +49,14 @@ instructions the interpreter cannot run.
 opcode it decodes (the leading parts of an instruction's name, the rest being
 its modifiers), with its family and the fewest operands it takes.
 
+--forms prints every form the interpreter runs: per row of that table, its
+forms as patterns (.x a modifier, {.a|.b} at most one of them, (.a|.b)
+exactly one, *{.a|.b} any of them in any order, then the operand count),
+and how many opcodes they spell out. Any other form of an opcode is refused
+when the module loads ("not modelled: ...", with the nearest form that is),
+and a launch stops if a thread reaches it. With --json each row also lists
+its forms spelled out, one opcode with its operand count each.
+
 A program, shared library or object (an ELF file) is read for the
 compute_100a PTX nvcc embedded in it (-gencode arch=compute_100a,
 code=[sm_100a,compute_100a]), each module reported the same way: what tcgen
@@ -58,9 +67,10 @@ examples:
   tcgen ptx kernel.ptx
   tcgen ptx ./app
   tcgen ptx --opcodes
+  tcgen ptx --forms
 )";
 
-constexpr Option kOptions[] = {{"json"}, {"opcodes"}};
+constexpr Option kOptions[] = {{"json"}, {"opcodes"}, {"forms"}};
 
 // tcgen ptx --opcodes: the instruction table, a row a line (a list of objects with --json).
 int print_opcode_table(bool json) {
@@ -69,13 +79,39 @@ int print_opcode_table(bool json) {
   std::vector<Report> rows;
   for (const ptx::OpcodeRow& row : ptx::opcode_table()) {
     report.text("%-34.*s %-16.*s %u\n", static_cast<int>(row.name.size()), row.name.data(),
-                static_cast<int>(name(row.family).size()), name(row.family).data(), unsigned{row.fewest_operands});
+                static_cast<int>(name(row.family).size()), name(row.family).data(), ptx::fewest_operands(row));
     Report& fields = rows.emplace_back(true);
     fields.field("opcode", std::string(row.name));
     fields.field("family", std::string(name(row.family)));
-    fields.field("fewest_operands", static_cast<std::int64_t>(row.fewest_operands));
+    fields.field("fewest_operands", static_cast<std::int64_t>(ptx::fewest_operands(row)));
   }
   report.field("opcodes", rows);
+  report.finish();
+  return 0;
+}
+
+// tcgen ptx --forms: each row's forms as patterns, and the count of opcodes they spell out.
+int print_forms(bool json) {
+  Report report(json);
+  report.field("verb", "ptx");
+  std::vector<Report> rows;
+  std::size_t patterns = 0, spelled = 0;
+  for (const ptx::OpcodeRow& row : ptx::opcode_table()) {
+    const std::vector<std::string> forms = ptx::form_patterns(row), each = ptx::expanded_forms(row);
+    for (const std::string& f : forms) report.text("%s\n", f.c_str());
+    patterns += forms.size();
+    spelled += each.size();
+    Report& fields = rows.emplace_back(true);
+    fields.field("opcode", std::string(row.name));
+    fields.field("family", std::string(name(row.family)));
+    fields.field("patterns", forms);
+    fields.field("forms", each);
+  }
+  report.text("%zu patterns over %zu opcodes, %zu forms spelled out (a pattern with *{...} counted once)\n", patterns,
+              rows.size(), spelled);
+  report.field("forms", rows);
+  report.field("patterns_total", static_cast<std::int64_t>(patterns));
+  report.field("forms_total", static_cast<std::int64_t>(spelled));
   report.finish();
   return 0;
 }
@@ -170,13 +206,19 @@ int ptx_module(std::span<const std::string> args) {
     return 0;
   }
   std::vector<std::string> files;
-  bool json = false, opcodes = false;
+  bool json = false, opcodes = false, forms = false;
   for (const std::string& a : args) {
     if (a == "--json") json = true;
     else if (a == "--opcodes") opcodes = true;
+    else if (a == "--forms") forms = true;
     else if (a.rfind("--", 0) == 0)
-      fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx, or --opcodes");
+      fail("option", a, "expected --json, or the PTX file: tcgen ptx [--json] FILE.ptx, or --opcodes, or --forms");
     else files.push_back(a);
+  }
+  if (opcodes && forms) fail("option", "--forms", "expected one of --opcodes and --forms");
+  if (forms) {
+    if (!files.empty()) fail("FILE", files[0], "expected no file with --forms, which prints the forms the interpreter runs");
+    return print_forms(json);
   }
   if (opcodes) {
     if (!files.empty()) fail("FILE", files[0], "expected no file with --opcodes, which prints the interpreter's instruction table");
