@@ -103,6 +103,9 @@ class Thread {
     r_[o.slot] = to_bits(v);
   }
   bool pred(const Operand& o) const { return (get<std::uint32_t>(o) & 1u) != o.negate; }
+  // CC.CF, the condition code's carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc read and write
+  // (PTX #extended-precision-integer-arithmetic-instructions); one per thread, clear at launch.
+  bool& carry_flag() { return carry_; }
   std::uint64_t& slot(std::uint32_t s) { return r_[s]; }
 
   // ---- memory: `space` as the instruction names it; generic resolves by window
@@ -219,6 +222,7 @@ class Thread {
   int linear_;
   std::uint32_t pc_ = 0;
   bool exited_ = false;
+  bool carry_ = false;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
