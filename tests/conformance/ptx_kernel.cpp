@@ -48,7 +48,9 @@ std::string instruction_text(const std::string& tmpl) {
   std::size_t start = 0;
   while (true) {  // " ; " separates the instructions of a carry chain
     const std::size_t at = text.find(" ; ", start);
-    out += "\t" + text.substr(start, at == std::string::npos ? std::string::npos : at - start) + ";\n";
+    std::string insn = text.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    if (insn.rfind("* ", 0) == 0) insn = insn.substr(2);  // the form marker (README, table format)
+    out += "\t" + insn + ";\n";
     if (at == std::string::npos) break;
     start = at + 3;
   }

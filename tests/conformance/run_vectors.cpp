@@ -5,7 +5,7 @@
 // Coverage: every form the interpreter accepts in the value-computing families (opcode_table(),
 // each spelled-out form with each operand count) must have a vector, so that a form added to
 // opcodes.def cannot run unjudged; a vector's form is its template's first opcode with its operand
-// count.
+// count (or the instruction marked "* ", README.md).
 //
 //   run_vectors TABLE [--only OPCODE_PREFIX] [--examples N] [--no-coverage]
 // Exit 0: no disagreement and every accepted form covered; 1: a disagreement, an accepted form
@@ -59,6 +59,8 @@ std::string describe(const Vector& v, const Kernel& k, const std::vector<std::ui
   return s + "\n    check " + v.check + ", " + v.isa + " (table line " + std::to_string(v.line) + ")";
 }
 
+std::string form_of(const std::string& tmpl);
+
 // Runs the vectors of one template (all with the same operands) and records what disagrees.
 void run_template(const std::vector<const Vector*>& vs, Report& r) {
   const Vector& first = *vs.front();
@@ -84,7 +86,7 @@ void run_template(const std::vector<const Vector*>& vs, Report& r) {
   const ptx::Argument args[] = {ptx::argument(in_ptr), ptx::argument(out_ptr), ptx::argument(n)};
   const ptx::Allocation memory[] = {{in.data(), in.size() * 8, "in", false}, {out.data(), out.size() * 8, "out", true}};
   ptx::launch(m, f, {.grid = {(n + 127) / 128, 1, 1}, .block = {128, 1, 1}}, args, memory);
-  const std::string form = opcodes(first.tmpl).back();
+  const std::string form = form_of(first.tmpl);
   for (std::uint32_t i = 0; i < n; ++i) {
     std::vector<std::uint64_t> got(k.outputs.size());
     bool ok = true;
@@ -101,12 +103,20 @@ void run_template(const std::vector<const Vector*>& vs, Report& r) {
   }
 }
 
-// The form of an instruction as opcodes.def counts it: "opcode N", a "d|p" pair two operands.
+// The form of an instruction as opcodes.def counts it: "opcode N", a "d|p" pair two operands, a
+// braced vector one.
 std::string form_of(const std::string& tmpl) {
-  const std::string insn = tmpl.substr(0, tmpl.find(" ; "));
+  const std::string insn = form_instruction(tmpl);
   const std::size_t space = insn.find(' ');
   std::size_t n = 0;
-  if (space != std::string::npos) n = 1 + std::count(insn.begin(), insn.end(), ',') + std::count(insn.begin(), insn.end(), '|');
+  if (space != std::string::npos) {  // a braced vector {%a, %b, ...} is one operand
+    n = 1;
+    int depth = 0;
+    for (const char c : insn) {
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      n += depth == 0 && (c == ',' || c == '|');
+    }
+  }
   return insn.substr(0, space) + " " + std::to_string(n);
 }
 

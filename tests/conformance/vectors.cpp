@@ -111,8 +111,19 @@ std::vector<Vector> read_table(const std::string& path) {
 
 std::vector<std::string> opcodes(const std::string& tmpl) {
   std::vector<std::string> out;
-  for (const std::string& insn : split(tmpl, " ; ")) out.push_back(insn.substr(0, insn.find(' ')));
+  for (std::string insn : split(tmpl, " ; ")) {
+    if (insn.rfind("* ", 0) == 0) insn = insn.substr(2);  // the form marker (form_instruction)
+    out.push_back(insn.substr(0, insn.find(' ')));
+  }
   return out;
+}
+
+std::string form_instruction(const std::string& tmpl) {
+  const std::vector<std::string> insns = split(tmpl, " ; ");
+  for (const std::string& insn : insns) {
+    if (insn.rfind("* ", 0) == 0) return insn.substr(2);
+  }
+  return insns.front();
 }
 
 bool passes(const std::string& check, std::uint64_t expected, std::uint64_t got, int bits) {

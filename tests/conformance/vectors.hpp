@@ -23,6 +23,10 @@ std::vector<Vector> read_table(const std::string& path);
 // The opcodes of a template: the first token of each " ; "-separated instruction.
 std::vector<std::string> opcodes(const std::string& tmpl);
 
+// The instruction a template's vectors judge (its form): the one marked with a leading "* "
+// (a carry chain whose form needs CC.CF set by an instruction before it), else the first.
+std::string form_instruction(const std::string& tmpl);
+
 // Whether `got` (a destination of `bits` bits) passes `check` against `expected`.
 bool passes(const std::string& check, std::uint64_t expected, std::uint64_t got, int bits);
 
