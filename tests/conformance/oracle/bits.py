@@ -1,5 +1,5 @@
 """Integer, logic and bit instructions, and the forms real kernels use that an interpreter may
-still lack: dp4a/dp2a, the carry chain (add.cc/addc/sub.cc/subc/mad.cc/madc), .u16x2/.s16x2 SIMD,
+still lack: dp4a/dp2a, .u16x2/.s16x2 SIMD (the carry chain is carry.py's),
 sad, bmsk, lop3 (with its predicate output), prmt. PTX ISA 9.7.1 (integer), 9.7.2 (extended
 precision), 9.7.7 (logic and shift), 9.7.9 (prmt)."""
 from table import RNG
@@ -135,7 +135,6 @@ def emit_extra(t, a, b, c):
                 d = c + sum(hget(a, i) * bget(b, base + i) for i in range(2))
                 t.add(f"dp2a.{part}.{at}.{bt} %d:b32, %a:b32, %b:b32, %c:b32", {"a": a, "b": b, "c": c}, {"d": d & M32},
                       INT(24, "dp2a"))
-    emit_carry(t, a, b, c)
     for ty, get in (("u16x2", uh), ("s16x2", sh)):
         for op, f in (("add", lambda x, y: x + y), ("sub", lambda x, y: x - y), ("min", min), ("max", max)):
             d = sum((f(get(a, i), get(b, i)) & 0xFFFF) << (16 * i) for i in range(2))
@@ -144,29 +143,17 @@ def emit_extra(t, a, b, c):
     t.add("sad.u32 %d:b32, %a:b32, %b:b32, %c:b32", {"a": a, "b": b, "c": c}, {"d": (c + abs(a - b)) & M32}, INT(7, "sad"))
     t.add("sad.s32 %d:b32, %a:b32, %b:b32, %c:b32", {"a": a, "b": b, "c": c},
           {"d": (c + abs(s32(a) - s32(b))) & M32}, INT(7, "sad"))
-
-
-def emit_carry(t, a, b, c):
-    """The carry chain, each form in a chain that sets or reads CC.CF: carry-in from
-    add.cc of (ci + 0xffffffff), carry-out read by addc of zeros. PTX ISA 9.7.2."""
-    ci = c & 1
-    cin = "add.cc.u32 %t:b32, %ci:b32, %m:b32"
-    ins = {"a": a, "b": b, "ci": ci, "m": M32, "z": 0}
-    tb = {"t": (ci + M32) & M32}
-    s = a + b
-    t.add("add.cc.u32 %d:b32, %a:b32, %b:b32 ; addc.u32 %o:b32, %z:b32, %z:b32", {"a": a, "b": b, "z": 0},
-          {"d": s & M32, "o": s >> 32}, EXT(1, "add.cc"))
-    s = a + b + ci
-    t.add(f"{cin} ; addc.cc.u32 %d:b32, %a:b32, %b:b32 ; addc.u32 %o:b32, %z:b32, %z:b32", ins,
-          dict(tb, d=s & M32, o=s >> 32), EXT(2, "addc"))
-    # sub.cc: a - b, CF set on borrow; subc: a - (b + CF)
-    borrow = int(a < b)
-    t.add("sub.cc.u32 %d:b32, %a:b32, %b:b32 ; addc.u32 %o:b32, %z:b32, %z:b32", {"a": a, "b": b, "z": 0},
-          {"d": (a - b) & M32, "o": 1 - borrow}, EXT(3, "sub.cc"))
-    t.add(f"sub.cc.u32 %t:b32, %z:b32, %ci:b32 ; subc.u32 %d:b32, %a:b32, %b:b32", {"a": a, "b": b, "ci": ci, "z": 0},
-          {"t": (-ci) & M32, "d": (a - b - ci) & M32}, EXT(4, "subc"))
-    p = a * b
-    t.add(f"mad.lo.cc.u32 %d:b32, %a:b32, %b:b32, %c:b32 ; addc.u32 %o:b32, %z:b32, %z:b32", {"a": a, "b": b, "c": c, "z": 0},
-          {"d": ((p & M32) + c) & M32, "o": ((p & M32) + c) >> 32}, EXT(5, "mad.cc"))
-    t.add(f"{cin} ; madc.hi.u32 %d:b32, %a:b32, %b:b32, %c:b32", {"a": a, "b": b, "c": c, "ci": ci, "m": M32},
-          dict(tb, d=((p >> 32) + c + ci) & M32), EXT(6, "madc"))
+    # sad at 16 and 64 bits: d = c + |a - b| (PTX ISA 9.7.1.7), wrapping at the type's width
+    for n in (16, 64):
+        m = (1 << n) - 1
+        x, y, z = ((a << 32 | b) & m, (b << 32 | c) & m, (c << 32 | a) & m) if n == 64 else (a & m, b & m, c & m)
+        sg = lambda v: v - (1 << n) if v >> (n - 1) else v
+        t.add(f"sad.u{n} %d:b{n}, %a:b{n}, %b:b{n}, %c:b{n}", {"a": x, "b": y, "c": z}, {"d": (z + abs(x - y)) & m}, INT(7, "sad"))
+        t.add(f"sad.s{n} %d:b{n}, %a:b{n}, %b:b{n}, %c:b{n}", {"a": x, "b": y, "c": z},
+              {"d": (z + abs(sg(x) - sg(y))) & m}, INT(7, "sad"))
+    # min/max .relu (PTX ISA 9.7.1.12/13): the signed min/max, clamped to 0 if negative; per lane for s16x2
+    for op, f in (("min", min), ("max", max)):
+        sec = {"min": 12, "max": 13}[op]
+        t.add(f"{op}.relu.s32 %d:b32, %a:b32, %b:b32", {"a": a, "b": b}, {"d": max(0, f(s32(a), s32(b)))}, INT(sec, op))
+        d = sum(max(0, f(sh(a, i), sh(b, i))) << (16 * i) for i in range(2))
+        t.add(f"{op}.relu.s16x2 %d:b32, %a:b32, %b:b32", {"a": a, "b": b}, {"d": d}, INT(sec, op))
