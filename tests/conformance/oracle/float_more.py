@@ -22,6 +22,11 @@ ALIASES = [(f"{op}{fz}{st}.{ty}", f"{op}.rn{fz}{st}.{ty}") for op in ("add", "su
            for fz, st, ty in (("", "", "f32"), (".ftz", "", "f32"), ("", ".sat", "f32"), (".ftz", ".sat", "f32"),
                               ("", "", "f64"), ("", "", "f32x2"), ("", "", "f16"), ("", "", "f16x2"), ("", ".sat", "f16"),
                               ("", ".sat", "f16x2"), ("", "", "bf16"), ("", "", "bf16x2"))]
+# the mixed-precision add/sub (f32 = f32 +- f16/bf16) and the f32x2 .ftz forms without a rounding
+# modifier: the same default .rn (PTX ISA 9.7.3.1/2/5)
+ALIASES += [(f"{op}{st}.f32.{h}", f"{op}.rn{st}.f32.{h}") for op in ("add", "sub") for st in ("", ".sat")
+            for h in ("f16", "bf16")]
+ALIASES += [(f"{op}.ftz.f32x2", f"{op}.rn.ftz.f32x2") for op in ("add", "sub", "mul")]
 ALIASES += [(f"mad.{r}{fz}{st}.{ty}", f"fma.{r}{fz}{st}.{ty}") for r in ("rn", "rz", "rm", "rp")
             for fz, st, ty in (("", "", "f32"), (".ftz", "", "f32"), ("", ".sat", "f32"), (".ftz", ".sat", "f32"),
                                ("", "", "f64"))]
@@ -35,6 +40,14 @@ def emit_aliases(t, limit=40):
     for spelled, meaning in ALIASES:
         for row in by_op.get(meaning, [])[:limit]:
             t.rows.append(spelled + row[len(meaning):])
+    # cvt's .relu and .satfinite in either order are one operation (PTX ISA 9.7.9.21 cvt lists
+    # both modifiers; their order carries no meaning): each order gets the other's rows
+    for op in list(by_op):
+        for a, b in ((".relu.satfinite.", ".satfinite.relu."), (".satfinite.relu.", ".relu.satfinite.")):
+            other = op.replace(a, b)
+            if op.startswith("cvt.") and a in op and other not in by_op:
+                for row in by_op[op][:limit]:
+                    t.rows.append(other + row[len(op):])
 
 
 def emit(t):

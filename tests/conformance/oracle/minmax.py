@@ -75,6 +75,14 @@ def emit(t):
                         if d0 is not None and d1 is not None:
                             t.add(f"{op}{suffix}.{name}x2 %d:b32, %a:b32, %b:b32", {"a": a0 | a1 << 16, "b": b0 | b1 << 16},
                                   {"d": d0 | d1 << 16}, ISA[(op, True)], "exact")
+    # 2-input .abs (sm_100): min/max of |a| and |b| (PTX ISA 9.7.3.11/12), with .ftz/.NaN
+    for op in ("min", "max"):
+        for ftz_ in ("", ".ftz"):
+            for nan_ in ("", ".NaN"):
+                kw = {"flush": bool(ftz_), "nan_mode": bool(nan_), "absolute": True}
+                for a, b in _operands(F32, 2):
+                    t.add(f"{op}{ftz_}{nan_}.abs.f32 %d:b32, %a:b32, %b:b32", {"a": a, "b": b},
+                          {"d": pick(op, [a, b], F32, **kw)}, ISA[(op, False)], "exact", 100)
     vecs3 = _operands(F32, 3)
     for op in ("min", "max"):
         for ftz_ in ("", ".ftz"):
