@@ -123,7 +123,10 @@ def emit_bitwise(t, fmt, reg, name, unary):
         t.add(f"copysign.{name} %d:{reg}, %a:{reg}, %b:{reg}", {"a": a, "b": b}, {"d": (b & ~sign) | (a & sign)},
               ISA["copysign"], nan_check(name))
         v = decode(a, fmt)
+        # testp.normal: "As a special case, positive and negative zero are considered normal numbers"
+        # (PTX ISA testp); silicon agrees (+0 and -0 test normal: H100 run 2026-12-06,
+        # tests/device/ptx_conformance_sm90, docs/ptx.md 'Conformance'). Zeros are not subnormal.
         klass = {"finite": v.kind == "num", "infinite": v.isinf(), "number": not v.isnan(), "notanumber": v.isnan(),
-                 "normal": v.kind == "num" and v.q != 0 and not fmt.is_sub(v), "subnormal": fmt.is_sub(v)}
+                 "normal": v.kind == "num" and not fmt.is_sub(v), "subnormal": fmt.is_sub(v)}
         for k, p in klass.items():
             t.add(f"testp.{k}.{name} %p:pred, %a:{reg}", {"a": a}, {"p": int(p)}, ISA["testp"])

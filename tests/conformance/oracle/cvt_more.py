@@ -73,7 +73,8 @@ def float_sources(fmt):
 
 def emit_float_int(add):
     """Float -> integer rounds per .rni/.rzi/.rmi/.rpi and clamps to the destination's range (so
-    .sat changes nothing); NaN -> 0; .ftz (f32 source) reads a subnormal as zero."""
+    .sat changes nothing); NaN as silicon converts it (cvt.nan_to_int: 1 << (bits - 1) for a 64-bit
+    destination or an f64 source, else 0; the ISA says 0); .ftz (f32 source) reads a subnormal as zero."""
     for fname, (fmt, reg) in FLOATS.items():
         srcs = float_sources(fmt)
         for iname, (ib, _) in INTS.items():
@@ -84,7 +85,7 @@ def emit_float_int(add):
                             v = decode(a, fmt)
                             v = ftz(v, fmt) if fz else v
                             add(f"cvt.{irnd}{fz}{sat}.{iname}.{fname} %d:{REG[ib]}, %a:{reg}", {"a": a},
-                                {"d": to_int(v, irnd, iname)}, ISA)
+                                {"d": to_int(v, irnd, iname, fmt)}, ISA)
 
 
 def _sat(r):
