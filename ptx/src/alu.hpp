@@ -113,6 +113,8 @@ struct FloatModifiers {
   bool ties_away = false;   // .rna
   bool ftz = false, sat = false, relu = false, approx = false, nan = false, satfinite = false;
   HalfOp op = kHalfAdd;     // the operation of the packed forms (packed())
+  bool abs = false;         // min/max .abs (and .xorsign.abs): the inputs' magnitudes
+  bool xorsign = false;     // min/max .xorsign.abs: the result's sign is the xor of a's and b's
 };
 
 inline FloatModifiers float_modifiers(const Opcode& op, HalfOp code = kHalfAdd) {
@@ -130,6 +132,8 @@ inline FloatModifiers float_modifiers(const Opcode& op, HalfOp code = kHalfAdd) 
   m.nan = op.has("NaN");
   m.satfinite = op.has("satfinite");
   m.op = code;
+  m.abs = op.has("abs");
+  m.xorsign = op.has("xorsign");
   return m;
 }
 
@@ -275,5 +279,10 @@ inline bool typed(const Opcode& op, Instruction& in, std::string& why, Handler h
 // The packed forms (f32x2 and the 16-bit floats) of an arithmetic or special-function row, running
 // FloatModifiers::op, or nullptr for the other types (decode_packed_float.cpp).
 Handler packed(Type type, HalfOp code);
+
+// The 16-bit integer pairs (.u16x2, .s16x2) of add, min and max (sub has none), and min/max .relu of .s32
+// (decode_packed_int.cpp): the handler, nullptr for other types, or false with `why` naming a
+// modifier the form does not take.
+bool packed_int(const Opcode& op, Instruction& in, std::string& why, HalfOp code, Handler& h);
 
 }  // namespace tcgen::ptx::alu

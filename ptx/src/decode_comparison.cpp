@@ -127,6 +127,35 @@ bool decode_setp(const Opcode& op, Instruction& in, std::string& why) {
                  else return &setp<T>;
                }));
 }
+// PTX #floating-point-instructions-testp: testp.op.{f32,f64} p, a, a property of a as a predicate;
+// "positive and negative zero are considered normal numbers". Why: testp was refused.
+enum class FloatTest : std::uint8_t { finite, infinite, number, notanumber, normal, subnormal };
+
+template <class T>
+void testp(Thread& t, const Instruction& in) {
+  const T a = t.get<T>(in.ops[1]);
+  bool r = false;
+  switch (in.modifiers.get<FloatTest>()) {
+    case FloatTest::finite: r = std::isfinite(a); break;
+    case FloatTest::infinite: r = std::isinf(a); break;
+    case FloatTest::number: r = !std::isnan(a); break;
+    case FloatTest::notanumber: r = std::isnan(a); break;
+    case FloatTest::normal: r = std::isnormal(a) || a == T(0); break;
+    case FloatTest::subnormal: r = std::fpclassify(a) == FP_SUBNORMAL; break;
+  }
+  t.set<bool>(in.ops[0], r);
+}
+
+bool decode_testp(const Opcode& op, Instruction& in, std::string& why) {
+  const int test = op.which({"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
+  if (test < 0 || in.ops.size() != 2) {
+    why = "testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64} p, a";
+    return false;
+  }
+  in.modifiers.set(static_cast<FloatTest>(test));
+  return typed(op, in, why, by_float(in.type, []<class T>() -> Handler { return &testp<T>; }));
+}
+
 bool decode_selp(const Opcode& op, Instruction& in, std::string& why) {
   return typed(op, in, why, by_any(in.type, []<class T>() -> Handler { return &selp<T>; }));
 }

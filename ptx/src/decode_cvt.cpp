@@ -81,12 +81,18 @@ std::uint16_t to_half(ElementType e, double x, RoundingMode mode, std::uint16_t 
   return bits;
 }
 
-// A float → integer conversion of NaN: 0, except the hardware's 1 << 63 for
-// 64-bit results and 0x80000000 for f64 to 32 bits (seen on an H200).
-Int128 nan_to_int(int bits, Type source) {
-  if (bits == 64) return Int128(1) << 63;
-  if (bits == 32 && source == Type::f64) return Int128(1) << 31;
-  return 0;
+// PTX #data-movement-and-conversion-instructions-cvt (PTX ISA 8.7): "In float-to-integer
+// conversion, NaN inputs are converted to 0", for every width and rounding (.rni/.rzi/.rmi/.rpi
+// included). Why: 64-bit results gave 1 << 63 and f64 to 32 bits 0x80000000 (an H200's results,
+// which the ISA does not allow).
+
+// .satfinite (PTX #data-movement-and-conversion-instructions-cvt): "if the input value is NaN, then
+// the result is NaN in the specified destination format. If the absolute value of input (ignoring
+// sign) is greater than MAX_NORM of the specified destination format, then the result is
+// sign-preserved MAX_NORM" (infinities included). Why: .satfinite was ignored for .f16/.bf16 (x2).
+double finite(double x, ElementType e, bool on) {
+  const double max_norm = decode(e, detail::float_format(e).max_finite);
+  return on && std::fabs(x) > max_norm ? std::copysign(max_norm, x) : x;
 }
 
 void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModifiers& m, Type source) {
@@ -101,7 +107,7 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
       r = v.i;
       if (m.sat) r = r < lo ? lo : r > hi ? hi : r;
     } else if (std::isnan(v.f)) {
-      r = nan_to_int(bits, source);
+      r = 0;
     } else {  // float → integer saturates (PTX #data-movement-and-conversion-instructions-cvt)
       const double x = round_integral(v.f, m.to_integer ? m.mode : RoundingMode::zero);  // no .rXi: toward zero
       r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
@@ -137,27 +143,33 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
     }
     case Kind::f64: t.set<double>(o, x); return;
     case Kind::f16:
-      t.set<std::uint16_t>(o, to_half(ElementType::fp16, x, m.mode,
+      t.set<std::uint16_t>(o, to_half(ElementType::fp16, finite(x, ElementType::fp16, m.satfinite), m.mode,
                                       source != Type::f64 ? 0x7FFF : std::signbit(x) ? 0xFE00 : 0x7E00));
       return;
-    case Kind::bf16: t.set<std::uint16_t>(o, to_half(ElementType::bf16, x, m.mode)); return;
+    case Kind::bf16: t.set<std::uint16_t>(o, to_half(ElementType::bf16, finite(x, ElementType::bf16, m.satfinite), m.mode)); return;
 
     default: return;
   }
 }
 
+// cvt.{rn,rz,rna}{.relu}{.satfinite}.tf32.f32: the top 19 bits of u (in a .b32), rounded to
+// nearest ties even (.rn), toward zero (.rz) or ties away (.rna, the bit operation
+// (u + 2^12) & ~(2^13 - 1)). A NaN: .rna truncates it, .rn gives 0x7FFFE000 (an H200's results);
+// under .satfinite always 0x7FFFE000 (truncating can leave an infinity), and an infinite or
+// overflowing value gives sign-preserved MAX_NORM 0x7F7FE000 (PTX #data-movement-and-conversion-
+// instructions-cvt, .satfinite). Why: .satfinite, .rz and .relu were ignored on .tf32.
+std::uint32_t to_tf32(std::uint32_t u, const FloatModifiers& m) {
+  const std::uint32_t sign = u & 0x80000000u, mag = u & 0x7FFFFFFFu;
+  if (mag > 0x7F800000u) return m.ties_away && !m.satfinite ? u & ~0x1FFFu : 0x7FFFE000u;
+  if (m.relu && (sign || mag == 0)) return 0;
+  const std::uint32_t add = m.ties_away ? 0x1000u : m.mode == RoundingMode::zero ? 0u : 0xFFFu + ((mag >> 13) & 1u);
+  const std::uint32_t r = mag == 0x7F800000u ? mag : (mag + add) & ~0x1FFFu;
+  return sign | (r >= 0x7F800000u && m.satfinite ? 0x7F7FE000u : r);
+}
+
 void cvt(Thread& t, const Instruction& in) {
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
-  // cvt.{rn,rna}.tf32.f32: the top 19 bits, rounded to nearest, ties even (.rn) or away (.rna, the
-  // bit operation (u + 2^12) & ~(2^13 - 1)). A NaN: .rna truncates it, .rn gives 0x7FFFE000 (an H200's results).
-  if (in.type == Type::tf32 && in.type2 == Type::f32) {
-    const std::uint32_t u = t.get<std::uint32_t>(in.ops[1]);
-    const float f = std::bit_cast<float>(u);
-    t.set<std::uint32_t>(in.ops[0], m.ties_away ? (std::isnan(f) ? u : u + 0x1000u) & ~0x1FFFu
-                                    : std::isnan(f)   ? 0x7FFFE000u
-                                                      : encode(ElementType::tf32, f));
-    return;
-  }
+  if (in.type == Type::tf32 && in.type2 == Type::f32) return t.set<std::uint32_t>(in.ops[0], to_tf32(t.get<std::uint32_t>(in.ops[1]), m));
   // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results).
   if (in.type2 == Type::f16 && in.type == Type::f32 && std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
     t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
@@ -189,7 +201,7 @@ float relu(float x, bool on) { return on && !(x > 0) && !std::isnan(x) ? 0.0f : 
 template <ElementType E>
 void cvt_pack_f32(Thread& t, const Instruction& in) {
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
-  auto one = [&](const Operand& o) { return std::uint32_t{to_half(E, relu(t.get<float>(o), m.relu), m.mode)}; };
+  auto one = [&](const Operand& o) { return std::uint32_t{to_half(E, finite(relu(t.get<float>(o), m.relu), E, m.satfinite), m.mode)}; };
   t.set<std::uint32_t>(in.ops[0], one(in.ops[1]) << 16 | one(in.ops[2]));
 }
 // cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f32, f16x2}: d, a, b (a to the upper byte) or d, a
@@ -235,11 +247,14 @@ void cvt_unpack_ue8m0(Thread& t, const Instruction& in) {
 // cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b and .ue8m0x2.bf16x2 d, a (sm_100a; block-scale factors
 // from values): each value's exponent field, the sign ignored (UE8M0 has none), rounded up (.rp)
 // when it is not a power of two; a subnormal at or below 2^-127 gives 2^-127 (0x00), UE8M0's least
-// value; .satfinite keeps 0xFE (2^127) from rounding up to 0xFF, UE8M0's NaN; NaN and infinity give
-// 0xFF. CUTLASS's host form of .rp (float_ue8m0_t::convert_from_float), which its block-scaled GEMMs'
+// value; .satfinite keeps 0xFE (2^127) from rounding up to 0xFF, UE8M0's NaN; NaN gives 0xFF, and
+// infinity 0xFF (0xFE under .satfinite). CUTLASS's host form of .rp (float_ue8m0_t::convert_from_float), which its block-scaled GEMMs'
 // references use and B200 runs of them match; .rz takes the field as it is. a to the upper byte.
+// .satfinite (PTX #data-movement-and-conversion-instructions-cvt): NaN stays NaN (0xFF); an
+// infinity, being past MAX_NORM, gives MAX_NORM 0xFE. Why: an infinity gave 0xFF under .satfinite.
 std::uint32_t to_ue8m0(float x, const FloatModifiers& m) {
-  if (std::isnan(x) || std::isinf(x)) return 0xFFu;
+  if (std::isnan(x)) return 0xFFu;
+  if (std::isinf(x)) return m.satfinite ? 0xFEu : 0xFFu;
   const std::uint32_t u = std::bit_cast<std::uint32_t>(x), exponent = (u >> 23) & 0xFFu, mantissa = u & 0x7FFFFFu;
   const bool up = m.mode == RoundingMode::up && mantissa > 0 && !(exponent == 0 && mantissa <= 0x400000u);
   if (up && exponent == 0xFEu) return m.satfinite ? 0xFEu : 0xFFu;
@@ -281,6 +296,94 @@ void cvt_unpack_narrow(Thread& t, const Instruction& in) {
   t.set<std::uint32_t>(in.ops[0], widen(a >> width) << 16 | widen(a));
 }
 
+// cvt.rs (stochastic rounding, sm_100a; PTX #data-movement-and-conversion-instructions-cvt): x
+// rounded to format f toward zero after k random bits are added to the bits being discarded
+// (aligned to their top, so a value 1/4 of the way to the next step rounds up for a quarter of the
+// random values). f16 from f32 discards 13 bits, bf16 16, which the ISA's 13 and 16 random bits
+// cover exactly; the narrower formats get 8 bits each (rs_bits). NaN gives `nan`; past MAX_NORM
+// gives MAX_NORM under .satfinite, else infinity. Why: rbits was ignored (rounded to nearest).
+std::uint32_t stochastic(ElementType e, float x, std::uint32_t random, int k, bool satfinite, std::uint32_t nan) {
+  const detail::FloatFormat f = detail::float_format(e);
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(x), a = u & 0x7FFFFFFFu;
+  const std::uint32_t sign = (u >> 31) << (f.exp_bits + f.man_bits);
+  const std::uint32_t overflow = satfinite || !f.has_inf ? f.max_finite : f.max_finite + 1;
+  if (a > 0x7F800000u) return nan;
+  if (a == 0x7F800000u) return sign | overflow;
+  // |x| = sig * 2^(e - 150); the destination's step at |x| is 2^(te - man_bits).
+  const int e32 = (a >> 23) ? int(a >> 23) : 1, emin = 1 - f.bias, te = std::max(e32 - 127, emin);
+  const std::uint64_t sig = (a & 0x7FFFFFu) | ((a >> 23) ? 0x800000u : 0u);
+  const int shift = std::min(te - f.man_bits - (e32 - 150), 63);  // the discarded bits: > 0 for every narrower format
+  const std::uint64_t rem = sig & ((std::uint64_t{1} << shift) - 1);
+  const std::uint64_t top = shift >= k ? rem >> (shift - k) : rem << (k - shift);
+  const std::uint32_t up = top + random >= (std::uint64_t{1} << k) ? 1u : 0u;
+  const std::uint32_t mag = (static_cast<std::uint32_t>(te - emin) << f.man_bits) + static_cast<std::uint32_t>(sig >> shift) + up;
+  return sign | (mag > f.max_finite ? overflow : mag);
+}
+
+// The random bits of value i (a = 0) of a cvt.rs: the ISA's rbits layout. .f16x2: 13 LSBs of the
+// upper half for a, of the lower half for b; .bf16x2: the upper half for a, the lower for b. x4
+// forms: the upper 16 bits for a, b and the lower for e, f, read as one byte each, a in the top
+// byte (UNCONFIRMED: the ISA's figure of the byte order is not at hand); .e2m1x4: the upper bytes
+// of the two halves for a, b, the lower bytes for e, f.
+std::uint32_t rs_bits(ElementType e, int n, std::uint32_t rbits, int i, int& k) {
+  if (n == 2) {
+    k = e == ElementType::fp16 ? 13 : 16;
+    return (rbits >> (i == 0 ? 16 : 0)) & ((1u << k) - 1);
+  }
+  k = 8;
+  static constexpr int kByte[2][4] = {{3, 2, 1, 0}, {3, 1, 2, 0}};  // byte of rbits for a, b, e, f
+  return (rbits >> (8 * kByte[e == ElementType::e2m1][i])) & 0xFFu;
+}
+
+// cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits (N = 2) and
+// cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32 d, {a, b, e, f}, rbits (N = 4):
+// a in the top field of d (16 bits a value for the halves, 8 for the x4 forms, 6-bit values
+// zero-padded, 4 for e2m1x4 in a .b16). .relu: negatives to +0 first; a NaN gives 0x7FFF (the
+// halves, as cvt.rn) or the format's NaN (core's float_format).
+template <ElementType E, int N>
+void cvt_rs(Thread& t, const Instruction& in) {
+  const FloatModifiers m = in.modifiers.get<FloatModifiers>();
+  constexpr int width = N == 2 ? 16 : bits(E) == 4 ? 4 : 8;
+  const detail::FloatFormat f = detail::float_format(E);
+  const std::uint32_t rbits = t.get<std::uint32_t>(in.ops[N == 2 ? 3 : 2]);
+  std::uint32_t d = 0;
+  for (int i = 0; i < N; ++i) {
+    const float x = relu(t.get<float>(N == 2 ? in.ops[1 + i] : in.elements[in.ops[1].first + i]), m.relu);
+    int k = 0;
+    const std::uint32_t random = rs_bits(E, N, rbits, i, k);
+    const std::uint32_t nan = N == 2 ? 0x7FFFu : (f.nan_signed && std::signbit(x) ? 1u << (f.exp_bits + f.man_bits) : 0u) | f.nan;
+    d |= stochastic(E, x, random, k, m.satfinite, nan) << (width * (N - 1 - i));
+  }
+  if constexpr (N * width == 16) t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(d));
+  else t.set<std::uint32_t>(in.ops[0], d);
+}
+
+// The cvt.rs forms: their handler, or false with `why` (another type pair, the x4 forms without the
+// .satfinite the ISA makes mandatory, or operands not as the ISA writes them).
+bool decode_cvt_rs(const Opcode& op, Instruction& in, std::string& why) {
+  const bool x4 = in.type == Type::e4m3x4 || in.type == Type::e5m2x4 || in.type == Type::e2m1x4 ||
+                  in.type == Type::e2m3x4 || in.type == Type::e3m2x4;
+  const bool shaped = x4 ? in.ops.size() == 3 && in.ops[1].kind == Operand::Kind::vector && in.ops[1].count == 4
+                         : in.ops.size() == 4;
+  if (in.type2 != Type::f32 || !(x4 || in.type == Type::f16x2 || in.type == Type::bf16x2) || !shaped ||
+      (x4 && !op.has("satfinite"))) {
+    why = "cvt.rs to ." + std::string(name(in.type)) + " from ." + std::string(name(in.type2)) +
+          " (only .f16x2/.bf16x2.f32 d, a, b, rbits and .satfinite x4 forms d, {a, b, e, f}, rbits)";
+    return false;
+  }
+  Handler h = nullptr;
+  switch (in.type) {
+    case Type::f16x2: h = &cvt_rs<ElementType::fp16, 2>; break;
+    case Type::bf16x2: h = &cvt_rs<ElementType::bf16, 2>; break;
+    case Type::e4m3x4: h = &cvt_rs<ElementType::e4m3, 4>; break;
+    case Type::e5m2x4: h = &cvt_rs<ElementType::e5m2, 4>; break;
+    case Type::e2m3x4: h = &cvt_rs<ElementType::e2m3, 4>; break;
+    case Type::e3m2x4: h = &cvt_rs<ElementType::e3m2, 4>; break;
+    default: h = &cvt_rs<ElementType::e2m1, 4>; break;
+  }
+  return typed(op, in, why, h);
+}
+
 }  // namespace
 
 bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
@@ -293,6 +396,7 @@ bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
   in.type2 = ts[1];
   const FloatModifiers m = float_modifiers(op);
   in.modifiers.set(m);
+  if (op.has("rs")) return decode_cvt_rs(op, in, why);
   Handler h = nullptr;
   if (in.type == Type::bf16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::bf16>;
   else if (in.type == Type::f16x2 && in.type2 == Type::f32) h = &cvt_pack_f32<ElementType::fp16>;

@@ -151,15 +151,39 @@ void prmt(Thread& t, const Instruction& in) {
   }
   t.set<std::uint32_t>(in.ops[0], d);
 }
-void lop3(Thread& t, const Instruction& in) {
-  const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]), b = t.get<std::uint32_t>(in.ops[2]),
-                      c = t.get<std::uint32_t>(in.ops[3]), lut = t.get<std::uint32_t>(in.ops[4]);
+// lop3's d = F(a, b, c), F the look-up table immLut, from the operands starting at `first` (a).
+std::uint32_t lop3_value(Thread& t, const Instruction& in, std::size_t first) {
+  const std::uint32_t a = t.get<std::uint32_t>(in.ops[first]), b = t.get<std::uint32_t>(in.ops[first + 1]),
+                      c = t.get<std::uint32_t>(in.ops[first + 2]), lut = t.get<std::uint32_t>(in.ops[first + 3]);
   std::uint32_t d = 0;
   for (int i = 0; i < 32; ++i) {
     const unsigned idx = ((a >> i) & 1u) << 2 | ((b >> i) & 1u) << 1 | ((c >> i) & 1u);
     d |= ((lut >> idx) & 1u) << i;
   }
+  return d;
+}
+void lop3(Thread& t, const Instruction& in) { t.set<std::uint32_t>(in.ops[0], lop3_value(t, in, 1)); }
+// PTX #logic-and-shift-instructions-lop3: lop3.BoolOp.b32 d|p, a, b, c, immLut, q (BoolOp .or, .and):
+// d as lop3's, then p = (d != 0) BoolOp q; d may be _. Why: the predicate form read p as a.
+template <bool Or>
+void lop3_predicate(Thread& t, const Instruction& in) {
+  const std::uint32_t d = lop3_value(t, in, 2);
+  const bool q = t.pred(in.ops[6]);
   t.set<std::uint32_t>(in.ops[0], d);
+  t.set<bool>(in.ops[1], Or ? (d != 0 || q) : (d != 0 && q));
+}
+// PTX #integer-arithmetic-instructions-bmsk: bmsk.{clamp,wrap}.b32 d, a, b: the mask of b bits from
+// bit a, as the ISA's semantics: a and b taken modulo 32 (.wrap), or a mask of 0 from a >= 32 and
+// to the top from b >= 32 (.clamp); a sum past 31 runs the mask to the top. Why: bmsk was refused.
+void bmsk(Thread& t, const Instruction& in) {
+  const bool clamp = in.modifiers.get<bool>();
+  const std::uint32_t a = t.get<std::uint32_t>(in.ops[1]), b = t.get<std::uint32_t>(in.ops[2]);
+  const std::uint32_t a1 = a & 0x1Fu, b1 = b & 0x1Fu, sum = a1 + b1;
+  std::uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0u : ~0u << sum;
+  if (clamp && a >= 32) mask0 = 0;
+  if (sum >= 32 || (clamp && (a >= 32 || b >= 32))) mask1 = 0;
+  else if (b1 == 0) mask1 = ~0u;
+  t.set<std::uint32_t>(in.ops[0], mask0 & ~mask1);
 }
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the funnel of b:a shifted by c.
 struct FunnelShiftModifiers {
@@ -222,7 +246,23 @@ bool decode_prmt(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(static_cast<PrmtMode>(op.which({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}) + 1));
   return typed(op, in, why, &prmt);
 }
-bool decode_lop3(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, &lop3); }
+bool decode_lop3(const Opcode& op, Instruction& in, std::string& why) {
+  const int bool_op = op.which({"and", "or"});
+  if (in.ops.size() != (bool_op < 0 ? 5u : 7u)) {
+    why = "lop3.b32 d, a, b, c, immLut or lop3.{or,and}.b32 d|p, a, b, c, immLut, q";
+    return false;
+  }
+  return typed(op, in, why, bool_op < 0 ? &lop3 : bool_op == 1 ? &lop3_predicate<true> : &lop3_predicate<false>);
+}
+bool decode_bmsk(const Opcode& op, Instruction& in, std::string& why) {
+  const int mode = op.which({"clamp", "wrap"});
+  if (mode < 0 || in.ops.size() != 3) {
+    why = "bmsk.{clamp,wrap}.b32 d, a, b";
+    return false;
+  }
+  in.modifiers.set(mode == 0);
+  return typed(op, in, why, &bmsk);
+}
 bool decode_shf(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(FunnelShiftModifiers{.left = op.has("l"), .clamp = op.has("clamp")});
   return typed(op, in, why, &shf);

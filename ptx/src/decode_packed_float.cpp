@@ -9,7 +9,9 @@ using namespace alu;
 
 namespace {
 
-// add/sub/mul/fma .f32x2: two f32 lanes in a 64-bit register, low first.
+// add/sub/mul/fma .f32x2: two f32 lanes in a 64-bit register, low first. .ftz flushes each lane's
+// subnormal inputs and result to sign-preserving zero (PTX #floating-point-instructions-add:
+// "{.ftz}.f32x2", subnormal numbers as for .f32). Why: .ftz was ignored on these forms.
 template <int N>
 void f32x2(Thread& t, const Instruction& in) {
   float a[2], b[2], c[2] = {0, 0}, d[2];
@@ -32,10 +34,21 @@ void f32x2(Thread& t, const Instruction& in) {
             default: return std::fma(x, y, z);
           }
         },
-        a[i], b[i], c[i]);
+        flush(a[i], m.ftz), flush(b[i], m.ftz), flush(c[i], m.ftz));
+  for (float& x : d) x = flush(x, m.ftz);
   std::uint64_t rd;
   std::memcpy(&rd, d, 8);
   t.set<std::uint64_t>(in.ops[0], rd);
+}
+
+// min/max of one 16-bit lane; .xorsign.abs (PTX #half-precision-floating-point-instructions-min):
+// the min/max of |a| and |b| with the sign of a's sign xor b's, unless it is NaN. Why: .xorsign.abs
+// was run as plain min/max.
+float half_min_max(float a, float b, const FloatModifiers& m) {
+  const bool max = m.op == kHalfMax;
+  if (!m.xorsign) return min_max(a, b, max);
+  const float r = min_max(std::fabs(a), std::fabs(b), max);
+  return std::isnan(r) ? r : std::copysign(r, std::signbit(a) != std::signbit(b) ? -1.0f : 1.0f);
 }
 
 // 16-bit float arithmetic (.f16, .bf16 and their x2 pairs): the exact result
@@ -61,8 +74,7 @@ void half_op(Thread& t, const Instruction& in) {
       case kHalfSub: r = exact(round_to_odd<double>([](double x, double y) { return x - y; }, double(v[0]), double(v[1]))); break;
       case kHalfMul: r = exact(double(v[0]) * double(v[1])); break;  // 11- or 8-bit significands: exact in double
       case kHalfFma: r = exact(round_to_odd<double>([](double x, double y, double z) { return std::fma(x, y, z); }, double(v[0]), double(v[1]), double(v[2]))); break;
-      case kHalfMin: r = min_max<float>(v[0], v[1], false); break;
-      case kHalfMax: r = min_max<float>(v[0], v[1], true); break;
+      case kHalfMin: case kHalfMax: r = half_min_max(v[0], v[1], m); break;
       case kHalfNeg: r = -v[0]; break;
       case kHalfAbs: r = std::fabs(v[0]); break;
       case kHalfEx2: r = std::exp2(v[0]); break;

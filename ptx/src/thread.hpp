@@ -127,6 +127,9 @@ class Thread {
     if (shadowed_) write_shadow(s, taint_);
     r_[s] = v;
   }
+  // CC.CF, the condition code's carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc read and write
+  // (PTX #extended-precision-integer-arithmetic-instructions); one per thread, clear at launch.
+  bool& carry_flag() { return carry_; }
 
   // ---- memory: `space` as the instruction names it; generic resolves by window
   void load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in);
@@ -274,6 +277,7 @@ class Thread {
   int linear_;
   std::uint32_t pc_ = 0;
   bool exited_ = false;
+  bool carry_ = false;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables

@@ -14,6 +14,8 @@ enum class Type : std::uint8_t {
   s8, s16, s32, s64,
   f16, f16x2, bf16, bf16x2, tf32, f32, f64, f32x2,
   e4m3x2, e5m2x2, e2m1x2, e2m3x2, e3m2x2, ue8m0x2,
+  u16x2, s16x2,                              // two 16-bit integer lanes (add, sub, min, max)
+  e4m3x4, e5m2x4, e2m1x4, e2m3x4, e3m2x4,    // cvt.rs's four-value destinations
 };
 
 enum class Space : std::uint8_t { generic, global, shared, local, param, const_ };
