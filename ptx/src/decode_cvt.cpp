@@ -170,12 +170,15 @@ std::uint32_t to_tf32(std::uint32_t u, const FloatModifiers& m) {
 void cvt(Thread& t, const Instruction& in) {
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   if (in.type == Type::tf32 && in.type2 == Type::f32) return t.set<std::uint32_t>(in.ops[0], to_tf32(t.get<std::uint32_t>(in.ops[1]), m));
-  // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results).
-  if (in.type2 == Type::f16 && in.type == Type::f32 && std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
+  // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results);
+  // under .sat it is 0 as any NaN is (PTX #data-movement-and-conversion-instructions-cvt, write_value).
+  const bool widens = (in.type2 == Type::f16 || in.type2 == Type::bf16) && (in.type == Type::f32 || in.type == Type::f64);
+  if (widens && !m.sat && in.type2 == Type::f16 && in.type == Type::f32 &&
+      std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
     t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
     return;
   }
-  if ((in.type2 == Type::f16 || in.type2 == Type::bf16) && (in.type == Type::f32 || in.type == Type::f64)) {
+  if (widens && !m.sat) {
     const std::uint16_t h = t.get<std::uint16_t>(in.ops[1]);
     const bool f16 = in.type2 == Type::f16;
     const std::uint32_t exponent = f16 ? (h >> 10) & 0x1Fu : (h >> 7) & 0xFFu, mantissa = f16 ? h & 0x3FFu : h & 0x7Fu;
