@@ -282,8 +282,10 @@ TEST_CASE("cvt.rs: the random bits added to the discarded bits decide the roundi
   CHECK(refusal("cvt.rs.e4m3x4.f32 %r1, {%f1, %f1, %f1, %f1}, %r2;").find("satfinite") != std::string::npos);
 }
 
-TEST_CASE("float to integer: NaN converts to 0 at every width and integer rounding (PTX #data-movement-and-conversion-instructions-cvt)") {
-  // PTX ISA 8.7, cvt: "In float-to-integer conversion, NaN inputs are converted to 0."
+TEST_CASE("float to integer: NaN gives what silicon gives, not the ISA's 0 (PTX #data-movement-and-conversion-instructions-cvt)") {
+  // PTX ISA 8.7, cvt: "In float-to-integer conversion, NaN inputs are converted to 0". An H100 (the
+  // conformance table's run, docs/ptx.md) gives 0 only from f16/bf16/f32 to 8, 16 or 32 bits, and
+  // 1 << (bits - 1) to 64 bits or from f64 at any width, unsigned destinations too.
   const std::vector<std::uint32_t> o = run(R"(
 	mov.b32 	%f1, 0f7FC00000;
 	mov.b64 	%rd2, 0d7FF8000000000000;
@@ -293,13 +295,20 @@ TEST_CASE("float to integer: NaN converts to 0 at every width and integer roundi
 	cvt.rni.u64.f64 	%rd4, %rd2;
 	cvt.rpi.s32.f64 	%r1, %rd2;
 	cvt.rzi.s64.f64 	%rd5, %rd2;
+	cvt.rzi.u16.f64 	%rs3, %rd2;
 	cvt.u32.u16 	%r2, %rs1;
 	cvt.u32.u16 	%r3, %rs2;
-	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r3};
+	cvt.u32.u16 	%r4, %rs3;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
 	st.global.v2.b64 	[%rd1+16], {%rd3, %rd4};
 	st.global.b64 	[%rd1+32], %rd5;
 )");
-  for (int i : {0, 1, 2, 4, 5, 6, 7, 8, 9}) CHECK(o[i] == 0u);
+  CHECK(o[0] == 0x80000000u);  // f64 to s32
+  CHECK(o[1] == 0u);           // f32 to s16
+  CHECK(o[2] == 0u);           // f32 to u16
+  CHECK(o[3] == 0x8000u);      // f64 to u16
+  for (int i : {4, 6, 8}) CHECK(o[i] == 0u);  // low words of the 64-bit results
+  for (int i : {5, 7, 9}) CHECK(o[i] == 0x80000000u);  // their high words: 1 << 63
 }
 
 TEST_CASE("lop3.{or,and} d|p: p = (d != 0) BoolOp q, d may be _ (PTX #logic-and-shift-instructions-lop3)") {
@@ -387,6 +396,19 @@ TEST_CASE("the carry chain: add.cc/addc, sub.cc/subc, mad.cc/madc through CC.CF 
   CHECK(o[10] == 1u);
   CHECK(o[11] == 0u);
   CHECK(o[12] == 1u);
+  // A subtraction's CC.CF is its carry as an addition of a + ~b + 1 (an H100: docs/ptx.md, Conformance):
+  // 0 - 0xFFFFFFFF borrows, so addc 0 + 0 + CF = 0; 5 - 3 does not, so it is 1.
+  const std::vector<std::uint32_t> mixed = run(R"(
+	sub.cc.u32 	%r1, 0, 0xFFFFFFFF;
+	addc.u32 	%r2, 0, 0;
+	sub.cc.u32 	%r3, 5, 3;
+	addc.u32 	%r4, 0, 0;
+	st.global.v4.b32 	[%rd1], {%r1, %r2, %r3, %r4};
+)");
+  CHECK(mixed[0] == 1u);
+  CHECK(mixed[1] == 0u);
+  CHECK(mixed[2] == 2u);
+  CHECK(mixed[3] == 1u);
 }
 
 TEST_CASE("sad, bmsk and testp (PTX #integer-arithmetic-instructions-sad, -bmsk, #floating-point-instructions-testp)") {
