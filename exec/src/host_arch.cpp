@@ -624,18 +624,28 @@ void HostArch::cp(model::CpShape shape, std::uint32_t taddr, std::uint64_t s_des
 }
 
 void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site) {
+  ld(access, taddr, regs, site, nullptr);
+}
+
+void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site,
+                  std::vector<model::Cta::UndefinedRead>* undefined) {
   if (!rt_.enter()) return;
   struct Frame {
     std::uint32_t taddr;
     std::uint32_t* regs;
-  } frame{taddr, regs};
+    std::vector<model::Cta::UndefinedRead>* undefined;
+  } frame{taddr, regs, undefined};
   rt_.collective(thread_, {model::instruction_name(true, access), true, site}, kFullMask, frame,
                  [&](const std::array<Frame*, 32>& f) {
                    std::array<std::uint32_t, 32> taddrs;
                    for (int lane = 0; lane < 32; ++lane) taddrs[lane] = f[lane]->taddr;
-                   const model::WarpRegisters out = rt_.cta().ld(warp(), access, taddrs);
+                   std::vector<model::Cta::UndefinedRead> reads;
+                   const model::WarpRegisters out =
+                       rt_.cta().ld(warp(), access, taddrs, f[0]->undefined ? &reads : nullptr);
                    for (int lane = 0; lane < 32; ++lane)
                      std::memcpy(f[lane]->regs, out[lane].data(), sizeof(std::uint32_t) * out[lane].size());
+                   for (const model::Cta::UndefinedRead& r : reads)
+                     if (f[r.thread]->undefined) f[r.thread]->undefined->push_back(r);
                  });
 }
 

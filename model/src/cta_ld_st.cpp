@@ -79,6 +79,11 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& access, std::uint32_t taddr) {
 }
 
 WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr) {
+  return ld(warp, a, taddr, nullptr);
+}
+
+WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint32_t, 32>& taddr,
+                      std::vector<UndefinedRead>* undefined) {
   const Issue issue{instruction_name(true, a), warp};
   check_thread(issue, {warp, 0});
   const std::uint32_t base = uniform_taddr(issue, warp, taddr);
@@ -87,7 +92,12 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint3
   for (auto& r : regs) r.assign(static_cast<std::size_t>(registers(a)), 0);
   for_each_cell(a, base, [&](int t, int i, int h, int lane, int col) {
     check_order(issue, Touch::ld, warp, keys_.ld(warp), lane, col);
-    check_written(issue, lane, col, "");
+    if (!undefined) {
+      check_written(issue, lane, col, "");
+    } else if (const std::uint32_t by_mma = tmem_.undefined_by(lane, col); by_mma || tmem_.writer(lane, col) == 0) {
+      undefined->push_back({static_cast<std::uint16_t>(t), static_cast<std::uint16_t>(i),
+                            static_cast<std::uint16_t>(lane), static_cast<std::uint16_t>(col), by_mma});
+    }
     const std::uint32_t v = tmem_.value(lane, col);
     regs[t][i] |= a.pack ? (v & 0xFFFFu) << (16 * h) : v;
   });

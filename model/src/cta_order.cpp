@@ -189,13 +189,18 @@ std::string Cta::unpipelined(const AsyncOp& op, const char* earlier, const char*
 }
 
 void Cta::check_written(const Issue& issue, int lane, int column, const char* why) {
-  if (const std::uint32_t by_mma = tmem_.undefined_by(lane, column))
-    raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column),
-                     "it holds an undefined value: " + ops_[by_mma - 1].instruction + " of " +
-                         by(ops_[by_mma - 1].warp, ops_[by_mma - 1].lane) +
-                         " computed its row from cells never written since their tcgen05.alloc (its A row in Tensor "
-                         "Memory, or its accumulator with enable-input-d)" + why + "."));
-  if (tmem_.writer(lane, column) != 0) return;
+  const std::uint32_t by_mma = tmem_.undefined_by(lane, column);
+  if (by_mma == 0 && tmem_.writer(lane, column) != 0) return;
+  raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column),
+                   undefined_detail(lane, column, by_mma, why)));
+}
+
+std::string Cta::undefined_detail(int lane, int column, std::uint32_t by_mma, const char* why) const {
+  if (by_mma)
+    return "it holds an undefined value: " + ops_[by_mma - 1].instruction + " of " +
+           by(ops_[by_mma - 1].warp, ops_[by_mma - 1].lane) +
+           " computed its row from cells never written since their tcgen05.alloc (its A row in Tensor "
+           "Memory, or its accumulator with enable-input-d)" + why + ".";
   std::string detail = std::string("it was never written since its tcgen05.alloc") + why + ".";
   // The user's 16x256b bug: the second store of a warp went to column + 16
   // instead of lane + 16, so lanes 16-31 of the quarter stay unwritten while
@@ -209,7 +214,7 @@ void Cta::check_written(const Issue& issue, int lane, int column, const char* wh
                 "not taddr + 16 (column + 16).";
   }
   detail += mma_write_near(lane, column);
-  raise(ModelError(issue, Rule::uninitialized_tmem, "cell", cell_name(lane, column), detail));
+  return detail;
 }
 
 bool Cta::any_unfenced_st() const {

@@ -37,4 +37,13 @@ void SharedMemory::set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t
   }
 }
 
+void SharedMemory::set_undefined(std::uint32_t addr, std::uint32_t n, std::uint32_t origin) {
+  if (origin == 0 && undefined_count_ == 0) return;
+  if (undefined_.empty()) undefined_.assign(bytes_.size(), 0);
+  for (std::uint32_t i = addr - base_; i < addr - base_ + n; ++i) {
+    undefined_count_ += (origin != 0) - (undefined_[i] != 0);
+    undefined_[i] = origin;
+  }
+}
+
 }  // namespace tcgen::model

@@ -75,6 +75,7 @@ void setp_half(Thread& t, const Instruction& in) {
 
 template <class T>
 void selp(Thread& t, const Instruction& in) {
+  if (in.ops[3].kind == Operand::Kind::reg) t.require_defined(in.ops[3].slot, "selp's predicate");
   t.set<T>(in.ops[0], t.pred(in.ops[3]) ? t.get<T>(in.ops[1]) : t.get<T>(in.ops[2]));
 }
 

@@ -28,7 +28,8 @@ struct UniformBranchModifiers {
 
 void bra_uni(Thread& t, const Instruction& in) {
   const UniformBranchModifiers m = in.modifiers.get<UniformBranchModifiers>();
-  const bool taken = ((t.slot(m.predicate) & 1u) != 0) != m.negated;
+  t.require_defined(m.predicate, "a branch's guard predicate");
+  const bool taken = ((t.read_slot(m.predicate) & 1u) != 0) != m.negated;
   t.check_uniform_branch(in, taken);
   if (taken) t.jump(in.ops[0].ival);
 }

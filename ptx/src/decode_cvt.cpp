@@ -81,10 +81,13 @@ std::uint16_t to_half(ElementType e, double x, RoundingMode mode, std::uint16_t 
   return bits;
 }
 
-// PTX #data-movement-and-conversion-instructions-cvt (PTX ISA 8.7): "In float-to-integer
-// conversion, NaN inputs are converted to 0", for every width and rounding (.rni/.rzi/.rmi/.rpi
-// included). Why: 64-bit results gave 1 << 63 and f64 to 32 bits 0x80000000 (an H200's results,
-// which the ISA does not allow).
+// A float → integer conversion of NaN: the ISA says 0 ("In float-to-integer conversion, NaN inputs are
+// converted to 0", PTX #data-movement-and-conversion-instructions-cvt), but silicon gives 1 << (bits - 1)
+// of the destination (unsigned ones too) where it is 64 bits wide or the source is f64, and 0 only for
+// f16, bf16 and f32 to 8, 16 or 32 bits (an H100 and an H200: docs/ptx.md, Conformance).
+Int128 nan_to_int(int bits, Type source) {
+  return bits == 64 || source == Type::f64 ? Int128(1) << (bits - 1) : Int128(0);
+}
 
 // .satfinite (PTX #data-movement-and-conversion-instructions-cvt): "if the input value is NaN, then
 // the result is NaN in the specified destination format. If the absolute value of input (ignoring
@@ -107,7 +110,7 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
       r = v.i;
       if (m.sat) r = r < lo ? lo : r > hi ? hi : r;
     } else if (std::isnan(v.f)) {
-      r = 0;
+      r = nan_to_int(bits, source);
     } else {  // float → integer saturates (PTX #data-movement-and-conversion-instructions-cvt)
       const double x = round_integral(v.f, m.to_integer ? m.mode : RoundingMode::zero);  // no .rXi: toward zero
       r = x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<Int128>(x);
@@ -160,7 +163,14 @@ void write_value(Thread& t, const Operand& o, Type ty, Value v, const FloatModif
 // instructions-cvt, .satfinite). Why: .satfinite, .rz and .relu were ignored on .tf32.
 std::uint32_t to_tf32(std::uint32_t u, const FloatModifiers& m) {
   const std::uint32_t sign = u & 0x80000000u, mag = u & 0x7FFFFFFFu;
-  if (mag > 0x7F800000u) return m.ties_away && !m.satfinite ? u & ~0x1FFFu : 0x7FFFE000u;
+  if (mag > 0x7F800000u) {
+    if (!m.ties_away) return 0x7FFFE000u;
+    // .rna keeps a NaN's top 19 bits (an H100: 0x7F800001 gives 0x7F800000, an infinity, which
+    // .satfinite then makes ±MAX_NORM as any infinity; docs/ptx.md, Conformance).
+    const std::uint32_t cut = u & ~0x1FFFu;
+    if ((cut & 0x7FFFFFFFu) == 0x7F800000u) return m.satfinite ? sign | 0x7F7FE000u : cut;
+    return m.satfinite ? 0x7FFFE000u : cut;
+  }
   if (m.relu && (sign || mag == 0)) return 0;
   const std::uint32_t add = m.ties_away ? 0x1000u : m.mode == RoundingMode::zero ? 0u : 0xFFFu + ((mag >> 13) & 1u);
   const std::uint32_t r = mag == 0x7F800000u ? mag : (mag + add) & ~0x1FFFu;
@@ -170,12 +180,15 @@ std::uint32_t to_tf32(std::uint32_t u, const FloatModifiers& m) {
 void cvt(Thread& t, const Instruction& in) {
   const FloatModifiers m = in.modifiers.get<FloatModifiers>();
   if (in.type == Type::tf32 && in.type2 == Type::f32) return t.set<std::uint32_t>(in.ops[0], to_tf32(t.get<std::uint32_t>(in.ops[1]), m));
-  // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results).
-  if (in.type2 == Type::f16 && in.type == Type::f32 && std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
+  // A 16-bit NaN widens with its payload, except f16 to f32, which gives 0x7FFFFFFF (an H200's results);
+  // under .sat it is 0 as any NaN is (PTX #data-movement-and-conversion-instructions-cvt, write_value).
+  const bool widens = (in.type2 == Type::f16 || in.type2 == Type::bf16) && (in.type == Type::f32 || in.type == Type::f64);
+  if (widens && !m.sat && in.type2 == Type::f16 && in.type == Type::f32 &&
+      std::isnan(decode(ElementType::fp16, t.get<std::uint16_t>(in.ops[1])))) {
     t.set<std::uint32_t>(in.ops[0], 0x7FFFFFFFu);
     return;
   }
-  if ((in.type2 == Type::f16 || in.type2 == Type::bf16) && (in.type == Type::f32 || in.type == Type::f64)) {
+  if (widens && !m.sat) {
     const std::uint16_t h = t.get<std::uint16_t>(in.ops[1]);
     const bool f16 = in.type2 == Type::f16;
     const std::uint32_t exponent = f16 ? (h >> 10) & 0x1Fu : (h >> 7) & 0xFFu, mantissa = f16 ? h & 0x3FFu : h & 0x7Fu;
@@ -190,7 +203,10 @@ void cvt(Thread& t, const Instruction& in) {
     }
   }
   Value v = read_value(t, in.ops[1], in.type2);
-  if (m.ftz && in.type2 == Type::f32 && !v.is_int) v.f = flush(static_cast<float>(v.f), true);
+  // .ftz flushes an f32 source's subnormals, but not on the way to f16: there an H100 rounds them as
+  // they are (cvt.rp.ftz.f16.f32 of 0x00000001 gives 0x0001; docs/ptx.md, Conformance).
+  if (m.ftz && in.type2 == Type::f32 && in.type != Type::f16 && !v.is_int)
+    v.f = flush(static_cast<float>(v.f), true);
   write_value(t, in.ops[0], in.type, v, m, in.type2);
 }
 

@@ -64,10 +64,12 @@ struct CarryModifiers {
 };
 
 // PTX #extended-precision-integer-arithmetic-instructions: add.cc d = a + b, CC.CF the carry-out;
-// addc{.cc} d = a + b + CC.CF; sub.cc d = a - b, CC.CF the borrow-out; subc{.cc} d = a - (b + CC.CF);
-// mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc}: t = a * b, d = t.lo (or .hi) + c (+ CC.CF), CC.CF the carry
-// out of the addition. .s32/.s64 are the same bits as .u32/.u64 but for the .hi product. Why: all were
-// refused (no carry flag).
+// addc{.cc} d = a + b + CC.CF; mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc}: t = a * b, d = t.lo (or .hi) + c
+// (+ CC.CF), CC.CF the carry out of the addition. A subtraction is the addition silicon does:
+// sub.cc d = a + ~b + 1, subc{.cc} d = a + ~b + CC.CF, CC.CF their carry-out, so 1 when nothing is
+// borrowed. The ISA writes subc as a - (b + CC.CF) with CC.CF a borrow; the same values in a chain of
+// subtractions, but an H100 gives the carry in a mixed chain (sub.cc 0, 0xFFFFFFFF then addc 0, 0 is 0;
+// docs/ptx.md, Conformance). .s32/.s64 are the same bits as .u32/.u64 but for the .hi product.
 template <class T>
 void carry_op(Thread& t, const Instruction& in) {
   using U = std::make_unsigned_t<T>;
@@ -81,10 +83,11 @@ void carry_op(Thread& t, const Instruction& in) {
     x = static_cast<U>(m.multiply == 2 ? static_cast<W>(p) >> kBits : static_cast<W>(p));
     y = static_cast<U>(t.get<T>(in.ops[3]));
   }
-  const W cin = m.carry_in && t.carry_flag() ? 1 : 0;
-  const W r = m.subtract ? static_cast<W>(W{x} - W{y} - cin) : static_cast<W>(W{x} + W{y} + cin);
+  if (m.subtract) y = static_cast<U>(~y);
+  const W cin = m.carry_in ? (t.carry_flag() ? 1 : 0) : (m.subtract ? 1 : 0);
+  const W r = static_cast<W>(W{x} + W{y} + cin);
   t.set<U>(in.ops[0], static_cast<U>(r));
-  if (m.carry_out) t.carry_flag() = m.subtract ? W{x} < W{y} + cin : (r >> kBits) != 0;
+  if (m.carry_out) t.carry_flag() = (r >> kBits) != 0;
 }
 
 }  // namespace

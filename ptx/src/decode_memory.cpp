@@ -36,8 +36,8 @@ void ld(Thread& t, const Instruction& in) {
       std::uint64_t lo, hi;
       std::memcpy(&lo, p, 8);
       std::memcpy(&hi, p + 8, 8);
-      t.slot(o.slot) = lo;
-      t.slot(o.slot + 1) = hi;
+      t.write_slot(o.slot, lo);
+      t.write_slot(o.slot + 1, hi);
       return;
     }
     std::uint64_t v = 0;
@@ -60,7 +60,7 @@ std::uint32_t store_data(Thread& t, const Instruction& in, const Operand& s, std
   const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
   auto take = [&](const Operand& o, std::uint8_t* p) {
     if (m.element_bytes == 16 && o.kind == Operand::Kind::reg) {
-      const std::uint64_t lo = t.slot(o.slot), hi = t.slot(o.slot + 1);
+      const std::uint64_t lo = t.read_slot(o.slot), hi = t.read_slot(o.slot + 1);
       std::memcpy(p, &lo, 8);
       std::memcpy(p + 8, &hi, 8);
       return;

@@ -35,15 +35,15 @@ void mov128(Thread& t, const Instruction& in) {
     lo = t.get<std::uint64_t>(in.elements[a.first]);
     hi = t.get<std::uint64_t>(in.elements[a.first + 1]);
   } else {
-    lo = t.slot(a.slot);
-    hi = t.slot(a.slot + 1);
+    lo = t.read_slot(a.slot);
+    hi = t.read_slot(a.slot + 1);
   }
   if (d.kind == Operand::Kind::vector) {
     t.set<std::uint64_t>(in.elements[d.first], lo);
     t.set<std::uint64_t>(in.elements[d.first + 1], hi);
   } else {
-    t.slot(d.slot) = lo;
-    t.slot(d.slot + 1) = hi;
+    t.write_slot(d.slot, lo);
+    t.write_slot(d.slot + 1, hi);
   }
 }
 

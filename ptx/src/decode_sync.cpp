@@ -50,8 +50,13 @@ enum class ShflMode : std::uint8_t { up, down, bfly, idx };
 void shfl(Thread& t, const Instruction& in) {
   const bool has_p = in.ops.size() == 6;
   const std::size_t a = has_p ? 2 : 1;
-  const std::uint32_t value = t.get<std::uint32_t>(in.ops[a]), bval = t.get<std::uint32_t>(in.ops[a + 1]) & 31u,
-                      cval = t.get<std::uint32_t>(in.ops[a + 2]), mask = t.get<std::uint32_t>(in.ops[a + 3]);
+  // Definedness: the lane, clamp and mask operands' first (an undefined one makes the result undefined),
+  // then the value's own, which moves with it to the lane that reads it.
+  const std::uint32_t bval = t.get<std::uint32_t>(in.ops[a + 1]) & 31u, cval = t.get<std::uint32_t>(in.ops[a + 2]),
+                      mask = t.get<std::uint32_t>(in.ops[a + 3]);
+  const std::uint32_t control = t.taint();
+  const std::uint32_t value = t.get<std::uint32_t>(in.ops[a]);
+  const std::uint64_t own = std::uint64_t{t.origin(in.ops[a])} << 32;
   const int lane = t.lane();
   const int clamp = static_cast<int>(cval & 31u), segmask = static_cast<int>((cval >> 8) & 31u);
   const int max_lane = (lane & segmask) | (clamp & ~segmask), min_lane = lane & segmask;
@@ -64,8 +69,11 @@ void shfl(Thread& t, const Instruction& in) {
     case ShflMode::idx: j = min_lane | (static_cast<int>(bval) & ~segmask); in_range = j <= max_lane; break;
   }
   if (!in_range) j = lane;
-  t.set<std::uint32_t>(in.ops[0], t.arch().shfl_sync(mask, value, j));
-  if (has_p) t.set<bool>(in.ops[1], in_range);
+  const std::uint64_t moved = t.arch().shfl_sync(mask, own | value, j);
+  const auto origin = static_cast<std::uint32_t>(moved >> 32);
+  t.set<std::uint32_t>(in.ops[0], static_cast<std::uint32_t>(moved), control ? control : origin);
+  if (has_p) t.set<bool>(in.ops[1], in_range, control);
+  t.clear_taint();  // the value's own origin went with it
 }
 
 // vote.sync.{all,any,uni}.pred d, {!}a, membermask; vote.sync.ballot.b32 d, {!}a, membermask
@@ -245,7 +253,7 @@ void query_cancel(Thread& t, const Instruction& in) {
   const Operand& r = in.ops[1];
   if (r.kind != Operand::Kind::reg)
     fault("try_cancel_response", in.text, "a .b128 register holding try_cancel's response");
-  const std::uint64_t lo = t.slot(r.slot), hi = t.slot(r.slot + 1);
+  const std::uint64_t lo = t.read_slot(r.slot), hi = t.read_slot(r.slot + 1);
   const exec::HostArch::CancelResult c = t.arch().query_cancel(
       {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(lo >> 32), static_cast<std::uint32_t>(hi),
        static_cast<std::uint32_t>(hi >> 32)});

@@ -2,7 +2,9 @@
 // the waits and fences, each carried to the model through HostArch's
 // run-time forms with the PTX line as its code site, so that a warp's lanes
 // meet at one instruction.
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 #include <optional>
 
 #include "decode.hpp"
@@ -197,10 +199,26 @@ void ld(Thread& t, const Instruction& in) {
   if (in.ops.size() > 2) a.half_split = static_cast<int>(t.get<std::int32_t>(in.ops[2]));
   const Operand& v = in.ops[0];
   std::uint32_t regs[128];
-  t.arch().ld(a, static_cast<std::uint32_t>(t.address(in.ops[1])), regs, t.site(in));
+  const auto taddr = static_cast<std::uint32_t>(t.address(in.ops[1]));
+  // Cells that hold no defined value: under strict, a fault here (uninitialized_tmem); else the
+  // registers that receive them are undefined, their use judged (docs/model.md, Definedness).
+  std::uint32_t origins[128];
+  bool any = false;
+  if (t.grid().config.strict) {
+    t.arch().ld(a, taddr, regs, t.site(in));
+  } else {
+    std::vector<model::Cta::UndefinedRead> undefined;
+    t.arch().ld(a, taddr, regs, t.site(in), &undefined);
+    if (!undefined.empty()) {
+      any = true;
+      std::fill(origins, origins + v.count, 0u);
+      for (const model::Cta::UndefinedRead& u : undefined)
+        if (u.reg < v.count && !origins[u.reg]) origins[u.reg] = t.tmem_origin(u, in);
+    }
+  }
   for (std::uint32_t i = 0; i < v.count; ++i) {
     const Operand& r = in.elements[v.first + i];
-    t.set<std::uint32_t>(r, regs[i]);
+    t.set<std::uint32_t>(r, regs[i], any ? origins[i] : 0u);
     if (r.kind == Operand::Kind::reg) t.mark_pending(r.slot);
   }
 }

@@ -462,9 +462,11 @@ class Parser {
         const auto n = static_cast<std::uint32_t>(number());
         expect(">");
         scopes_[current_].ranges[name] = {f.registers, n, slots};
+        f.register_names.push_back({name, f.registers, n, slots, true});
         f.registers += n * slots;
       } else {
         scopes_[current_].regs[name] = f.registers;
+        f.register_names.push_back({name, f.registers, 1, slots, false});
         f.registers += slots;
       }
     } while (accept(","));

@@ -43,6 +43,10 @@ void Thread::run() {
       const Instruction& in = code[pc_++];
       current_ = &in;
       ++count;
+      if (undefined_ | taint_) [[unlikely]] {
+        run_shadowed(in);
+        continue;
+      }
       if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
       in.run(*this, in);
       if (recorder_) [[unlikely]] recorder_->after(*this, in);
@@ -52,6 +56,85 @@ void Thread::run() {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     report(e, *current_);
   }
+}
+
+namespace {
+
+// Instructions whose register operands are addresses, descriptors, counts or masks of the
+// asynchronous machinery, barriers and the like: an undefined one is a use (Rule::undefined_value_used).
+// tcgen05.st's data registers are not among them (see docs/model.md, Definedness).
+bool operands_must_be_defined(const std::string& op) {
+  if (op.starts_with("tcgen05.")) return !op.starts_with("tcgen05.st");
+  static constexpr std::string_view prefixes[] = {
+      "mbarrier.", "cp.async", "cp.reduce.async.bulk", "tensormap.", "bar.", "bar ", "barrier", "setmaxnreg",
+      "clusterlaunchcontrol", "griddepcontrol", "mapa", "prefetch", "applypriority", "discard", "createpolicy",
+      "elect", "ldmatrix", "stmatrix", "nanosleep", "trap", "call"};
+  for (std::string_view p : prefixes)
+    if (op.starts_with(p)) return true;
+  return op == "bar";
+}
+
+}  // namespace
+
+void Thread::run_shadowed(const Instruction& in) {
+  taint_ = 0;
+  if (in.guard != Operand::kNoReg) {
+    require_defined(in.guard, in.opcode.starts_with("bra") ? "a branch's guard predicate" : "a guard predicate");
+    if (((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
+  }
+  in.run(*this, in);
+  if (taint_ && operands_must_be_defined(in.opcode))
+    undefined_use(taint_, taint_slot_, "an operand of " + in.opcode.substr(0, in.opcode.find('.', in.opcode.find('.') + 1)));
+  if (recorder_) [[unlikely]] recorder_->after(*this, in);
+}
+
+void Thread::write_shadow(std::uint32_t slot, std::uint32_t origin) {
+  if (pending_) pending_[slot] = 0;
+  if (origin != 0 || undefined_ != 0) {
+    if (origin_.empty()) origin_.assign(r_.size(), 0);
+    std::uint32_t& o = origin_[slot];
+    undefined_ = undefined_ + (origin != 0) - (o != 0);
+    o = origin;
+  }
+  shadowed_ = pending_ != nullptr || undefined_ != 0 || taint_ != 0;
+}
+
+std::uint32_t Thread::tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld) {
+  const std::uint64_t key = std::uint64_t{r.lane} | std::uint64_t{r.column} << 8 | std::uint64_t{r.by_mma} << 32;
+  auto [it, added] = cta_.origin_ids.try_emplace({key, &ld}, 0);
+  if (added) {
+    cta_.origins.push_back({r, &ld});
+    it->second = static_cast<std::uint32_t>(cta_.origins.size());
+  }
+  return it->second;
+}
+
+namespace {
+
+// A register's name, from the function's .reg declarations: "%r12", "%rd3", "%p1".
+std::string register_name(const Function& f, std::uint32_t slot) {
+  for (const Function::RegisterNames& n : f.register_names)
+    if (slot >= n.first && slot < n.first + n.count * n.slots)
+      return n.ranged ? n.name + std::to_string((slot - n.first) / n.slots) : n.name;
+  return "a register";
+}
+
+}  // namespace
+
+void Thread::undefined_use(std::uint32_t origin, std::uint32_t slot, const std::string& use) const {
+  const CtaState::Origin& o = cta_.origins.at(origin - 1);
+  const std::string reg = slot == Operand::kNoReg ? "the value" : register_name(grid_.function, slot);
+  const std::string ld_at = grid_.module.source_position(grid_.function, o.ld->loc);
+  const std::string held = reg + " holds Tensor Memory lane " + std::to_string(o.cell.lane) + ", column " +
+                           std::to_string(o.cell.column) + ", as " + o.ld->opcode + " at " +
+                           (ld_at.empty() ? "" : ld_at + ", ") + "PTX line " + std::to_string(o.ld->line) +
+                           " read it: " + rt_.cta().undefined_detail(o.cell.lane, o.cell.column, o.cell.by_mma);
+  cta_.raise(grid_.config, model::Rule::undefined_value_used, where(*current_), "undefined value",
+             reg + " (" + current_->opcode + ")",
+             "an undefined value reaches " + use + ": " + held + " Rule (PTX #" +
+                 model::anchor(model::Rule::undefined_value_used) + "): " +
+                 model::sentence(model::Rule::undefined_value_used) + ".");
+  std::abort();  // raise stops the thread: the rule is a fault
 }
 
 void Thread::report(const Error& e, const Instruction& in) const {
@@ -228,12 +311,18 @@ bool Thread::cluster_access(Space named, std::uint64_t addr, const Instruction& 
 void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
   const Space named = space;
   addr = resolve(space, addr, n, in);
-  if (space == Space::shared && cluster_access(named, addr, in))
+  const bool remote = space == Space::shared && cluster_access(named, addr, in);
+  if (remote)
     arch_.dsmem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else if (space == Space::shared)
     arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else
     std::memcpy(out, bytes(space, addr, n, false, in), n);
+  // Definedness: bytes an undefined value was stored to make the loaded value undefined.
+  if (space == Space::shared && !remote && rt_.cta().smem_any_undefined()) [[unlikely]]
+    memory_origin(rt_.cta().smem_undefined(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n));
+  else if (space == Space::local && local_undefined_) [[unlikely]]
+    for (std::uint64_t i = addr; i < addr + n; ++i) memory_origin(local_origin_[i]);
   if (touched_ && space == Space::global) touch(addr, n, false);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, false);
   if (space == Space::global && n <= 16 && grid_.config.options.provenance) {
@@ -242,6 +331,13 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     r.n = n;
     std::memcpy(r.bytes, out, n);
   }
+}
+
+void Thread::memory_origin(std::uint32_t origin) {
+  if (origin == 0 || taint_) return;
+  taint_ = origin;
+  taint_slot_ = Operand::kNoReg;
+  shadowed_ = true;
 }
 
 std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {
@@ -279,6 +375,9 @@ void Thread::touch(std::uint64_t addr, std::uint32_t n, bool write) {
 void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in) {
   const Space named = space;
   addr = resolve(space, addr, n, in);
+  // Definedness: taint_ is the first undefined source the instruction read, its data (addresses are
+  // checked where they are read). Global memory is where it is a use; shared and local memory keep it.
+  if (taint_ && space == Space::global) [[unlikely]] undefined_use(taint_, taint_slot_, "global memory");
   if (space == Space::shared && cluster_access(named, addr, in)) {
     arch_.dsmem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
     return;
@@ -289,8 +388,17 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
     if (grid_.config.options.provenance)
       rt_.cta().set_smem_origin(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n,
                                 origin_of(data, n));
+    if (taint_) [[unlikely]]  // the model's write defined the bytes; these are not
+      rt_.cta().set_smem_undefined(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n, taint_);
   } else {
     std::memcpy(bytes(space, addr, n, true, in), data, n);
+    if (space == Space::local && (taint_ || local_undefined_)) [[unlikely]] {
+      if (local_origin_.empty()) local_origin_.assign(local_.size(), 0);
+      for (std::uint64_t i = addr; i < addr + n; ++i) {
+        local_undefined_ = local_undefined_ + (taint_ != 0) - (local_origin_[i] != 0);
+        local_origin_[i] = taint_;
+      }
+    }
   }
   if (touched_ && space == Space::global) touch(addr, n, true);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, true);
@@ -326,11 +434,13 @@ void Thread::mark_pending(std::uint32_t slot) {
     pending_ = pending_storage_.data();
   }
   pending_[slot] = rt_.cta().last_ld(warp());
+  shadowed_ = true;
 }
 
 void Thread::clear_pending() {
   pending_ = nullptr;
   pending_storage_.clear();
+  shadowed_ = undefined_ != 0 || taint_ != 0;
 }
 
 // A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,

@@ -44,6 +44,14 @@ struct CtaState {
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
   std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
+  // Definedness: where each undefined value came from (an origin id is its index + 1): a Tensor Memory
+  // cell a tcgen05.ld read while it held no defined value, and that load; one per cell and load.
+  struct Origin {
+    model::Cta::UndefinedRead cell;
+    const Instruction* ld;
+  };
+  std::vector<Origin> origins;
+  std::map<std::pair<std::uint64_t, const Instruction*>, std::uint32_t> origin_ids;
 
   // A broken rule of the model's table, by its severity (model/rule.hpp): a fault
   // stops the thread; a letter or convention is counted (under LaunchConfig::strict
@@ -91,7 +99,7 @@ class Thread {
   template <class T>
   T get(const Operand& o) const {
     if (o.kind == Operand::Kind::reg) [[likely]] {
-      if (pending_) check_pending(o.slot);
+      if (shadowed_) read_shadow(o.slot);
       return from_bits<T>(r_[o.slot]);
     }
     return get_other<T>(o);
@@ -99,14 +107,29 @@ class Thread {
   template <class T>
   void set(const Operand& o, T v) {
     if (o.kind != Operand::Kind::reg) return;  // _
-    if (pending_) pending_[o.slot] = 0;
+    if (shadowed_) write_shadow(o.slot, taint_);
+    r_[o.slot] = to_bits(v);
+  }
+  // The same, the register's definedness given: `origin` 0 defined, else an id of CtaState::origins.
+  template <class T>
+  void set(const Operand& o, T v, std::uint32_t origin) {
+    if (o.kind != Operand::Kind::reg) return;
+    if (shadowed_ || origin) write_shadow(o.slot, origin);
     r_[o.slot] = to_bits(v);
   }
   bool pred(const Operand& o) const { return (get<std::uint32_t>(o) & 1u) != o.negate; }
+  // A register slot read or written directly (.b128 halves, bra.uni's predicate), its definedness kept.
+  std::uint64_t read_slot(std::uint32_t s) const {
+    if (shadowed_) read_shadow(s);
+    return r_[s];
+  }
+  void write_slot(std::uint32_t s, std::uint64_t v) {
+    if (shadowed_) write_shadow(s, taint_);
+    r_[s] = v;
+  }
   // CC.CF, the condition code's carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc read and write
   // (PTX #extended-precision-integer-arithmetic-instructions); one per thread, clear at launch.
   bool& carry_flag() { return carry_; }
-  std::uint64_t& slot(std::uint32_t s) { return r_[s]; }
 
   // ---- memory: `space` as the instruction names it; generic resolves by window
   void load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in);
@@ -117,8 +140,33 @@ class Thread {
   const std::uint8_t* host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const;
   // The address an address operand ([reg + off]) names.
   std::uint64_t address(const Operand& o) const {
-    return (o.slot == Operand::kNoReg ? 0 : r_[o.slot]) + static_cast<std::uint64_t>(o.ival);
+    if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);
+    if (undefined_) [[unlikely]] require_defined(o.slot, "an address");
+    return r_[o.slot] + static_cast<std::uint64_t>(o.ival);
   }
+
+  // ---- definedness (docs/model.md, Definedness): a register read from Tensor Memory that holds no
+  // defined value carries "undefined" and where it came from (an origin id, CtaState::origins);
+  // an instruction that reads one makes its destinations undefined too (taint_: the first undefined
+  // source of the instruction running); its use where the value matters is Rule::undefined_value_used.
+  // The register's origin (0: defined).
+  std::uint32_t origin(const Operand& o) const {
+    return undefined_ && o.kind == Operand::Kind::reg ? origin_[o.slot] : 0;
+  }
+  // The first undefined source the instruction running has read (0: none so far), and its register.
+  std::uint32_t taint() const { return taint_; }
+  void clear_taint() { taint_ = 0; }
+  // Stops the thread when `slot` is undefined: `use` says where the value went ("an address").
+  void require_defined(std::uint32_t slot, const char* use) const {
+    if (undefined_ && origin_[slot]) undefined_use(origin_[slot], slot, use);
+  }
+  // Stops the thread when the instruction running has read an undefined source.
+  void require_defined_sources(const char* use) const {
+    if (taint_) undefined_use(taint_, taint_slot_, use);
+  }
+  [[noreturn]] void undefined_use(std::uint32_t origin, std::uint32_t slot, const std::string& use) const;
+  // The origin of the undefined value tcgen05.ld read from a cell (an id, made once per cell and load).
+  std::uint32_t tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld);
 
   // ---- the thread
   int linear() const { return linear_; }
@@ -206,6 +254,13 @@ class Thread {
     }
   }
   void check_pending(std::uint32_t slot) const;
+  void read_shadow(std::uint32_t slot) const {
+    if (pending_) check_pending(slot);
+    if (undefined_ && origin_[slot] && !taint_) taint_ = origin_[slot], taint_slot_ = slot;
+  }
+  void write_shadow(std::uint32_t slot, std::uint32_t origin);
+  void memory_origin(std::uint32_t origin);  // a load read bytes of this origin (0: defined)
+  void run_shadowed(const Instruction& in);  // one instruction while some register is undefined
   std::uint64_t resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const;
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
@@ -228,6 +283,15 @@ class Thread {
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
   std::uint64_t* pending_ = nullptr;  // per slot, the model's id of the tcgen05.ld that filled it, unwaited (0: none)
   std::vector<std::uint64_t> pending_storage_;
+  // Definedness: per slot its origin (0: defined), kept once one is undefined; how many are; shadowed_
+  // while pending_ or undefined_ (get/set's one test); the instruction's first undefined source.
+  std::vector<std::uint32_t> origin_;
+  std::uint32_t undefined_ = 0;
+  bool shadowed_ = false;
+  mutable std::uint32_t taint_ = 0, taint_slot_ = 0;
+  // Local memory's: per byte, once an undefined value is stored there.
+  std::vector<std::uint32_t> local_origin_;
+  std::uint32_t local_undefined_ = 0;
   const Instruction* current_ = nullptr;
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id

@@ -136,7 +136,8 @@ TEST_CASE("the idesc passed as the descriptor's high half: the model refuses the
   CHECK(e.find("PTX #tcgen05-shared-memory-descriptor") != std::string::npos);
 }
 
-TEST_CASE("bug 2: a second 16x256b store at column + 16 is reported at the kernel's ld, with lane + 16 as the fix") {
+TEST_CASE("bug 2: a second 16x256b store at column + 16 is reported where the kernel stores what its ld read, with "
+          "lane + 16 as the fix") {
   std::vector<std::uint32_t> out(32 * 8, 0);
   std::uint32_t* p = out.data();
   const ptx::Argument args[] = {ptx::argument(p)};
@@ -146,9 +147,11 @@ TEST_CASE("bug 2: a second 16x256b store at column + 16 is reported at the kerne
     ptx::launch(kernels(), kernels().entry("seed_tmem_store_column_plus_16"), config, args, memory);
   });
   MESSAGE(e);
-  CHECK(e.find("tcgen05.ld.sync.aligned.32x32b.x8.b32") != std::string::npos);
+  // The ld of lanes 16-31 (never written) is no error; storing them is (docs/model.md, Definedness).
+  CHECK(e.find("an undefined value reaches global memory") != std::string::npos);
+  CHECK(e.find(", as tcgen05.ld.sync.aligned.32x32b.x8.b32 at ") != std::string::npos);
   CHECK(e.find("from seed_kernels.cu:") != std::string::npos);
-  CHECK(e.find("cell = lane 16, column 0") != std::string::npos);
+  CHECK(std::regex_search(e, std::regex(R"(holds Tensor Memory lane (1[6-9]|2\d|3[01]), column \d\b)")));
   CHECK(e.find("taddr + (16 << 16) (lane + 16), not taddr + 16 (column + 16)") != std::string::npos);
 
   // Fixed: lanes 16-31 at lane + 16. 16x256b.x1 (PTX #tcgen05-matrix-fragments-shape-16256b): thread t

@@ -5,7 +5,8 @@
 //           cudaErrorIllegalAddress and, as on a GPU after a fault, so does
 //           every later call (the error sticks)
 //   memcpy  cudaMemcpy from an address no cudaMalloc returned: refused
-//   tmem    tcgen05.ld of Tensor Memory nothing wrote: the report names the cell
+//   tmem    tcgen05.ld of Tensor Memory nothing wrote, stored: the report names the
+//           store and the cell (under --strict, the load)
 //   letter  a tcgen05.ld destination read before tcgen05.wait::ld: a PTX
 //           letter, counted in the summary; under --strict a fault
 //   hang    a kernel that waits on an mbarrier nobody arrives on: it would

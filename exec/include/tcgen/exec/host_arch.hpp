@@ -260,6 +260,10 @@ class HostArch {
   void st(LdSt<A>, tmem::TmemAddress taddr, const typename LdSt<A>::Registers& r, Site site = Site::current());
   // regs: model::registers(access) values, in PTX order.
   void ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site);
+  // The same, the cells read while undefined given to each lane in `undefined` (its own reads, thread
+  // and register as the model numbers them) instead of a fault (model::Cta::UndefinedRead).
+  void ld(const model::LdStAccess& access, std::uint32_t taddr, std::uint32_t* regs, CodeSite site,
+          std::vector<model::Cta::UndefinedRead>* undefined);
   // `sources`, with provenance: where each register's 4 bytes came from in global memory (0: unknown).
   void st(const model::LdStAccess& access, std::uint32_t taddr, const std::uint32_t* regs, CodeSite site,
           const std::uint64_t* sources = nullptr);

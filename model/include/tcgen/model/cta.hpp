@@ -92,6 +92,16 @@ class Cta {
     if (config_.provenance && smem_.contains(addr, n)) smem_.set_origin(addr, n, global);
   }
   void ld_shared(int warp, std::uint32_t addr, std::span<std::uint8_t> out);
+  // Definedness (the PTX interpreter's): bytes an undefined register was stored to carry its origin
+  // (an id of the interpreter's, not 0) until any write of them; smem_undefined gives the first
+  // origin among [addr, addr + n), 0 when all are defined.
+  void set_smem_undefined(std::uint32_t addr, std::uint32_t n, std::uint32_t origin) {
+    if (smem_.contains(addr, n)) smem_.set_undefined(addr, n, origin);
+  }
+  bool smem_any_undefined() const { return smem_.any_undefined(); }
+  std::uint32_t smem_undefined(std::uint32_t addr, std::uint32_t n) const {
+    return smem_.contains(addr, n) ? smem_.undefined(addr, n) : 0;
+  }
   std::uint32_t ld_shared_u32(int warp, std::uint32_t addr);
   void fence_proxy_async(int warp);
   // A TMA load landing: the bytes are written through the async proxy (no
@@ -170,6 +180,19 @@ class Cta {
   // whole warp, or each thread's own (they must all be equal).
   WarpRegisters ld(int warp, const LdStAccess& access, std::uint32_t taddr);
   WarpRegisters ld(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr);
+  // A cell that a tcgen05.ld read while it held no defined value (never written since its
+  // tcgen05.alloc, or left undefined by an MMA: by_mma, its op id; 0 for the former), and the
+  // register of the thread that received it. With `undefined` given, such a read is no fault: the
+  // PTX interpreter marks the register undefined and judges its use (docs/model.md, Definedness).
+  struct UndefinedRead {
+    std::uint16_t thread, reg, lane, column;
+    std::uint32_t by_mma;
+  };
+  WarpRegisters ld(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr,
+                   std::vector<UndefinedRead>* undefined);
+  // Rule::uninitialized_tmem's sentence for such a cell ("it was never written since its
+  // tcgen05.alloc. ..."), as the model knows it now.
+  std::string undefined_detail(int lane, int column, std::uint32_t by_mma, const char* why = "") const;
   // With provenance, `sources` (where each register's bytes came from) become the cells' sources.
   void st(int warp, const LdStAccess& access, std::uint32_t taddr, const WarpRegisters& regs);
   void st(int warp, const LdStAccess& access, const std::array<std::uint32_t, 32>& taddr, const WarpRegisters& regs,

@@ -42,6 +42,11 @@ enum class Severity { fault, letter, convention };
   X(uninitialized_tmem, "tcgen05-instructions-tcgen05-alloc",                                                        \
     "Tensor Memory holds no defined value after tcgen05.alloc until an MMA, tcgen05.st or tcgen05.cp writes it",     \
     fault)                                                                                                           \
+  /* a B200 returns stale bits for such cells: a kernel may load them and discard them (Memcheck's rule) */          \
+  X(undefined_value_used, "tcgen05-instructions-tcgen05-alloc",                                                      \
+    "a value loaded from Tensor Memory that holds none (never written since tcgen05.alloc, or computed by an MMA "   \
+    "from such cells) may be loaded, moved and discarded, but not stored to global memory nor used as an address, "  \
+    "a guard or selp predicate, or an operand of a tcgen05, mbarrier or TMA instruction (PTX interpreter)", fault)   \
   X(mma_not_complete, "tcgen05-memory-consistency-model",                                                            \
     "the result of tcgen05.mma or tcgen05.cp may be accessed only after tcgen05.commit arrives on an mbarrier and "  \
     "the accessing warp has waited on that phase", fault)                                                            \

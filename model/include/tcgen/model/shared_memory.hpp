@@ -37,6 +37,7 @@ class SharedMemory {
   // The same bytes, to be written: whatever was known of where they came from is forgotten.
   std::span<std::uint8_t> write(std::uint32_t addr, std::uint32_t n) {
     set_origin(addr, n, 0);
+    if (undefined_count_) [[unlikely]] set_undefined(addr, n, 0);
     return bytes(addr, n);
   }
   // Provenance: [addr, addr + n) holds global memory's bytes from host address `global` on (0:
@@ -46,6 +47,17 @@ class SharedMemory {
   std::uint64_t origin(std::uint32_t chunk_addr) const {
     const std::uint32_t c = (chunk_addr - base_) / 16;
     return known_[c] == 0xFFFF ? origins_[c] : 0;
+  }
+
+  // Definedness: per byte, the origin of the undefined value stored there (0: defined), kept only
+  // once one is stored (the PTX interpreter's shadow; any write through write() defines the bytes).
+  void set_undefined(std::uint32_t addr, std::uint32_t n, std::uint32_t origin);
+  bool any_undefined() const { return undefined_count_ != 0; }
+  std::uint32_t undefined(std::uint32_t addr, std::uint32_t n) const {
+    if (!undefined_count_) return 0;
+    for (std::uint32_t i = addr - base_; i < addr - base_ + n; ++i)
+      if (undefined_[i]) return undefined_[i];
+    return 0;
   }
 
   // Who last wrote a chunk with st.shared, and how many fence.proxy.async
@@ -63,6 +75,8 @@ class SharedMemory {
   std::vector<GenericWrite> chunks_;
   std::vector<std::uint64_t> origins_;  // per 16-byte chunk: the global address its first byte came from
   std::vector<std::uint16_t> known_;    // per chunk, a bit per byte whose source agrees with origins_
+  std::vector<std::uint32_t> undefined_;  // per byte, once any is undefined: its origin (0: defined)
+  std::uint32_t undefined_count_ = 0;     // bytes whose origin is not 0
 };
 
 }  // namespace tcgen::model

@@ -58,6 +58,13 @@ struct Function {
   std::uint32_t param_bytes = 0;
   std::vector<std::string> directives;  // ".maxntid 192", ".minnctapersm 1", ...
   std::uint32_t registers = 0;          // register slots, .pred included
+  // Their names, for reports: a declaration's name (%r<N>: the prefix, ranged) and its slots.
+  struct RegisterNames {
+    std::string name;
+    std::uint32_t first, count, slots;
+    bool ranged;
+  };
+  std::vector<RegisterNames> register_names;
   std::uint32_t local_bytes = 0;        // its .local variables (the stack depot)
   std::uint32_t call_param_bytes = 0;   // the .param variables of its call sites, at kCallParams and up
   std::vector<Instruction> code;        // ends with an implicit exit
