@@ -4,7 +4,9 @@
 // This is how the oracle itself is judged against silicon.
 //
 //   ptx_conformance_sm90 TABLE [--only OPCODE_PREFIX]   (ctest passes the generated table)
-// Exit 0: all agree; 1: a disagreement or a kernel ptxas refused; 77: no sm_90 GPU or no table.
+// Exit 0: all agree; 1: a disagreement; 77: no sm_90 GPU or no table. A kernel the driver does not
+// assemble is listed, not failed: the table keeps vectors for spellings PTX does not have (the
+// interpreter refuses them too; ptx_forms_ptxas holds every form it accepts to assemble).
 #include <cuda.h>
 #include <dlfcn.h>
 
@@ -152,5 +154,5 @@ int main(int argc, char** argv) {
     vectors += static_cast<int>(groups[t].size());
   }
   std::printf("templates %zu, vectors %d, refused %d, disagreements %d\n", order.size(), vectors, refused, bad);
-  return bad || refused ? 1 : 0;
+  return bad ? 1 : 0;
 }
