@@ -7,6 +7,7 @@
 #include "args.hpp"
 #include "help.hpp"
 #include "csv.hpp"
+#include "run_files.hpp"
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/tmem_thread_map.hpp"
@@ -31,11 +32,12 @@ constexpr Option kOptions[] = {
      "half (default N, or 2N with --pack: the halves side by side)"},
     {"csv", {}, "print thread,reg,bits,lane,col per register (per 16-bit half\nwith --pack: bits 0-15 / 16-31; otherwise 0-31)"},
     {"info", {}, "print the summary (the default without --csv)"},
-    {"svg", "FILE", "draw lanes x columns, each cell labelled T<thread>.R<reg>\n(.lo/.hi with --pack), coloured by thread"}};
+    {"svg", "FILE", "draw lanes x columns, each cell labelled T<thread>.R<reg>\n(.lo/.hi with --pack), coloured by thread"},
+    {"force", {}, "with --svg: replace the file if it exists"}};
 static_assert(defaults_documented(kOptions));
 
 constexpr std::string_view kAbout = R"(usage: tcgen atom --shape S [--num N] [--pack] [--half-split C]
-                  [--csv | --info] [--svg FILE]
+                  [--csv | --info] [--svg FILE [--force]]
 
 One warp-wide tcgen05.ld / tcgen05.st: which Tensor Memory cell (lane, column),
 relative to taddr, register i of thread t holds (PTX #tcgen05-matrix-fragments;
@@ -177,6 +179,7 @@ int atom(std::span<const std::string> argv) {
     return 0;
   }
   const Args args(argv, kOptions);
+  check_force(args, guard_files(args, {}, {"svg"}), "--svg");  // before the work, like every output
   if (args.flag("csv") && args.flag("info")) fail("--info", "with --csv", "expected at most one of --csv and --info");
   TmemAccess a;
   a.shape = parse_shape(args.text("shape"));

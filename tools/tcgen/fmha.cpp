@@ -116,7 +116,7 @@ constexpr Option kFmhaOptions[] = {
      "as --q, --k, --v with the same options they run the same\n"
      "problem again; files that exist are refused unless\n"
      "--force, and a file the run reads is never written"},
-    {"force", {}, "with --save-inputs: replace its files where they exist"},
+    {"force", {}, "replace an output file that exists (--out, --lse, --trace,\n--save-inputs' files); never a file the run reads"},
     {"no-reference", {},
      "skip the fp64 reference and the check (large runs): the\n"
      "report says \"not checked\" and the exit is 0"},
@@ -146,7 +146,7 @@ constexpr std::string_view kAbout = R"(usage: tcgen fmha [--batch B --heads H --
                   [--q q.npy --k k.npy --v v.npy] [--out o.npy] [--lse lse.npy]
                   [--seed N] [--dtype bf16|fp16] [--backend host|ptx|sm100] [--ptx FILE]
                   [--p-reuse issue-order|wait-for-pv] [--strict-ptx] [--layout bhsd|bshd]
-                  [--save-inputs DIR [--force]] [--no-reference] [--out-f32] [--json] [--quiet]
+                  [--save-inputs DIR] [--force] [--no-reference] [--out-f32] [--json] [--quiet]
                   [--threads N]
 
 O = softmax(scale · Q·Kᵀ + mask) · V and LSE = ln Σ exp(scale · q·k) per row
@@ -539,7 +539,6 @@ int fmha(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  check_outputs(a, {"out", "lse"});
   const SavedInputs saved(a, {"q", "k", "v"});
   check_run_files(a, {"q", "k", "v", "ptx"}, {"out", "lse"}, saved);
   constexpr ElementType kTypes[] = {ElementType::bf16, ElementType::fp16};

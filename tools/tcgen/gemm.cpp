@@ -73,7 +73,7 @@ constexpr Option kGemmOptions[] = {
      "with the same options runs the same problem again;\n"
      "files that exist are refused unless --force, and a\n"
      "file the run reads is never written"},
-    {"force", {}, "with --save-inputs: replace its files where they exist"},
+    {"force", {}, "replace an output file that exists (--out, --trace or\n--save-inputs' files); never a file the run reads"},
     {"no-reference", {},
      "skip the fp64 reference and the check (large runs):\n"
      "the report says \"not checked\" and the exit is 0"},
@@ -109,7 +109,7 @@ constexpr const char* kBuiltPtx = "";
 constexpr std::string_view kAbout = R"(usage: tcgen gemm --m M --n N --k K [--a a.npy --b b.npy] [--c c.npy] [--out d.npy]
                   [--dtype bf16|fp16] [--a-major K|MN] [--b-major K|MN] [--d-type f32|bf16|fp16]
                   [--cta-group 1|2] [--seed S] [--backend host|ptx|sm100] [--ptx FILE] [--threads N]
-                  [--save-inputs DIR [--force]] [--no-reference] [--out-f32] [--json] [--quiet]
+                  [--save-inputs DIR] [--force] [--no-reference] [--out-f32] [--json] [--quiet]
 
 D = A·Bᵀ (+ C) with tcgen's tcgen05 GEMM (gemm/include/tcgen/gemm/kernel.hpp):
 A is M × K, B is N × K, f32 accumulation, D of --d-type. Prints the error
@@ -363,7 +363,6 @@ int gemm(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  check_outputs(a, {"out"});
   const SavedInputs saved = a.has("c") ? SavedInputs(a, {"a", "b", "c"}) : SavedInputs(a, {"a", "b"});
   check_run_files(a, {"a", "b", "c", "ptx"}, {"out"}, saved);
   GemmRequest r = parse_request(a);

@@ -1,5 +1,7 @@
 #include "kernel_run.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -24,28 +26,24 @@ const char* name(Backend b) {
   return "?";
 }
 
-void check_outputs(const Args& a, std::initializer_list<const char*> options) {
-  for (const char* o : options)
-    if (a.has(o)) check_output_path(std::string("--") + o, a.text(o));
-  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
-}
-
 SavedInputs::SavedInputs(const Args& a, std::vector<std::string> names)
     : dir_(a.text_or("save-inputs", "")), names_(std::move(names)) {
-  if (a.flag("force") && !wanted()) fail("--force", "(given)", "expected --save-inputs, whose existing files it replaces");
-  if (wanted())
-    for (const std::string& n : names_) check_output_path("--save-inputs", path(n));
+  // Named apart from its files' own check, which could only say that DIR/q.npy's directory is no directory.
+  struct stat st {};
+  if (wanted() && ::stat(dir_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    throw IoError("--save-inputs", dir_, "expected a directory to save the inputs in: it is a file");
 }
 
 void check_run_files(const Args& a, std::initializer_list<const char*> inputs, std::initializer_list<const char*> outputs,
                      const SavedInputs& saved) {
-  RunFiles files;
-  for (const char* o : inputs)
-    if (a.has(o)) files.input(std::string("--") + o, a.text(o));
-  for (const char* o : outputs)
-    if (a.has(o)) files.output(std::string("--") + o, a.text(o));
+  if (a.flag("out-f32") && !a.has("out")) fail("--out-f32", "(given)", "expected --out, the file whose type it sets");
+  RunFiles files = guard_files(a, inputs, outputs);
+  if (a.has("trace")) files.output("--trace", a.text("trace"));  // every kernel verb's (kHostModelOptions)
   if (saved.wanted())
-    for (const std::string& n : saved.names()) files.output("--save-inputs", saved.path(n), true, a.flag("force"));
+    for (const std::string& n : saved.names()) files.output("--save-inputs", saved.path(n));
+  std::string names;
+  for (const char* o : outputs) names += std::string("--") + o + ", ";
+  check_force(a, files, names + "--trace or --save-inputs");
 }
 
 Backend parse_backend(const Args& a) {
@@ -109,10 +107,7 @@ PtxRun parse_ptx_run(const Args& a, Backend backend) {
     fail("--timing-sms", a.text("timing-sms"), "expected --no-reference too: the CTAs outside the sample do not run");
   if (timing) r.timing.emplace();
   r.timing_sms = static_cast<int>(a.integer_or("timing-sms", 0, 1, 148));
-  if (a.has("trace")) {
-    r.trace = a.text("trace");
-    check_output_path("--trace", r.trace);
-  }
+  r.trace = a.text_or("trace", "");  // checked with the other outputs (check_run_files)
   return r;
 }
 

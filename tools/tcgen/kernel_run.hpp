@@ -25,12 +25,8 @@ namespace tcgen::cli {
 enum class Backend { host, ptx, sm100 };
 const char* name(Backend b);
 
-// Checks the options that name output files (exit 3 before any work when one
-// cannot be written), and that --out-f32 comes with --out.
-void check_outputs(const Args& a, std::initializer_list<const char*> options);
-
-// --save-inputs DIR: DIR/NAME.npy for each of `names`, checked writable
-// before the work; empty without the option.
+// --save-inputs DIR: DIR/NAME.npy for each of `names` (exit 3 when DIR is a
+// file); empty without the option. Its files are checked by check_run_files.
 class SavedInputs {
  public:
   SavedInputs(const Args& a, std::vector<std::string> names);
@@ -44,9 +40,11 @@ class SavedInputs {
   std::vector<std::string> names_;
 };
 
-// The files of a run kept apart (run_files.hpp), before anything is read or
-// written: the options in `inputs` and `outputs` that are given, and the
-// --save-inputs files, which must be new unless --force (exit 2 otherwise).
+// The one output guard (run_files.hpp) over a kernel verb's files, before
+// anything is read or written: the options in `inputs` and `outputs` that are
+// given, --trace and the --save-inputs files; each output writable (exit 3),
+// no input or other output (exit 2), and new unless --force (exit 2). Also
+// that --out-f32 comes with --out.
 void check_run_files(const Args& a, std::initializer_list<const char*> inputs, std::initializer_list<const char*> outputs,
                      const SavedInputs& saved);
 

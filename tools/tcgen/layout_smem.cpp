@@ -10,6 +10,7 @@
 #include "help.hpp"
 #include "csv.hpp"
 #include "dtype.hpp"
+#include "run_files.hpp"
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/smem_operand.hpp"
@@ -42,11 +43,12 @@ constexpr Option kOptions[] = {
      "print row,col,offset for every element (row-major); offset is the\n"
      "byte from the tile base after the swizzle; sub-byte types add bit"},
     {"info", {}, "print the summary (the default without --csv): layout, LBO, SBO,\nlayout type, K steps, size"},
-    {"svg", "FILE", "draw the tile: memory order (128-byte lines of 16-byte chunks)\nnext to the logical tile"}};
+    {"svg", "FILE", "draw the tile: memory order (128-byte lines of 16-byte chunks)\nnext to the logical tile"},
+    {"force", {}, "with --svg: replace the file if it exists"}};
 static_assert(defaults_documented(kOptions));
 
 constexpr std::string_view kAbout = R"(usage: tcgen layout smem --dtype T --rows R --cols C [--major K|MN] [--swizzle S]
-                         [--csv | --info] [--svg FILE]
+                         [--csv | --info] [--svg FILE [--force]]
 
 A tcgen05.mma shared-memory operand tile of R rows (M for A, N for B) by C
 columns (K), in the canonical layout (PTX #tcgen05-canonical-layouts), with the
@@ -237,6 +239,7 @@ int layout_smem(std::span<const std::string> argv) {
     return 0;
   }
   const Args args(argv, kOptions);
+  check_force(args, guard_files(args, {}, {"svg"}), "--svg");  // before the work, like every output
   if (args.flag("csv") && args.flag("info")) fail("--info", "with --csv", "expected at most one of --csv and --info");
   const Dtype& dt = parse_dtype(args.text("dtype"));
   layout::SmemOperandSpec spec;

@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "help.hpp"
 #include "csv.hpp"
+#include "run_files.hpp"
 #include "svg.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/layout/tmem_datapath.hpp"
@@ -35,11 +36,12 @@ constexpr Option kOptions[] = {
      "columns used, allowed lane offsets, which warp reads which rows"},
     {"svg", "FILE",
      "draw lanes x columns, each cell labelled with the (row, col) of D\n"
-     "it holds, coloured by lane quarter (the warp that may access it)"}};
+     "it holds, coloured by lane quarter (the warp that may access it)"},
+    {"force", {}, "with --svg: replace the file if it exists"}};
 static_assert(defaults_documented(kOptions));
 
 constexpr std::string_view kAbout = R"(usage: tcgen layout tmem --m M --n N [--cta-group 1|2] [--ws] [--sparse]
-                         [--csv | --info] [--svg FILE]
+                         [--csv | --info] [--svg FILE [--force]]
 
 Where tcgen05.mma writes the M x N accumulator D in Tensor Memory: the
 datapath Layouts A-G of PTX #tcgen05-data-path-layout-organization, as
@@ -192,6 +194,7 @@ int layout_tmem(std::span<const std::string> argv) {
     return 0;
   }
   const Args args(argv, kOptions);
+  check_force(args, guard_files(args, {}, {"svg"}), "--svg");  // before the work, like every output
   if (args.flag("csv") && args.flag("info")) fail("--info", "with --csv", "expected at most one of --csv and --info");
   AccumulatorSpec spec;
   spec.m = static_cast<int>(args.integer("m", 0, 65536));

@@ -65,7 +65,7 @@ constexpr Option kSharedOptions[] = {
      "dequantised values, which quantise to the same bytes): given\n"
      "back as files they run the same problem again; files that\n"
      "exist are refused unless --force"},
-    {"force", {}, "with --save-inputs: replace its files where they exist"},
+    {"force", {}, "replace an output file that exists (--out, --trace or\n--save-inputs' files); never a file the run reads"},
     {"backend", "B",
      "{--backend} (default): the host model, every tcgen05 rule checked;\n"
      "ptx: the kernel's sm_100a PTX on the host model through\n"
@@ -91,7 +91,7 @@ constexpr const char* kBuiltPtx = "";
 constexpr std::string_view kAbout = R"(usage: tcgen moe [--preset v4-flash|v4-pro | --experts E --topk K --batch B --hidden H --intermediate I]
                 [--routing random|balanced|one-expert] [--seed N]
                 [--counts counts.npy --a a.npy --w w.npy]
-                [--projection up|down] [--out d.npy] [--save-inputs DIR [--force]]
+                [--projection up|down] [--out d.npy] [--save-inputs DIR] [--force]
                 [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx]
                 [--ctas N] [--no-reference] [--json] [--quiet] [--threads N]
 
@@ -310,7 +310,6 @@ int moe(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  check_outputs(a, {"out"});
   const SavedInputs saved(a, {"counts", "a", "w"});
   check_run_files(a, {"counts", "a", "w", "ptx"}, {"out"}, saved);
   if (a.flag("strict-ptx") && a.text("backend") == "sm100")

@@ -50,8 +50,9 @@ void check_output_path(std::string_view option, const std::string& path) {
   }
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   const std::string d = dir.empty() ? "." : dir.string();
-  if (::stat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+  if (::stat(d.c_str(), &st) != 0)
     io_fail(option, path, "expected a path in an existing directory (" + d + " does not exist)");
+  if (!S_ISDIR(st.st_mode)) io_fail(option, path, "expected a path in a directory (" + d + " is a file, not a directory)");
   if (::access(d.c_str(), W_OK) != 0) io_fail(option, path, "expected a path in a writable directory (" + d + ": " + reason() + ")");
 }
 

@@ -101,7 +101,7 @@ constexpr Option kSharedOptions[] = {
      "has): given back as files they run the same problem again;\n"
      "files that exist are refused unless --force, and a file\n"
      "the run reads is never written"},
-    {"force", {}, "with --save-inputs: replace its files where they exist"},
+    {"force", {}, "replace an output file that exists (--out, --lse, --trace,\n--save-inputs' files); never a file the run reads"},
     {"no-reference", {}, "skip the fp64 reference and the check; exit 0"},
     {"json", {}, "the report as one JSON object on stdout"},
     {"quiet", {},
@@ -125,7 +125,7 @@ constexpr std::string_view kAbout = R"(usage: tcgen sparse-decode [--batch B --s
                    [--extra-k-cache cache2.npy --extra-block-size N2 --extra-indices idx2.npy
                     [--extra-topk-length len2.npy]]]
                   [--softmax-scale S] [--splits N] [--out o.npy] [--lse lse.npy]
-                  [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx] [--save-inputs DIR [--force]]
+                  [--backend host|ptx|sm100] [--ptx FILE] [--strict-ptx] [--save-inputs DIR] [--force]
                   [--no-reference] [--json] [--quiet] [--threads N]
 
 DeepSeek-V4 sparse decode attention with FlashMLA's semantics
@@ -525,7 +525,6 @@ int sparse_decode(std::span<const std::string> args) {
     return 0;
   }
   const Args a(args, kOptions);
-  check_outputs(a, {"out", "lse"});
   const SavedInputs saved(a, saved_names(a));
   check_run_files(a, {"q", "k-cache", "indices", "topk-length", "attn-sink", "extra-k-cache", "extra-indices",
                       "extra-topk-length", "ptx"},
