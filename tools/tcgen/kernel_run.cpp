@@ -46,7 +46,9 @@ void check_run_files(const Args& a, std::initializer_list<const char*> inputs, s
   check_force(a, files, names + "--trace or --save-inputs");
 }
 
-Backend parse_backend(const Args& a) {
+namespace {
+
+Backend backend_of(const Args& a) {
   const std::string b = a.text("backend");
   if (b != "host" && b != "ptx" && b != "sm100")
     fail("--backend", b, "expected host (the host model), ptx (the kernel's PTX on the host model) or sm100 (a B200)");
@@ -64,6 +66,14 @@ Backend parse_backend(const Args& a) {
        "on the host model");
 #endif
   return Backend::sm100;
+}
+
+}  // namespace
+
+Backend parse_backend(const Args& a) {
+  const Backend backend = backend_of(a);
+  parse_ptx_run(a, backend);  // --timing, --timing-sms checked now too, not after the inputs are drawn and saved
+  return backend;
 }
 
 unsigned parse_threads(const Args& a) { return static_cast<unsigned>(a.integer_or("threads", 0, 1, 1024)); }
@@ -99,6 +109,9 @@ exec::LaunchOptions host_model_launch(const Args& a) {
 
 PtxRun parse_ptx_run(const Args& a, Backend backend) {
   PtxRun r;
+  // The value first: 0 is wrong with any backend, and saying --backend ptx is needed would send the user
+  // to fix what does not make it right.
+  r.timing_sms = static_cast<int>(a.integer_or("timing-sms", 0, 1, 148));
   const bool timing = a.flag("timing") || a.has("timing-sms") || a.has("trace");
   if (timing && backend != Backend::ptx)
     fail("--timing", backend == Backend::sm100 ? "with --backend sm100" : "with --backend host",
@@ -106,7 +119,6 @@ PtxRun parse_ptx_run(const Args& a, Backend backend) {
   if (a.has("timing-sms") && !a.flag("no-reference"))
     fail("--timing-sms", a.text("timing-sms"), "expected --no-reference too: the CTAs outside the sample do not run");
   if (timing) r.timing.emplace();
-  r.timing_sms = static_cast<int>(a.integer_or("timing-sms", 0, 1, 148));
   r.trace = a.text_or("trace", "");  // checked with the other outputs (check_run_files)
   return r;
 }
