@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <typeinfo>
 
 #include "output_file.hpp"
 #include "progress.hpp"
@@ -160,6 +161,23 @@ void raise_as_option(const Error& e, const Args& a) {
   if (chosen) fail(("--" + std::string(chosen->name)).c_str(), e.value(), e.expected());
 }
 
+namespace {
+
+// A kernel that did not finish: its error on stderr, "result: FAILED", exit 1.
+int report_failed_launch(const KernelJob& job, Backend backend, const std::exception& e, Report& report) {
+  std::fflush(stdout);
+  std::cerr << "tcgen: the " << job.kernel() << " kernel failed on "
+            << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model") << (backend == Backend::ptx ? " (PTX)" : "")
+            << ": " << e.what() << '\n';
+  report.text("result: FAILED (the kernel did not finish)\n");
+  report.field("passed", false);
+  report.field("failure", e.what());
+  report.finish();
+  return 1;
+}
+
+}  // namespace
+
 int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Module* kernels,
                    const exec::LaunchOptions& launch, Report& report) {
   // The problem is valid by now: an error from the run is the kernel's (a broken
@@ -170,16 +188,13 @@ int run_kernel_job(KernelJob& job, const Args& a, Backend backend, const ptx::Mo
     report.text("backend: %s\n", job.backend_text(backend, kernels).c_str());
     std::fflush(stdout);
     stats = job.launch(backend, kernels, ptx, launch);
+  } catch (const Error& e) {
+    // A --ptx file without the kernel (ptx::Module::entry_instance, before any thread runs) is a bad
+    // input, exit 2, not a kernel that failed its run (exit 1).
+    if (typeid(e) == typeid(Error) && e.field() == "kernel") throw;
+    return report_failed_launch(job, backend, e, report);
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "tcgen: the " << job.kernel() << " kernel failed on "
-              << (backend == Backend::sm100 ? "the sm100 GPU" : "the host model") << (backend == Backend::ptx ? " (PTX)" : "")
-              << ": " << e.what() << '\n';
-    report.text("result: FAILED (the kernel did not finish)\n");
-    report.field("passed", false);
-    report.field("failure", e.what());
-    report.finish();
-    return 1;
+    return report_failed_launch(job, backend, e, report);
   }
   if (backend == Backend::ptx) report_ptx_stats(report, ptx.stats);
   if (!ptx.trace.empty()) {
