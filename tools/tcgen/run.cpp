@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "args.hpp"
+#include "output_file.hpp"
+#include "run_files.hpp"
 #include "tcgen/timing/machine.hpp"
 #include "report.hpp"
 #include "tcgen/core/error.hpp"
@@ -30,7 +32,7 @@ namespace tcgen::cli {
 namespace {
 
 constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json]
-                 [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json]
+                 [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json [--force]]
                  -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
@@ -98,6 +100,7 @@ constexpr Option kOptions[] = {
      "the timeline of every kernel, in the Chrome trace-event format\n"
      "that ui.perfetto.dev opens: a track per warp and per unit of the\n"
      "first SM group (implies --timing)"},
+    {"force", {}, "with --trace: replace the file if it exists (never the program\nor a file among its arguments)"},
     {"json", {},
      "the summary as one JSON object, the last line on stderr (stdout\n"
      "is the program's): verb, program, arguments, exit_code, signal,\n"
@@ -189,6 +192,37 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   return r.object();
 }
 
+// The file execvp runs for `program`: itself when it names a path, else the first executable of PATH.
+std::string program_file(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return program;
+}
+
+// --trace through the one output guard (run_files.hpp), before the program starts: writable, new
+// unless --force, and none of the files the run reads: the program (a script bash is still reading)
+// and the files among its arguments (python3 prog.py). Exit 2, not the guard's 3 for an unwritable
+// path: tcgen run's other exit codes are the program's own, and 3 could be one of them.
+void guard_trace(const std::string& trace, bool force, std::span<const std::string> program) {
+  if (trace.empty()) {
+    if (force) fail("--force", "(given)", "expected --trace, whose existing file it replaces");
+    return;
+  }
+  RunFiles files(force);
+  files.input("PROGRAM", program_file(program[0]));
+  for (std::size_t j = 1; j < program.size(); ++j) files.input("ARGS", program[j]);  // "it is ARGS's prog.py"
+  try {
+    files.output("--trace", trace);
+  } catch (const IoError& e) {
+    throw Error(e.field(), e.value(), e.expected());
+  }
+}
+
 }  // namespace
 
 const std::span<const Option> run_options{kOptions};
@@ -198,7 +232,7 @@ int run_program(std::span<const std::string> args) {
     std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
     return 0;
   }
-  bool strict = false, quiet = false, json = false, timing = false, provenance = true;
+  bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false;
   std::string seed, threads, timing_sms, trace, timing_set;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
@@ -209,6 +243,7 @@ int run_program(std::span<const std::string> args) {
     if (args[i] == "--strict") strict = true;
     else if (args[i] == "--quiet") quiet = true;
     else if (args[i] == "--json") json = true;
+    else if (args[i] == "--force") force = true;
     else if (args[i] == "--seed" && i + 1 < args.size())
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else if (args[i] == "--threads" && i + 1 < args.size())
@@ -233,10 +268,11 @@ int run_program(std::span<const std::string> args) {
     else
       fail("option", args[i],
            "expected --strict, --quiet, --json, --seed N, --threads N, --provenance on|off, --timing, --timing-sms N, "
-           "--timing-set NAME=VALUE, --trace FILE or -- "
+           "--timing-set NAME=VALUE, --trace FILE, --force or -- "
            "before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
+  guard_trace(trace, force, args.subspan(i));
   const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
   if (!std::filesystem::exists(lib / "libcudart.so.13"))
     fail("tcgen's CUDA runtime", (lib / "libcudart.so.13").string(), "expected a built libcudart.so.13 (build target tcgen_cudart)");
