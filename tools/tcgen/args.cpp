@@ -1,6 +1,7 @@
 #include "args.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -28,20 +29,25 @@ const Option* find_option(std::span<const Option> allowed, std::string_view key)
   return it == allowed.end() ? nullptr : &*it;
 }
 
-// Levenshtein distance: how many letters to insert, delete or change.
+// Edits from a to b, a swap of two neighbouring letters counting as one ("casual" for "causal",
+// "fmah" for "fmha"): the optimal string alignment distance.
 std::size_t edits(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d[a.size()][b.size()];
+}
+
+// The spelling a near miss is compared in: lower case, '_' as '-' (--M is --m, --seq_q is --seq-q).
+std::string folded(std::string_view word) {
+  std::string s(word);
+  for (char& c : s) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 }  // namespace
@@ -49,8 +55,9 @@ std::size_t edits(std::string_view a, std::string_view b) {
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates, std::string_view prefix) {
   std::string_view best;
   std::size_t best_edits = 3;  // a near miss: at most two letters wrong, and fewer than a third of the word
+  const std::string w = folded(word);
   for (const std::string_view c : candidates)
-    if (const std::size_t e = edits(word, c); e < best_edits && 3 * e < std::max(word.size(), c.size())) {
+    if (const std::size_t e = edits(w, folded(c)); e < best_edits && (e == 0 || 3 * e < std::max(w.size(), c.size()))) {
       best = c;
       best_edits = e;
     }
@@ -98,7 +105,10 @@ Args::Args(std::span<const std::string> args, std::span<const Option> allowed) :
     const Option* it = find_option(allowed, key);
     if (!it) {
       std::vector<std::string_view> candidates;
-      for (const Option& o : allowed) candidates.push_back(o.name);
+      for (const Option& o : allowed) {
+        candidates.push_back(o.name);
+        if (!o.alias.empty()) candidates.push_back(o.alias);  // sparse-decode's --seq_q means its --seq-q
+      }
       fail("option", "--" + key, "expected one of " + names(allowed) + did_you_mean(key, candidates, "--"));
     }
     const std::string typed = key;
