@@ -38,6 +38,12 @@ std::string common_factor(double r) {
 }
 
 std::string diagnose(const CompareReport& r) {
+  // First: an inf or NaN makes every row look unwritten or misplaced (its cosine is NaN), which would
+  // send the user after a missing wait, where the cause is arithmetic that overflowed.
+  if (r.non_finite > 0)
+    return std::to_string(r.non_finite) + " of " + std::to_string(std::size_t(r.rows) * r.cols) +
+           " values of the result are inf or NaN where the fp64 reference's are finite: an overflow? (inputs "
+           "too large for the kernel's f32 arithmetic, e.g. |x| of 1e30, give inf and then NaN)";
   std::vector<double> ratios;
   int zero_rows = 0, misplaced = 0, worst = -1;
   for (int i = 0; i < r.rows; ++i) {
@@ -106,6 +112,7 @@ CompareReport compare(std::span<const float> got, std::span<const double> refere
     for (int j = 0; j < cols; ++j) {
       const std::size_t at = static_cast<std::size_t>(i) * cols + j;
       const double g = got[at], f = reference[at];
+      if (!std::isfinite(g) && std::isfinite(f)) ++r.non_finite;
       gr += g * f;
       rr += f * f;
       gg += g * g;

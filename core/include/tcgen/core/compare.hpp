@@ -25,6 +25,7 @@ struct CompareReport {
   double worst_got = 0, worst_reference = 0;
   std::vector<double> ratio;   // per row: Σ got·ref / Σ ref², the factor best mapping ref onto got (NaN: ref row 0)
   std::vector<double> cosine;  // per row: Σ got·ref / (|got|·|ref|) (NaN: a row is 0)
+  std::size_t non_finite = 0;  // values of got that are inf or NaN where the reference's are finite
   std::string diagnosis;       // "" unless the rows share a telling pattern
   std::string text() const;    // the report, as compare() prints it on failure
 };
