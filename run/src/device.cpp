@@ -14,6 +14,7 @@
 #include "errors.hpp"
 #include "tcgen/core/hex.hpp"
 #include "tcgen/core/error.hpp"
+#include "tcgen/core/host_memory.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/ptx/launch.hpp"
@@ -459,6 +460,14 @@ void* Device::allocate(std::uint64_t bytes, bool pinned, const char* call) {
   if (bytes > kGlobalMemoryBytes) {
     report(std::string(call) + " of " + std::to_string(bytes) + " bytes: more than the device's 180 GiB "
                                                                "(cudaErrorMemoryAllocation)");
+    return nullptr;
+  }
+  // Device memory is host memory, zeroed here page by page: past what the host can hold, the OOM
+  // killer would end the program mid-run with no word, where a GPU would say out of memory.
+  if (const double host = host_memory_limit_bytes(); double(allocated_bytes()) + double(bytes) > host) {
+    report(std::string(call) + " of " + std::to_string(bytes) + " bytes: more than this host's memory (" +
+           std::to_string(static_cast<std::uint64_t>(host) >> 20) + " MiB, " + std::to_string(allocated_bytes() >> 20) +
+           " MiB of it allocated already), which backs the device's (cudaErrorMemoryAllocation)");
     return nullptr;
   }
   const std::uint64_t rounded = std::max<std::uint64_t>((bytes + 255) / 256 * 256, 256);
