@@ -125,6 +125,8 @@ TEST_CASE("both measures: equal infinities are no error, a NaN always fails") {
     CHECK_FALSE(rep.ok);
     CHECK(std::isinf(rep.max_rel_error));
     CHECK(rep.worst_row == 2);
+    CHECK(rep.non_finite == 1);  // the NaN where the reference is 2.25; the equal -infs are not counted
+    CHECK(rep.diagnosis.find("an overflow") != std::string::npos);
   }
   // -inf in the reference must not lift the element measure's floor (1e-3 · max|ref|) to inf.
   std::vector<float> off = got;
