@@ -66,7 +66,12 @@ void half_op(Thread& t, const Instruction& in) {
   Bits out = 0;
   for (int l = 0; l < Lanes; ++l) {
     volatile float v[3] = {};
-    for (int i = 0; i < n; ++i) v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
+    for (int i = 0; i < n; ++i) {
+      v[i] = H{static_cast<std::uint16_t>(src[i] >> (16 * l))}.value();
+      // .ftz flushes subnormal sources as well as results (PTX #half-precision-floating-point-instructions):
+      // 2^-15 + 2^-15 is 0, not the normal 2^-14.
+      if (m.ftz && std::fabs(v[i]) < kMinNormal) v[i] = std::copysign(0.0f, v[i]);
+    }
     const auto exact = [](double x) { return round_to_odd<float>([](double y) { return static_cast<float>(y); }, x); };
     float r = 0;
     switch (m.op) {

@@ -27,6 +27,8 @@ ALIASES = [(f"{op}{fz}{st}.{ty}", f"{op}.rn{fz}{st}.{ty}") for op in ("add", "su
 ALIASES += [(f"{op}{st}.f32.{h}", f"{op}.rn{st}.f32.{h}") for op in ("add", "sub") for st in ("", ".sat")
             for h in ("f16", "bf16")]
 ALIASES += [(f"{op}.ftz.f32x2", f"{op}.rn.ftz.f32x2") for op in ("add", "sub", "mul")]
+ALIASES += [(f"{op}{m}.{ty}", f"{op}.rn{m}.{ty}") for op in ("add", "sub", "mul") for m in (".ftz", ".ftz.sat")
+            for ty in ("f16", "f16x2")]
 ALIASES += [(f"mad.{r}{fz}{st}.{ty}", f"fma.{r}{fz}{st}.{ty}") for r in ("rn", "rz", "rm", "rp")
             for fz, st, ty in (("", "", "f32"), (".ftz", "", "f32"), ("", ".sat", "f32"), (".ftz", ".sat", "f32"),
                                ("", "", "f64"))]
@@ -62,13 +64,19 @@ def emit_half_sign(t):
     """neg/abs on f16/bf16 (and x2 lanes): the sign bit alone; NaN lanes any NaN (PTX ISA 9.7.4.5/6)."""
     for fmt, name in ((F16, "f16"), (BF16, "bf16")):
         vs = specials(fmt) + randoms(fmt, 8)
-        for a in vs:
-            t.add(f"neg.{name} %d:b16, %a:b16", {"a": a}, {"d": a ^ 0x8000}, HALF(5, "neg"), nan_check(name))
-            t.add(f"abs.{name} %d:b16, %a:b16", {"a": a}, {"d": a & 0x7FFF}, HALF(6, "abs"), nan_check(name))
-        for a, b in zip(vs, vs[5:] + vs[:5]):
-            x = a | b << 16
-            t.add(f"neg.{name}x2 %d:b32, %a:b32", {"a": x}, {"d": x ^ 0x80008000}, HALF(5, "neg"), nan_check(name))
-            t.add(f"abs.{name}x2 %d:b32, %a:b32", {"a": x}, {"d": x & 0x7FFF7FFF}, HALF(6, "abs"), nan_check(name))
+        # .ftz (f16 only): a subnormal source is flushed to a zero of its sign first (PTX ISA 9.7.4.5/6)
+        flush = lambda h: h & 0x8000 if (h & 0x7C00) == 0 else h
+        for ftz in ("", ".ftz") if fmt is F16 else ("",):
+            f = flush if ftz else (lambda h: h)
+            for a in vs:
+                t.add(f"neg{ftz}.{name} %d:b16, %a:b16", {"a": a}, {"d": f(a) ^ 0x8000}, HALF(5, "neg"), nan_check(name))
+                t.add(f"abs{ftz}.{name} %d:b16, %a:b16", {"a": a}, {"d": f(a) & 0x7FFF}, HALF(6, "abs"), nan_check(name))
+            for a, b in zip(vs, vs[5:] + vs[:5]):
+                x, fx = a | b << 16, f(a) | f(b) << 16
+                t.add(f"neg{ftz}.{name}x2 %d:b32, %a:b32", {"a": x}, {"d": fx ^ 0x80008000}, HALF(5, "neg"),
+                      nan_check(name))
+                t.add(f"abs{ftz}.{name}x2 %d:b32, %a:b32", {"a": x}, {"d": fx & 0x7FFF7FFF}, HALF(6, "abs"),
+                      nan_check(name))
 
 
 def _f32(x):

@@ -41,8 +41,10 @@ def emit(t):
         for op in ("add", "sub", "mul", "fma"):
             arity = 3 if op == "fma" else 2
             mods = [("", False, False, False)]
-            mods += [(".ftz", True, False, False), (".sat", False, True, False)] if fmt is F16 else []
+            mods += [(".ftz", True, False, False), (".sat", False, True, False),
+                     (".ftz.sat", True, True, False)] if fmt is F16 else []
             mods += [(".relu", False, False, True)] if op == "fma" else []
+            mods += [(".ftz.relu", True, False, True)] if op == "fma" and fmt is F16 else []
             vecs = _vectors(fmt, arity)
             for suffix, flush, sat, relu in mods:
                 chk = "exact" if relu else nan_check(name)
