@@ -11,7 +11,14 @@
 namespace tcgen::exec {
 
 std::string CtaRuntime::deadlock_report() const {
+  return "deadlock in CTA " + cta_text(block_) +
+         ": every thread that has not exited waits, and none of them can make what the others wait for happen.\n" +
+         threads_report(-1);
+}
+
+std::string CtaRuntime::threads_report(int spinning) const {
   const auto describe = [&](int thread) -> std::string {
+    if (thread == spinning) return "spin in the loop above";
     const Waiting& w = waiting_[thread];
     switch (w.on) {
       case Waiting::On::barrier: {
@@ -36,7 +43,8 @@ std::string CtaRuntime::deadlock_report() const {
       case Waiting::On::cluster: return "wait at barrier.cluster.wait: " + cluster_.barrier_state();
       case Waiting::On::nothing: break;
     }
-    return "wait on nothing the runtime knows";
+    return spinning >= 0 ? "wait for nothing: ready to run once the spinning thread lets them"
+                         : "wait on nothing the runtime knows";
   };
 
   std::vector<std::pair<std::string, std::vector<int>>> groups;  // in the order of their first thread
@@ -55,9 +63,7 @@ std::string CtaRuntime::deadlock_report() const {
       it->second.push_back(t);
   }
 
-  std::string report = "deadlock in CTA " + cta_text(block_) +
-                       ": every thread that has not exited waits, and none of them can make what the others wait "
-                       "for happen.\n";
+  std::string report;
   for (const auto& [what, threads] : groups) report += "  " + threads_text(threads) + ": " + what + ".\n";
   if (!exited.empty()) report += "  exited: " + threads_text(exited) + ".\n";
   return report;

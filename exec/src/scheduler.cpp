@@ -85,6 +85,7 @@ void Scheduler::entry() {
     if (!s.error_) s.error_ = std::current_exception();
   }
   s.states_[me] = State::done;
+  ++s.events_;
 }
 
 void Scheduler::suspend() {
@@ -96,11 +97,12 @@ void Scheduler::yield() { suspend(); }
 
 void Scheduler::block() {
   states_[current_] = State::blocked;
+  ++events_;
   suspend();
 }
 
 void Scheduler::wake(int fiber) {
-  if (states_[fiber] == State::blocked) states_[fiber] = State::ready;
+  if (states_[fiber] == State::blocked) states_[fiber] = State::ready, ++events_;
 }
 
 }  // namespace tcgen::exec

@@ -1,5 +1,5 @@
 // The PTX reader: a small lexer (PTX is line-oriented and regular) and a
-// recursive-descent parser for what nvcc emits: module directives, variables,
+// parser without recursion (nesting is counted and bounded) for what nvcc emits: module directives, variables,
 // .entry/.func with parameters, block-scoped .reg and labels (inline asm
 // repeats both), .loc with inlined_at chains and the .debug_str section that
 // names the inlined functions. Each instruction is decoded once (decode.hpp).
@@ -287,13 +287,32 @@ class Parser {
     return v;
   }
 
+  // {a, {b, c}, ...} or a scalar, read with a loop and a depth count instead of recursion: a file of
+  // 200,000 nested braces overflowed the stack (issue 42). The depth is bounded too, far above the
+  // few levels a multi-dimensional array's initializer needs.
   void initializer(Type type) {
-    if (accept("{")) {
-      do initializer(type);
-      while (accept(","));
-      expect("}");
-      return;
+    int depth = 0;
+    for (;;) {
+      while (accept("{")) nesting("the initializer", ++depth);
+      initial_value(type);
+      for (;;) {  // after a value: the next one in this brace, or the brace's end
+        if (depth == 0) return;
+        if (accept(",")) break;
+        expect("}");
+        --depth;
+      }
     }
+  }
+
+  // PTX nests nothing deeper than a handful of levels (nvcc's inline asm blocks, an array's dimensions).
+  static constexpr int kMaxNesting = 1000;
+  void nesting(const std::string& what, int depth) const {
+    if (depth > kMaxNesting)
+      error(what + " nests braces " + std::to_string(depth) + " deep",
+            "at most " + std::to_string(kMaxNesting) + " levels of '{'");
+  }
+
+  void initial_value(Type type) {
     bool neg = accept("-");
     const std::string w(word());
     std::uint64_t bits = 0;
@@ -417,13 +436,16 @@ class Parser {
 
   // Statements until the matching '}'.
   void body(Function& f) {
+    int depth = 1;  // the function's own braces
     while (!at_end()) {
       if (accept("}")) {
         if (scopes_[current_].parent < 0) return;
         current_ = scopes_[current_].parent;
+        --depth;
         continue;
       }
-      if (accept("{")) {
+      if (accept("{")) {  // a nested block: bounded, as every name lookup walks its enclosing blocks
+        nesting("a block in " + f.name, ++depth);
         push_scope();
         continue;
       }

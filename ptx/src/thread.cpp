@@ -38,11 +38,15 @@ void Thread::run() {
   const Instruction* code = grid_.function.code.data();
   std::uint64_t& count = cta_.instructions;  // the clock too: %clock and %globaltimer read it
   rt_.set_fiber_tag(this);  // the model's locator finds the running thread by it (launch.cpp)
+  const std::uint64_t watchdog = grid_.config.options.watchdog;
+  watchdog_left_ = watchdog ? watchdog : ~std::uint64_t{0};
+  progressed();
   try {
     while (!exited_) {
       const Instruction& in = code[pc_++];
       current_ = &in;
       ++count;
+      if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
       if (undefined_ | taint_) [[unlikely]] {
         run_shadowed(in);
         continue;
@@ -260,6 +264,7 @@ std::uint64_t Thread::resolve(Space& space, std::uint64_t addr, std::uint32_t n,
 }
 
 std::uint8_t* Thread::bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in) {
+  cta_.writes += write;  // progress, for the watchdog
   switch (space) {
     case Space::local:
       if (addr + n > local_.size())

@@ -6,6 +6,7 @@
 // its program counter, and the CTA runtime (exec::HostArch) that carries its
 // warp-collective and tcgen05 instructions to the model. The handlers
 // (decode_*.cpp) read and write operands through get/set.
+#include <atomic>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -36,11 +37,15 @@ struct Grid {
   std::vector<std::uint8_t> params;  // the parameter buffer, laid out by the .param list
   std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
   std::mutex atomics;                // held by atom/red outside shared memory: CTAs on other OS threads
+  // Moves when a cluster makes progress (a write, a barrier, a thread's end), for the livelock watchdog
+  // of threads that spin on what another cluster, on another OS thread, will write.
+  std::atomic<std::uint64_t> progress{0};
 };
 
 // What the threads of one CTA share beyond the runtime.
 struct CtaState {
   std::uint64_t instructions = 0;                 // executed by the CTA's threads; its %clock
+  std::uint64_t writes = 0;                       // memory writes of its threads: progress, to the watchdog
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
   std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
@@ -187,7 +192,10 @@ class Thread {
   exec::CodeSite site(const Instruction& in) const { return {grid_.module.name().c_str(), in.line}; }
   std::uint64_t special(Special s) const;
   void jump(std::int64_t target) { pc_ = static_cast<std::uint32_t>(target); }
-  void exit() { exited_ = true; }
+  void exit() {
+    exited_ = true;
+    grid_.progress.fetch_add(1, std::memory_order_relaxed);  // another cluster's spinning thread may wait for it
+  }
 
   // bra.uni's promise: this lane's choice agrees with its warp-mates' at the same execution.
   void check_uniform_branch(const Instruction& in, bool taken);
@@ -265,6 +273,10 @@ class Thread {
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
+  // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.
+  void watchdog(const Instruction& in);
+  bool progressed();
+  [[noreturn]] void livelock(const Instruction& in);
   // Where `in` runs, on one line: its CUDA file:line (where -lineinfo gave one), its PTX line, the
   // kernel, block, warp and lane.
   std::string where(const Instruction& in) const;
@@ -293,6 +305,8 @@ class Thread {
   std::vector<std::uint32_t> local_origin_;
   std::uint32_t local_undefined_ = 0;
   const Instruction* current_ = nullptr;
+  std::uint64_t watchdog_left_ = 0;  // instructions before the watchdog looks again
+  std::uint64_t seen_local_ = 0, seen_grid_ = 0;  // the progress counts it saw then
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id
   std::uint64_t bulk_groups_ = 0;                          // cp.async.bulk.commit_group executed

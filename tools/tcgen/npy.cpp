@@ -8,8 +8,9 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <regex>
+#include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "tcgen/core/element_type.hpp"
 #include "output_file.hpp"
@@ -37,6 +38,16 @@ std::size_t read_le(const std::string& bytes, std::size_t at, int n) {
 // the dimension. Bounded so that the byte count cannot overflow.
 std::vector<std::size_t> parse_shape(const std::string& path, const std::string& kind, const std::string& dims,
                                      std::size_t elem, std::size_t* count) {
+  // NumPy itself makes no array of more than 64 dimensions (NPY_MAXDIMS in NumPy 2, 32 before), so a
+  // longer tuple is no array it wrote; refusing it first also keeps the messages below, which quote
+  // the tuple, from growing with its square.
+  constexpr std::size_t kMaxDims = 64;
+  const std::size_t last = dims.find_last_not_of(' ');
+  const std::size_t n = static_cast<std::size_t>(std::count(dims.begin(), dims.end(), ',')) +
+                        (last != std::string::npos && dims[last] != ',');  // "3," is one, "2, 3" two
+  if (n > kMaxDims)
+    bad(path, kind, "the shape has " + std::to_string(n) + " dimensions, more than " + std::to_string(kMaxDims) +
+                        " (NumPy's own limit, NPY_MAXDIMS)");
   std::vector<std::size_t> shape;
   *count = 1;
   std::size_t at = 0;
@@ -60,6 +71,25 @@ std::vector<std::size_t> parse_shape(const std::string& path, const std::string&
     ++at;
   }
   return shape;
+}
+
+// Where the value of 'key' starts in the header dict, past the colon and any space; npos if the key is
+// absent. A plain scan, not std::regex: libstdc++'s regex matcher recurses once per character matched,
+// and a header of a few ten thousand characters (it may be up to 4 GiB in format 2) overflowed the stack.
+std::size_t dict_value(const std::string& header, std::string_view key) {
+  std::size_t at = header.find(key);
+  if (at == std::string::npos) return at;
+  at += key.size();
+  while (at < header.size() && (header[at] == ' ' || header[at] == '\t' || header[at] == '\n')) ++at;
+  return at;
+}
+
+// The text between `open` at `at` and the next `close`, or nullopt if the value is not so delimited.
+std::optional<std::string> delimited(const std::string& header, std::size_t at, char open, char close) {
+  if (at >= header.size() || header[at] != open) return std::nullopt;
+  const std::size_t end = header.find(close, at + 1);
+  if (end == std::string::npos) return std::nullopt;
+  return header.substr(at + 1, end - at - 1);
 }
 
 }  // namespace
@@ -98,9 +128,9 @@ NpyFile read_file(const std::string& path, std::initializer_list<Dtype> want, co
   if (data_at > bytes.size()) bad_file("the header runs past the end of the file");
   const std::string header = bytes.substr(8 + len_bytes, header_len);
 
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']*)'"))) bad_file("the header has no 'descr'");
-  f.descr = m[1];
+  const auto descr = delimited(header, dict_value(header, "'descr':"), '\'', '\'');
+  if (!descr) bad_file("the header has no 'descr'");
+  f.descr = *descr;
   if (std::none_of(want.begin(), want.end(), [&](const Dtype& d) { return d.code == f.descr; })) {
     std::string list;
     for (std::size_t i = 0; i < want.size(); ++i) {
@@ -110,11 +140,14 @@ NpyFile read_file(const std::string& path, std::initializer_list<Dtype> want, co
     }
     bad_file("dtype '" + f.descr + "' (" + list + " only)");
   }
-  if (std::regex_search(header, std::regex("'fortran_order':\\s*True"))) bad_file("Fortran order (save it C-contiguous)");
-  if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) bad_file("the header has no 'shape'");
+  if (const std::size_t at = dict_value(header, "'fortran_order':");
+      at != std::string::npos && header.compare(at, 4, "True") == 0)
+    bad_file("Fortran order (save it C-contiguous)");
+  const auto dims = delimited(header, dict_value(header, "'shape':"), '(', ')');
+  if (!dims) bad_file("the header has no 'shape'");
   const std::size_t elem = std::stoul(f.descr.substr(2));
   std::size_t count = 1;
-  f.shape = parse_shape(path, what, m[1], elem, &count);
+  f.shape = parse_shape(path, what, *dims, elem, &count);
   if (bytes.size() - data_at != count * elem)
     bad_file("shape needs " + std::to_string(count * elem) + " data bytes, the file has " + std::to_string(bytes.size() - data_at));
   f.data_at = data_at;

@@ -1031,6 +1031,23 @@ elseif(CASE STREQUAL "ptx_opcodes")
   # docs/ptx.md's list of the instructions the interpreter runs is this output.
   run(ptx --opcodes)
   docs_list_is_output("tcgen ptx --opcodes")
+elseif(CASE STREQUAL "ptx_deep")
+  # Hostile nesting (issue 42): an initializer 200,000 braces deep and blocks as deep overflowed the
+  # recursive parser's stack (SIGSEGV); now exit 2 with the line, the depth and the limit.
+  string(REPEAT "{" 200000 open)
+  string(REPEAT "}" 200000 close)
+  file(WRITE "${WORK}/init.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.global .b32 g[1] = ${open}1${close};\n")
+  refused("^tcgen: PTX = [^\n]*init.ptx:4: the initializer nests braces 1001 deep is invalid: at most 1000 levels of '{'"
+          ptx "${WORK}/init.ptx")
+  file(WRITE "${WORK}/blocks.ptx" ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n${open}ret;${close}\n}\n")
+  refused("^tcgen: PTX = [^\n]*blocks.ptx:6: a block in k nests braces 1001 deep is invalid: at most 1000 levels" ptx "${WORK}/blocks.ptx")
+  # A .npy shape of 9,000 dimensions overflowed std::regex's stack in gemm --a and fmha --q.
+  string(REPEAT ", 1" 8999 dims)
+  set(header "{'descr': '<f4', 'fortran_order': False, 'shape': (1${dims}), }")
+  execute_process(COMMAND python3 -c "import struct,sys; h=sys.argv[2].encode(); h+=b' '*((64-(12+len(h)+1)%64)%64)+b'\\n'; open(sys.argv[1],'wb').write(b'\\x93NUMPY\\x02\\x00'+struct.pack('<I',len(h))+h+bytes(4))"
+                  "${WORK}/deep.npy" "${header}")
+  refused("^tcgen: npy file = [^\n]*deep.npy is invalid: expected a float32, float16 or float64 .npy array: the shape has 9000 dimensions, more than 64"
+          gemm --a "${WORK}/deep.npy" --b "${WORK}/deep.npy")
 elseif(CASE STREQUAL "ptx_forms")
   # tcgen ptx --forms: every row's forms as patterns, and the count they spell out; with --json each
   # row's forms spelled out too.

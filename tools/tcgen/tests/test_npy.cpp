@@ -126,3 +126,25 @@ TEST_CASE("what is not a float32/float16/float64 C-order array is an error namin
   CHECK_THROWS_WITH_AS(read_npy("."), doctest::Contains("npy file = . is invalid: expected a file, not a directory"),
                        tcgen::cli::IoError);
 }
+
+TEST_CASE("a shape of 9,000 dimensions is refused by count, not read by a recursive matcher") {
+  // The header was matched with std::regex, whose libstdc++ executor recurses once per character: this
+  // 27 kB shape overflowed the stack (SIGSEGV in tcgen gemm --a, fmha --q, issue 42).
+  const std::string path = scratch("deep");
+  std::string dims = "1";
+  for (int i = 1; i < 9000; ++i) dims += ", 1";
+  write_raw(path, "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }", std::string(4, '\0'));
+  CHECK_THROWS_WITH_AS(read_npy(path),
+                       doctest::Contains("the shape has 9000 dimensions, more than 64 (NumPy's own limit, NPY_MAXDIMS)"),
+                       tcgen::Error);
+  // 64 dimensions, NumPy's most, are still read.
+  std::string most = "1";
+  for (int i = 1; i < 64; ++i) most += ", 1";
+  write_raw(path, "{'descr': '<f4', 'fortran_order': False, 'shape': (" + most + "), }", std::string(4, '\0'));
+  CHECK(read_npy(path).shape.size() == 64);
+  // A huge 'descr' value, also once matched by a regex, is an error about the dtype.
+  write_raw(path, "{'descr': '" + std::string(60000, 'f') + "', 'fortran_order': False, 'shape': (1,), }",
+            std::string(4, '\0'));
+  CHECK_THROWS_WITH_AS(read_npy(path), doctest::Contains("only)"), tcgen::Error);
+  std::remove(path.c_str());
+}

@@ -46,6 +46,9 @@ class CtaRuntime {
   void finish() { cta_.finish(); }
   // The waits of every thread that has not exited, for a deadlock report.
   std::string deadlock_report() const;  // deadlock_report.cpp
+  // Where each thread that has not exited is, one line per group of threads alike, for a livelock
+  // report: `spinning` is said to spin, the others wait or are ready to run (deadlock_report.cpp).
+  std::string threads_report(int spinning) const;
 
   model::Cta& cta() { return cta_; }
   ClusterRuntime& cluster() { return cluster_; }
@@ -106,6 +109,7 @@ class CtaRuntime {
   void wait_mbarrier(int thread, std::uint32_t mbar, std::uint32_t parity);
   // The thread stays runnable but lets the others run first.
   void yield() { scheduler_.yield(); }
+  std::uint64_t scheduler_events() const { return scheduler_.events(); }  // Scheduler::events, the cluster's
   // The running fiber's own pointer (Scheduler::set_tag): the cluster's fibers share one scheduler.
   void set_fiber_tag(const void* tag) { scheduler_.set_tag(tag); }
   const void* fiber_tag() const { return scheduler_.tag(); }

@@ -36,6 +36,12 @@ struct LaunchOptions {
   // order, with the clusters done and the grid's total (a progress display);
   // may be empty.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // The livelock watchdog: a thread that executes this many instructions in a row with no memory
+  // write, no barrier and no progress of another warp is reported (0: never). Counted per thread, the
+  // interpreter's unit; a warp's 32 threads run the same instructions, so it is also per warp. 2^27 is
+  // 100 to 10,000 times what a thread of a real kernel executes between two stores or barriers, and
+  // the interpreter (about 10 M instructions/s, bench_ptx) reaches it in about 15 s.
+  std::uint64_t watchdog = std::uint64_t{1} << 27;
 };
 
 }  // namespace tcgen::exec

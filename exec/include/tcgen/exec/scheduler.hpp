@@ -40,6 +40,9 @@ class Scheduler {
   void yield();
   void block();
   void wake(int fiber);
+  // Blocks, wakes and ends of fibers so far: it moves whenever a fiber reaches or leaves a barrier or
+  // wait, or finishes; a livelock watchdog reads it as the progress of the others.
+  std::uint64_t events() const { return events_; }
   // A pointer the running fiber keeps for itself (who it is to the layer above: an interpreter's
   // thread), so that code it calls deep down can name it; null until set, and off a fiber.
   void set_tag(const void* tag) { tags_[static_cast<std::size_t>(current_)] = tag; }
@@ -63,6 +66,7 @@ class Scheduler {
   std::vector<const void*> tags_;
   std::vector<int> ready_;  // scratch for pick()
   int current_ = -1, last_ = -1;
+  std::uint64_t events_ = 0;
   bool cancelling_ = false;
   std::exception_ptr error_;
 };
