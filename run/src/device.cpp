@@ -70,6 +70,7 @@ Device::Device() {
   strict = strict_env && std::strcmp(strict_env, "0") != 0;
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
+  if (const char* s = std::getenv("TCGEN_RUN_WATCHDOG"); s && *s) watchdog = std::strtoull(s, nullptr, 10);
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
   if (const char* s = std::getenv("TCGEN_RUN_PROVENANCE"); s && std::strcmp(s, "off") == 0) provenance = false;
@@ -365,6 +366,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
               .strict = strict};
     config.options.shuffle_seed = seed;
     config.options.threads = threads;
+    if (watchdog) config.options.watchdog = *watchdog;
     config.options.provenance = provenance;
     config.timing = timing ? &*timing : nullptr;
     config.timing_sms = timing_sms;

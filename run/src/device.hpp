@@ -72,6 +72,7 @@ class Device {
   // Options from tcgen run (TCGEN_RUN_STRICT, TCGEN_RUN_SEED, TCGEN_RUN_THREADS, TCGEN_RUN_JSON).
   bool strict = false;
   unsigned threads = 0;  // OS threads running a launch's CTAs at once; 0: one per core
+  std::optional<std::uint64_t> watchdog;  // TCGEN_RUN_WATCHDOG: tcgen run --watchdog N (else the launch's default)
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
   // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's

@@ -105,6 +105,8 @@ exec::LaunchOptions host_model_launch(const Args& a) {
   launch.progress = progress_display(a.flag("quiet"));
   launch.threads = parse_threads(a);
   launch.provenance = parse_provenance(a);
+  launch.watchdog = static_cast<std::uint64_t>(
+      a.integer_or("watchdog", static_cast<std::int64_t>(launch.watchdog), 0, std::int64_t{1} << 50));
   return launch;
 }
 

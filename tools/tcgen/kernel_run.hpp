@@ -108,11 +108,16 @@ inline constexpr Option kHostModelOptions[] = {
      "held against a tile of one tensor at each MMA (a warning,\n"
      "operand_not_a_tile; docs/model.md); off is faster\n"
      "(default {--provenance})",
-     "on"}};
+     "on"},
+    {"watchdog", "N",
+     "host and ptx: a thread that runs N instructions in a row with\n"
+     "no memory write, barrier or progress of another warp is a\n"
+     "livelock, reported at its loop (0: never; default 2^27)"}};
 PtxRun parse_ptx_run(const Args& a, Backend backend);
 // --provenance: on (the default) or off.
 bool parse_provenance(const Args& a);
-// The host model's launch options every kernel verb reads: --quiet (no progress), --threads, --provenance.
+// The host model's launch options every kernel verb reads: --quiet (no progress), --threads, --provenance,
+// --watchdog.
 exec::LaunchOptions host_model_launch(const Args& a);
 
 // f(the backend's object): exec::HostModel, ptx::Interpreter over `kernels`

@@ -31,7 +31,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--quiet] [--json]
+constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--watchdog N] [--quiet] [--json]
                  [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json [--force]]
                  -- PROGRAM [ARGS...]
 
@@ -76,6 +76,10 @@ constexpr Option kOptions[] = {
      "one per core); each cluster keeps its own schedule and seed, so\n"
      "the results are the same on any number unless CTAs meet through\n"
      "global memory (atomics, flags)"},
+    {"watchdog", "N",
+     "a thread that runs N instructions in a row with no memory write,\n"
+     "barrier or progress of another warp is a livelock, reported at\n"
+     "its loop (0: never; default 2^27)"},
     {"quiet", {}, "no summary line"},
     {"provenance", "on|off",
      "where each chunk of shared memory came from (a TMA load, a copy\n"
@@ -233,7 +237,7 @@ int run_program(std::span<const std::string> args) {
     return 0;
   }
   bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false;
-  std::string seed, threads, timing_sms, trace, timing_set;
+  std::string seed, threads, watchdog, timing_sms, trace, timing_set;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
     if (args[i] == "--") {
@@ -248,6 +252,8 @@ int run_program(std::span<const std::string> args) {
       seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else if (args[i] == "--threads" && i + 1 < args.size())
       threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
+    else if (args[i] == "--watchdog" && i + 1 < args.size())
+      watchdog = std::to_string(parse_integer("watchdog", args[++i], 0, std::int64_t{1} << 50));
     else if (args[i] == "--timing") timing = true;
     else if (args[i] == "--provenance" && i + 1 < args.size()) {
       if (args[i + 1] != "on" && args[i + 1] != "off") fail("--provenance", args[i + 1], "expected on or off");
@@ -267,7 +273,7 @@ int run_program(std::span<const std::string> args) {
       trace = std::filesystem::absolute(args[++i]).string(), timing = true;
     else
       fail("option", args[i],
-           "expected --strict, --quiet, --json, --seed N, --threads N, --provenance on|off, --timing, --timing-sms N, "
+           "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --provenance on|off, --timing, --timing-sms N, "
            "--timing-set NAME=VALUE, --trace FILE, --force or -- "
            "before the program; see tcgen run --help");
   }
@@ -294,6 +300,7 @@ int run_program(std::span<const std::string> args) {
     if (strict) setenv("TCGEN_RUN_STRICT", "1", 1);
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
     if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
+    if (!watchdog.empty()) setenv("TCGEN_RUN_WATCHDOG", watchdog.c_str(), 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
     if (!provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);
