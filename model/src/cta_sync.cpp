@@ -189,6 +189,7 @@ void Cta::mbarrier_init(Thread t, std::uint32_t mbar, std::uint32_t count) {
   MbarrierSlot& s = slot(issue, mbar, false);
   const Rule r = s.state.init(count);
   if (r != Rule::ok) raise(ModelError(issue, r, "count", std::to_string(count), "mbarrier at " + hex(mbar) + "."));
+  if (smem_.contains(mbar, 8)) smem_.mark_written(mbar, 8);  // the mbarrier object: its state lives in mbarriers_, its bytes hold it on silicon
   s.filling.clear();
   s.completed.clear();
 }

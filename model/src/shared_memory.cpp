@@ -1,6 +1,7 @@
 #include "tcgen/model/shared_memory.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "tcgen/core/error.hpp"
@@ -18,6 +19,30 @@ SharedMemory::SharedMemory(std::uint32_t base, std::uint32_t bytes) : base_(base
   chunks_.assign((bytes + 15) / 16, GenericWrite{});
   origins_.assign((bytes + 15) / 16, 0);
   known_.assign((bytes + 15) / 16, 0);
+  written_.assign((bytes + 63) / 64, 0);
+}
+
+void SharedMemory::mark_written(std::uint32_t addr, std::uint32_t n) {
+  std::uint32_t i = addr - base_;
+  const std::uint32_t end = i + n;
+  while (i < end) {
+    const std::uint32_t bit = i & 63, take = std::min<std::uint32_t>(64 - bit, end - i);
+    written_[i >> 6] |= (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit;
+    i += take;
+  }
+}
+
+std::uint32_t SharedMemory::first_unwritten_slow(std::uint32_t addr, std::uint32_t n) const {
+  std::uint32_t i = addr - base_;
+  const std::uint32_t end = i + n;
+  while (i < end) {
+    const std::uint32_t bit = i & 63, take = std::min<std::uint32_t>(64 - bit, end - i);
+    const std::uint64_t missing =
+        ((take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit) & ~written_[i >> 6];
+    if (missing) return base_ + (i & ~63u) + static_cast<std::uint32_t>(std::countr_zero(missing));
+    i += take;
+  }
+  return kAllWritten;
 }
 
 void SharedMemory::set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t global) {

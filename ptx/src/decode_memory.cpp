@@ -12,6 +12,7 @@
 
 #include "decode.hpp"
 #include "tcgen/core/hex.hpp"
+#include "tcgen/exec/cluster_runtime.hpp"
 #include "thread.hpp"
 
 namespace tcgen::ptx {
@@ -29,13 +30,20 @@ void ld(Thread& t, const Instruction& in) {
   const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
   const std::uint32_t bytes = m.element_bytes * m.elements;
   std::uint8_t buf[256];
-  t.load(in.space, t.address(in.ops[1]), buf, bytes, in);
-  auto put = [&](const Operand& o, const std::uint8_t* p) {
+  // Definedness: each element's own (a vector load of which one element was never written defines the rest).
+  std::uint32_t origins[8];
+  const bool undefined = t.load(in.space, t.address(in.ops[1]), buf, bytes, in, origins, m.element_bytes);
+  auto put = [&](const Operand& o, const std::uint8_t* p, std::uint32_t e) {
     if (m.element_bytes == 16) {  // .b128 in two slots
       if (o.kind != Operand::Kind::reg) return;
       std::uint64_t lo, hi;
       std::memcpy(&lo, p, 8);
       std::memcpy(&hi, p + 8, 8);
+      if (undefined) [[unlikely]] {
+        t.write_slot(o.slot, lo, origins[e]);
+        t.write_slot(o.slot + 1, hi, origins[e]);
+        return;
+      }
       t.write_slot(o.slot, lo);
       t.write_slot(o.slot + 1, hi);
       return;
@@ -46,13 +54,16 @@ void ld(Thread& t, const Instruction& in) {
       const int shift = 64 - 8 * static_cast<int>(m.element_bytes);
       v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
     }
-    t.set<std::uint64_t>(o, v);
+    if (undefined) [[unlikely]]
+      t.set<std::uint64_t>(o, v, origins[e]);
+    else
+      t.set<std::uint64_t>(o, v);
   };
   const Operand& d = in.ops[0];
   if (d.kind == Operand::Kind::vector)
-    for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * m.element_bytes);
+    for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * m.element_bytes, i);
   else
-    put(d, buf);
+    put(d, buf, 0);
 }
 
 // The bytes a store writes, from its data operand (a register, an immediate or a vector of them).
@@ -214,7 +225,8 @@ void matrix(Thread& t, const Instruction& in) {
   struct Frame {
     std::uint32_t addr;
     std::uint32_t r[4];
-  } frame{addressed ? t.shared_address(t.address(in.ops[store ? 0 : 1]), in) : 0u, {}};
+    std::uint32_t origin[4];  // ldmatrix, definedness: the first undefined row's origin (0: defined)
+  } frame{addressed ? t.shared_address(t.address(in.ops[store ? 0 : 1]), in) : 0u, {}, {}};
   if (store)
     for (std::uint32_t i = 0; i < regs.count; ++i) frame.r[i] = t.get<std::uint32_t>(in.elements[regs.first + i]);
   exec::HostArch& arch = t.arch();
@@ -223,7 +235,11 @@ void matrix(Thread& t, const Instruction& in) {
                            for (int m = 0; m < mods.matrices; ++m)
                              for (int row = 0; row < 8; ++row) {
                                std::uint16_t line[8];
-                               if (!store) arch.smem_load(f[8 * m + row]->addr, {reinterpret_cast<std::uint8_t*>(line), 16}, in.opcode.c_str());
+                               std::uint32_t origin = 0;
+                               if (!store) {
+                                 arch.smem_load(f[8 * m + row]->addr, {reinterpret_cast<std::uint8_t*>(line), 16}, in.opcode.c_str());
+                                 origin = t.shared_origin(f[8 * m + row]->addr & exec::ClusterRuntime::kOffsetMask, 16, in);
+                               }
                                for (int k = 0; k < 8; ++k) {
                                  // The fragment element this memory element is: (row, k), or (k, row) transposed.
                                  const int fr = mods.transposed ? k : row, fc = mods.transposed ? row : k;
@@ -233,12 +249,17 @@ void matrix(Thread& t, const Instruction& in) {
                                    line[k] = static_cast<std::uint16_t>(reg >> shift);
                                  else
                                    reg = (reg & ~(0xFFFFu << shift)) | (std::uint32_t{line[k]} << shift);
+                                 std::uint32_t& o = f[4 * fr + fc / 2]->origin[m];
+                                 if (origin && !o) [[unlikely]] o = origin;
                                }
                                if (store) arch.smem_store(f[8 * m + row]->addr, {reinterpret_cast<const std::uint8_t*>(line), 16}, in.opcode.c_str());
                              }
                          });
   if (!store)
-    for (std::uint32_t i = 0; i < regs.count; ++i) t.set<std::uint32_t>(in.elements[regs.first + i], frame.r[i]);
+    for (std::uint32_t i = 0; i < regs.count; ++i) {
+      t.strict_read(frame.origin[i]);
+      t.set<std::uint32_t>(in.elements[regs.first + i], frame.r[i], frame.origin[i]);
+    }
 }
 
 

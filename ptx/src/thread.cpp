@@ -27,7 +27,8 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
     : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
-      local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0) {
+      local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
+      local_written_((grid.function.local_bytes + 63) / 64, 0) {
   if (grid.function.shared_window_slot != Operand::kNoReg)
     r_[grid.function.shared_window_slot] = exec::ClusterRuntime::cluster_address(0, rt.rank());
 }
@@ -105,12 +106,35 @@ void Thread::write_shadow(std::uint32_t slot, std::uint32_t origin) {
 
 std::uint32_t Thread::tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld) {
   const std::uint64_t key = std::uint64_t{r.lane} | std::uint64_t{r.column} << 8 | std::uint64_t{r.by_mma} << 32;
-  auto [it, added] = cta_.origin_ids.try_emplace({key, &ld}, 0);
+  auto [it, added] = cta_.origin_ids.try_emplace({CtaState::Origin::Kind::tmem, key, &ld}, 0);
   if (added) {
     cta_.origins.push_back({r, &ld});
     it->second = static_cast<std::uint32_t>(cta_.origins.size());
   }
   return it->second;
+}
+
+std::uint32_t Thread::unwritten_origin(CtaState::Origin::Kind kind, std::uint32_t address, int rank,
+                                       const Instruction& in) {
+  const bool local = kind == CtaState::Origin::Kind::local;
+  const std::uint64_t key = std::uint64_t{address} | std::uint64_t{static_cast<std::uint32_t>(local ? linear_ : rank + 1)} << 32;
+  auto [it, added] = cta_.origin_ids.try_emplace({kind, key, &in}, 0);
+  if (added) {
+    CtaState::Origin o{};
+    o.ld = &in;
+    o.kind = kind;
+    o.address = address;
+    o.rank = local ? -1 : rank;
+    o.thread = local ? linear_ : -1;
+    cta_.origins.push_back(o);
+    it->second = static_cast<std::uint32_t>(cta_.origins.size());
+  }
+  return it->second;
+}
+
+void Thread::strict_read_fault(std::uint32_t origin) const {
+  undefined_use(origin, Operand::kNoReg, "a register under strict (LaunchConfig::strict: the load of memory never "
+                                         "written is the fault, as a tcgen05.ld of cells holding none is)");
 }
 
 namespace {
@@ -129,10 +153,27 @@ void Thread::undefined_use(std::uint32_t origin, std::uint32_t slot, const std::
   const CtaState::Origin& o = cta_.origins.at(origin - 1);
   const std::string reg = slot == Operand::kNoReg ? "the value" : register_name(grid_.function, slot);
   const std::string ld_at = grid_.module.source_position(grid_.function, o.ld->loc);
-  const std::string held = reg + " holds Tensor Memory lane " + std::to_string(o.cell.lane) + ", column " +
-                           std::to_string(o.cell.column) + ", as " + o.ld->opcode + " at " +
-                           (ld_at.empty() ? "" : ld_at + ", ") + "PTX line " + std::to_string(o.ld->line) +
-                           " read it: " + rt_.cta().undefined_detail(o.cell.lane, o.cell.column, o.cell.by_mma);
+  const std::string read = ", as " + o.ld->opcode + " at " + (ld_at.empty() ? "" : ld_at + ", ") + "PTX line " +
+                           std::to_string(o.ld->line) + " read it";
+  std::string held;
+  switch (o.kind) {
+    case CtaState::Origin::Kind::tmem:
+      held = reg + " holds Tensor Memory lane " + std::to_string(o.cell.lane) + ", column " +
+             std::to_string(o.cell.column) + read + ": " +
+             rt_.cta().undefined_detail(o.cell.lane, o.cell.column, o.cell.by_mma);
+      break;
+    case CtaState::Origin::Kind::shared:
+      held = reg + " holds shared memory never written since the CTA started: byte " + hex(o.address) +
+             (o.rank >= 0 ? " of rank " + std::to_string(o.rank) + "'s shared memory" : "") + read +
+             ". Shared memory holds no defined value until a store, atom, TMA load, cp.async or the like writes it "
+             "(the model's image holds 0 there, silicon's whatever was left).";
+      break;
+    case CtaState::Origin::Kind::local:
+      held = reg + " holds local memory never written since the thread started: byte " + hex(o.address) +
+             " of thread " + std::to_string(o.thread) + "'s local memory" + read +
+             ". Local memory holds no defined value until the thread stores to it.";
+      break;
+  }
   cta_.raise(grid_.config, model::Rule::undefined_value_used, where(*current_), "undefined value",
              reg + " (" + current_->opcode + ")",
              "an undefined value reaches " + use + ": " + held + " Rule (PTX #" +
@@ -305,6 +346,29 @@ void Thread::check_bulk_reads(std::uint32_t addr, std::uint32_t n, const Instruc
                 "bulk-wait-group)");
 }
 
+namespace {
+
+// A bitmap's bits [i, i + n): set them; the first clear one (~0: none).
+void set_bits(std::vector<std::uint64_t>& bits, std::uint64_t i, std::uint64_t n) {
+  for (const std::uint64_t end = i + n; i < end;) {
+    const std::uint64_t bit = i & 63, take = std::min<std::uint64_t>(64 - bit, end - i);
+    bits[i >> 6] |= (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit;
+    i += take;
+  }
+}
+std::uint64_t first_clear(const std::vector<std::uint64_t>& bits, std::uint64_t i, std::uint64_t n) {
+  for (const std::uint64_t end = i + n; i < end;) {
+    const std::uint64_t bit = i & 63, take = std::min<std::uint64_t>(64 - bit, end - i);
+    const std::uint64_t missing =
+        ((take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit) & ~bits[i >> 6];
+    if (missing) return (i & ~std::uint64_t{63}) + static_cast<std::uint64_t>(std::countr_zero(missing));
+    i += take;
+  }
+  return ~std::uint64_t{0};
+}
+
+}  // namespace
+
 // A shared access of a peer CTA's memory (a mapa address) goes through
 // distributed shared memory: generic addresses and .shared::cluster reach it,
 // .shared::cta does not (HostArch::smem_load refuses it, naming the address).
@@ -313,7 +377,8 @@ bool Thread::cluster_access(Space named, std::uint64_t addr, const Instruction& 
          (named == Space::generic || in.opcode.find("shared::cluster") != std::string::npos);
 }
 
-void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in) {
+bool Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in,
+                  std::uint32_t* element_origins, std::uint32_t element_bytes) {
   const Space named = space;
   addr = resolve(space, addr, n, in);
   const bool remote = space == Space::shared && cluster_access(named, addr, in);
@@ -323,11 +388,19 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else
     std::memcpy(out, bytes(space, addr, n, false, in), n);
-  // Definedness: bytes an undefined value was stored to make the loaded value undefined.
-  if (space == Space::shared && !remote && rt_.cta().smem_any_undefined()) [[unlikely]]
-    memory_origin(rt_.cta().smem_undefined(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n));
-  else if (space == Space::local && local_undefined_) [[unlikely]]
-    for (std::uint64_t i = addr; i < addr + n; ++i) memory_origin(local_origin_[i]);
+  // Definedness: bytes never written, or that an undefined value was stored to, make the loaded value undefined.
+  bool undefined = false;
+  if (space == Space::shared || space == Space::local)
+    if (const std::uint32_t origin = loaded_origin(space, remote, addr, n, in)) [[unlikely]] {
+      strict_read(origin);
+      if (element_origins) {
+        for (std::uint32_t e = 0; e * element_bytes < n; ++e)
+          element_origins[e] = loaded_origin(space, remote, addr + e * element_bytes, element_bytes, in);
+        undefined = true;
+      } else {
+        memory_origin(origin);
+      }
+    }
   if (touched_ && space == Space::global) touch(addr, n, false);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, false);
   if (space == Space::global && n <= 16 && grid_.config.options.provenance) {
@@ -336,6 +409,33 @@ void Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     r.n = n;
     std::memcpy(r.bytes, out, n);
   }
+  return undefined;
+}
+
+std::uint32_t Thread::loaded_origin(Space space, bool remote, std::uint64_t addr, std::uint32_t n,
+                                    const Instruction& in) {
+  if (space == Space::shared) {
+    const std::uint32_t a = static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask;
+    if (!remote) return shared_origin(a, n, in);
+    // A peer's: its bytes never written (what was stored to it undefined is not followed, docs/model.md).
+    const int rank = exec::ClusterRuntime::rank_of(static_cast<std::uint32_t>(addr));
+    const std::uint32_t at = rt_.cluster().cta(rank).cta().smem_unwritten(a, n);
+    return at == model::SharedMemory::kAllWritten ? 0 : unwritten_origin(CtaState::Origin::Kind::shared, at, rank, in);
+  }
+  if (local_undefined_) [[unlikely]]
+    for (std::uint64_t i = addr; i < addr + n; ++i)
+      if (local_origin_[i]) return local_origin_[i];
+  const std::uint64_t at = first_clear(local_written_, addr, n);
+  return at == ~std::uint64_t{0} ? 0
+                                 : unwritten_origin(CtaState::Origin::Kind::local, static_cast<std::uint32_t>(at), -1, in);
+}
+
+std::uint32_t Thread::shared_origin(std::uint32_t addr, std::uint32_t n, const Instruction& ld) {
+  model::Cta& cta = rt_.cta();
+  if (cta.smem_any_undefined()) [[unlikely]]
+    if (const std::uint32_t o = cta.smem_undefined(addr, n)) return o;
+  const std::uint32_t at = cta.smem_unwritten(addr, n);
+  return at == model::SharedMemory::kAllWritten ? 0 : unwritten_origin(CtaState::Origin::Kind::shared, at, -1, ld);
 }
 
 void Thread::memory_origin(std::uint32_t origin) {
@@ -397,6 +497,7 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
       rt_.cta().set_smem_undefined(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n, taint_);
   } else {
     std::memcpy(bytes(space, addr, n, true, in), data, n);
+    if (space == Space::local) set_bits(local_written_, addr, n);
     if (space == Space::local && (taint_ || local_undefined_)) [[unlikely]] {
       if (local_origin_.empty()) local_origin_.assign(local_.size(), 0);
       for (std::uint64_t i = addr; i < addr + n; ++i) {

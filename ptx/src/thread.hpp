@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -50,13 +51,20 @@ struct CtaState {
   std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
   // Definedness: where each undefined value came from (an origin id is its index + 1): a Tensor Memory
-  // cell a tcgen05.ld read while it held no defined value, and that load; one per cell and load.
+  // cell a tcgen05.ld read while it held no defined value, and that load; one per cell and load. Or a
+  // byte of shared or local memory never written since the CTA (the thread) started, and the load
+  // that read it; one per byte, load (and thread, for local memory).
   struct Origin {
-    model::Cta::UndefinedRead cell;
+    enum class Kind : std::uint8_t { tmem, shared, local };
+    model::Cta::UndefinedRead cell;  // tmem
     const Instruction* ld;
+    Kind kind = Kind::tmem;
+    std::uint32_t address = 0;  // shared, local: the byte never written (a shared::cta or local address)
+    int rank = -1;              // shared: a peer CTA's memory (its rank in the cluster), -1 the reader's own
+    int thread = -1;            // local: whose memory
   };
   std::vector<Origin> origins;
-  std::map<std::pair<std::uint64_t, const Instruction*>, std::uint32_t> origin_ids;
+  std::map<std::tuple<Origin::Kind, std::uint64_t, const Instruction*>, std::uint32_t> origin_ids;
 
   // A broken rule of the model's table, by its severity (model/rule.hpp): a fault
   // stops the thread; a letter or convention is counted (under LaunchConfig::strict
@@ -132,12 +140,21 @@ class Thread {
     if (shadowed_) write_shadow(s, taint_);
     r_[s] = v;
   }
+  void write_slot(std::uint32_t s, std::uint64_t v, std::uint32_t origin) {
+    if (shadowed_ || origin) write_shadow(s, origin);
+    r_[s] = v;
+  }
   // CC.CF, the condition code's carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc read and write
   // (PTX #extended-precision-integer-arithmetic-instructions); one per thread, clear at launch.
   bool& carry_flag() { return carry_; }
 
   // ---- memory: `space` as the instruction names it; generic resolves by window
-  void load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in);
+  // Definedness: bytes of shared or local memory never written, or holding an undefined value, make
+  // the instruction's results undefined (taint_); with `element_origins`, instead, each of the
+  // n / element_bytes elements' origin is written there (0: defined), the return value saying
+  // whether any is undefined (ld's registers, one by one).
+  bool load(Space space, std::uint64_t addr, void* out, std::uint32_t n, const Instruction& in,
+            std::uint32_t* element_origins = nullptr, std::uint32_t element_bytes = 0);
   void store(Space space, std::uint64_t addr, const void* data, std::uint32_t n, const Instruction& in);
   // The shared address behind an operand of a .shared(::cta/::cluster) instruction.
   std::uint32_t shared_address(std::uint64_t addr, const Instruction& in) const;
@@ -172,6 +189,14 @@ class Thread {
   [[noreturn]] void undefined_use(std::uint32_t origin, std::uint32_t slot, const std::string& use) const;
   // The origin of the undefined value tcgen05.ld read from a cell (an id, made once per cell and load).
   std::uint32_t tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld);
+  // The origin of [addr, addr + n) of the CTA's own shared memory (a shared::cta address, as the model
+  // takes it) as `ld` reads it: an undefined value stored there, or a byte never written; 0: defined.
+  std::uint32_t shared_origin(std::uint32_t addr, std::uint32_t n, const Instruction& ld);
+  // Under LaunchConfig::strict, a read of memory never written is the fault, at the read (as a
+  // tcgen05.ld of cells holding none is): stops the thread when `origin` is such a read.
+  void strict_read(std::uint32_t origin) const {
+    if (origin && grid_.config.strict) [[unlikely]] strict_read_fault(origin);
+  }
 
   // ---- the thread
   int linear() const { return linear_; }
@@ -268,6 +293,10 @@ class Thread {
   }
   void write_shadow(std::uint32_t slot, std::uint32_t origin);
   void memory_origin(std::uint32_t origin);  // a load read bytes of this origin (0: defined)
+  // The origin of n loaded bytes of resolved `space` at addr (remote: a peer CTA's shared memory).
+  std::uint32_t loaded_origin(Space space, bool remote, std::uint64_t addr, std::uint32_t n, const Instruction& in);
+  std::uint32_t unwritten_origin(CtaState::Origin::Kind kind, std::uint32_t address, int rank, const Instruction& in);
+  [[noreturn]] void strict_read_fault(std::uint32_t origin) const;
   void run_shadowed(const Instruction& in);  // one instruction while some register is undefined
   std::uint64_t resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const;
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
@@ -301,9 +330,11 @@ class Thread {
   std::uint32_t undefined_ = 0;
   bool shadowed_ = false;
   mutable std::uint32_t taint_ = 0, taint_slot_ = 0;
-  // Local memory's: per byte, once an undefined value is stored there.
+  // Local memory's: per byte, once an undefined value is stored there; a bit per byte written since
+  // the thread started (local memory is not zero on silicon).
   std::vector<std::uint32_t> local_origin_;
   std::uint32_t local_undefined_ = 0;
+  std::vector<std::uint64_t> local_written_;
   const Instruction* current_ = nullptr;
   std::uint64_t watchdog_left_ = 0;  // instructions before the watchdog looks again
   std::uint64_t seen_local_ = 0, seen_grid_ = 0;  // the progress counts it saw then

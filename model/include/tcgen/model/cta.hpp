@@ -102,6 +102,11 @@ class Cta {
   std::uint32_t smem_undefined(std::uint32_t addr, std::uint32_t n) const {
     return smem_.contains(addr, n) ? smem_.undefined(addr, n) : 0;
   }
+  // Definedness: the first byte of [addr, addr + n) that nothing has written since the CTA started
+  // (SharedMemory::kAllWritten: none, or the range leaves the image), for the PTX interpreter's loads.
+  std::uint32_t smem_unwritten(std::uint32_t addr, std::uint32_t n) const {
+    return smem_.contains(addr, n) ? smem_.first_unwritten(addr, n) : SharedMemory::kAllWritten;
+  }
   std::uint32_t ld_shared_u32(int warp, std::uint32_t addr);
   void fence_proxy_async(int warp);
   // A TMA load landing: the bytes are written through the async proxy (no

@@ -45,7 +45,8 @@ enum class Severity { fault, letter, convention };
   /* a B200 returns stale bits for such cells: a kernel may load them and discard them (Memcheck's rule) */          \
   X(undefined_value_used, "tcgen05-instructions-tcgen05-alloc",                                                      \
     "a value loaded from Tensor Memory that holds none (never written since tcgen05.alloc, or computed by an MMA "   \
-    "from such cells) may be loaded, moved and discarded, but not stored to global memory nor used as an address, "  \
+    "from such cells), or from shared or local memory never written since the CTA or thread started, "             \
+    "may be loaded, moved and discarded, but not stored to global memory nor used as an address, "                  \
     "a guard or selp predicate, or an operand of a tcgen05, mbarrier or TMA instruction (PTX interpreter)", fault)   \
   X(mma_not_complete, "tcgen05-memory-consistency-model",                                                            \
     "the result of tcgen05.mma or tcgen05.cp may be accessed only after tcgen05.commit arrives on an mbarrier and "  \

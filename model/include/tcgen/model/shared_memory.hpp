@@ -4,7 +4,10 @@
 // read through the async proxy, so such bytes need fence.proxy.async by the
 // writer first (PTX #tcgen05-memory-consistency-model-smem-access); and
 // where the chunk's bytes came from in global memory, when a TMA load or a
-// copy through registers says so (its provenance: Cta::check_tile).
+// copy through registers says so (its provenance: Cta::check_tile); and,
+// per byte, whether anything has written it since the CTA started (the
+// image is zero-filled, silicon's holds whatever was there: Definedness).
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -35,7 +38,9 @@ class SharedMemory {
   // Precondition: contains(addr, n).
   std::span<std::uint8_t> bytes(std::uint32_t addr, std::uint32_t n) { return {bytes_.data() + (addr - base_), n}; }
   // The same bytes, to be written: whatever was known of where they came from is forgotten.
+  // Every writer of the image goes through here (or mark_written): the bytes count as written.
   std::span<std::uint8_t> write(std::uint32_t addr, std::uint32_t n) {
+    mark_written(addr, n);
     set_origin(addr, n, 0);
     if (undefined_count_) [[unlikely]] set_undefined(addr, n, 0);
     return bytes(addr, n);
@@ -60,6 +65,22 @@ class SharedMemory {
     return 0;
   }
 
+  // Written since the CTA started: one bit per byte, set by write() and mark_written (an object
+  // the model keeps elsewhere, as an mbarrier's state, whose bytes hold its value on silicon).
+  void mark_written(std::uint32_t addr, std::uint32_t n);
+  // The first byte of [addr, addr + n) never written (a shared address), or kAllWritten.
+  static constexpr std::uint32_t kAllWritten = ~std::uint32_t{0};
+  std::uint32_t first_unwritten(std::uint32_t addr, std::uint32_t n) const {
+    const std::uint32_t i = addr - base_;
+    if (n == 0) return kAllWritten;
+    if (n <= 64 && (i & 63) + n <= 64) [[likely]] {  // one word of the bitmap
+      const std::uint64_t want = (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1)) << (i & 63);
+      const std::uint64_t missing = want & ~written_[i >> 6];
+      return missing ? base_ + (i & ~63u) + static_cast<std::uint32_t>(std::countr_zero(missing)) : kAllWritten;
+    }
+    return first_unwritten_slow(addr, n);
+  }
+
   // Who last wrote a chunk with st.shared, and how many fence.proxy.async
   // that warp had executed then; warp -1: no generic write since the async
   // proxy last wrote it (or ever).
@@ -77,6 +98,8 @@ class SharedMemory {
   std::vector<std::uint16_t> known_;    // per chunk, a bit per byte whose source agrees with origins_
   std::vector<std::uint32_t> undefined_;  // per byte, once any is undefined: its origin (0: defined)
   std::uint32_t undefined_count_ = 0;     // bytes whose origin is not 0
+  std::vector<std::uint64_t> written_;    // a bit per byte: written since the CTA started
+  std::uint32_t first_unwritten_slow(std::uint32_t addr, std::uint32_t n) const;
 };
 
 }  // namespace tcgen::model
