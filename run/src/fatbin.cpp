@@ -79,6 +79,21 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
   return out;
 }
 
+std::vector<FatbinEntry> parse_fatbin(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < 16)
+    fail("fatbin header", std::to_string(bytes.size()) + " bytes", "at least 16 bytes (magic, version, sizes)");
+  if (const auto magic = read<std::uint32_t>(bytes.data(), 0); magic != kFatbinMagic)
+    fail("fatbin magic", hex(magic), hex(kFatbinMagic));
+  const auto header = read<std::uint16_t>(bytes.data(), 6);
+  const auto length = read<std::uint64_t>(bytes.data(), 8);
+  if (header < 16 || header > bytes.size())
+    fail("fatbin header bytes", std::to_string(header), "16 to the " + std::to_string(bytes.size()) + " bytes there are");
+  if (length > bytes.size() - header)
+    fail("fatbin entry bytes", std::to_string(length),
+         "at most the " + std::to_string(bytes.size() - header) + " bytes after the header");
+  return parse_fatbin(bytes.data());
+}
+
 std::string ptx_text(const FatbinEntry& entry) {
   if (entry.kind != FatbinEntry::Kind::ptx) fail("fatbin entry", entry.target(), "a PTX entry");
   std::string text;
