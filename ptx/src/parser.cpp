@@ -311,7 +311,8 @@ class Parser {
     if (v.space == Space::global || v.space == Space::const_) {
       auto bytes = std::make_unique<std::uint8_t[]>(v.bytes + 16);
       std::memset(bytes.get(), 0, v.bytes + 16);
-      std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
+      // No initializer leaves init_ empty, its data() possibly null: memcpy's arguments must not be.
+      if (!init_.empty()) std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
       v.address = reinterpret_cast<std::uint64_t>(bytes.get());
       m_.storage_.push_back(std::move(bytes));
     }
