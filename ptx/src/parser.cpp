@@ -272,10 +272,14 @@ class Parser {
         unsized = true;
         continue;
       }
-      count *= number();
+      // Variable::bytes is 32-bit: a larger array would wrap, silently, to a smaller one.
+      const std::uint64_t n = number();
+      if (n != 0 && count > (std::uint64_t{1} << 32) / n) error("'" + v.name + "' array size", "at most 4 GiB");
+      count *= n;
       expect("]");
     }
     const int size = size_of(type);
+    if (count * static_cast<std::uint64_t>(size) > 0xFFFFFFFFu) error("'" + v.name + "' array size", "at most 4 GiB");
     v.bytes = static_cast<std::uint32_t>(count * static_cast<std::uint64_t>(size));
     v.align = std::max<std::uint32_t>(v.align, static_cast<std::uint32_t>(size * (vec > 1 ? vec : 1)) > 16 ? 16 : static_cast<std::uint32_t>(size * vec));
     if (v.align == 0) v.align = 1;
