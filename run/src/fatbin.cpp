@@ -104,7 +104,14 @@ std::string ptx_text(const FatbinEntry& entry) {
     if (entry.uncompressed_bytes > (std::uint64_t{1} << 30))
       fail(("fatbin PTX entry " + entry.target()).c_str(), std::to_string(entry.uncompressed_bytes) + " bytes",
            "an uncompressed size of at most 1 GiB");
-    text.resize(entry.uncompressed_bytes);
+    // Room for what the frame says it holds where it says (nvcc's frames do), the header's size
+    // otherwise: a damaged header alone then costs no gigabyte of zeroed memory. A frame that
+    // holds more than either fails below as too large.
+    const unsigned long long declared = ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
+    if (declared == ZSTD_CONTENTSIZE_ERROR)
+      fail(("fatbin PTX entry " + entry.target()).c_str(), "no ZSTD frame header", "a ZSTD frame that decompresses");
+    const bool known = declared != ZSTD_CONTENTSIZE_UNKNOWN;
+    text.resize(known && declared < entry.uncompressed_bytes ? declared : entry.uncompressed_bytes);
     const std::size_t n = ZSTD_decompress(text.data(), text.size(), entry.payload.data(), entry.payload.size());
     if (ZSTD_isError(n))
       fail(("fatbin PTX entry " + entry.target()).c_str(), ZSTD_getErrorName(n), "a ZSTD frame that decompresses");
