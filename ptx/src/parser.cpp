@@ -6,9 +6,11 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -563,7 +565,11 @@ class Parser {
     } else if (w.find_first_of(".eE") != std::string::npos && !(w.size() > 1 && (w[1] == 'x' || w[1] == 'X'))) {
       o.d = std::strtod(w.c_str(), nullptr) * (neg ? -1 : 1);
       o.f = static_cast<float>(o.d);
-      o.ival = static_cast<std::int64_t>(o.d);
+      // The integer view saturates: converting a double past int64's range (1e30) is undefined.
+      o.ival = std::isnan(o.d) ? 0
+               : o.d >= 0x1p63 ? std::numeric_limits<std::int64_t>::max()
+               : o.d < -0x1p63 ? std::numeric_limits<std::int64_t>::min()
+                               : static_cast<std::int64_t>(o.d);
     } else {
       std::string digits = w;
       if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();
