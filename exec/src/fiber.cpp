@@ -12,6 +12,22 @@
 
 #include "tcgen/core/error.hpp"
 
+// AddressSanitizer follows one stack per OS thread unless each switch is
+// announced (sanitizer/common_interface_defs.h): without that, a fiber's
+// frames look like a stack overflow or a use of the other stack's memory,
+// and its fake stacks (detect_stack_use_after_return) are mixed up.
+#if defined(__SANITIZE_ADDRESS__)
+#define TCGEN_FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TCGEN_FIBER_ASAN 1
+#endif
+#endif
+#if defined(TCGEN_FIBER_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #if defined(__x86_64__)
 // tcgen_fiber_switch(void** save, void* load): pushes the callee-saved
 // registers of the System V ABI and the MXCSR and x87 control words, stores
@@ -66,6 +82,24 @@ namespace tcgen::exec {
 
 namespace {
 
+// Before switching from this stack to [bottom, bottom + size): `fake` keeps
+// this stack's fake frames, nullptr when this stack is left for good.
+inline void asan_leave([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom,
+                       [[maybe_unused]] std::size_t size) {
+#if defined(TCGEN_FIBER_ASAN)
+  __sanitizer_start_switch_fiber(fake, bottom, size);
+#endif
+}
+
+// After arriving on a stack: `fake` as asan_leave saved it there; the stack
+// switched from is stored in *bottom and *size where they are given.
+inline void asan_arrive([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom,
+                        [[maybe_unused]] std::size_t* size) {
+#if defined(TCGEN_FIBER_ASAN)
+  __sanitizer_finish_switch_fiber(fake, bottom, size);
+#endif
+}
+
 [[noreturn]] void fail_errno(const char* call) {
   fail("fiber stack", std::string(call) + " failed: " + std::strerror(errno),
        "memory for the stacks of a CTA's threads");
@@ -119,6 +153,12 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
     }
   }
   char* const top = static_cast<char*>(mapping_) + mapped_bytes_;  // page-aligned, so 16-byte aligned
+  stack_bottom_ = top - stack;
+  stack_size_ = stack;
+#if defined(TCGEN_FIBER_ASAN)
+  // A pooled stack still carries the redzones of its last fiber's frames.
+  __asan_unpoison_memory_region(stack_bottom_, stack_size_);
+#endif
 #if defined(__x86_64__)
   // The frame tcgen_fiber_switch pops, 16-byte aligned so that tcgen_fiber_start's
   // call enters Fiber::start with the stack the ABI requires.
@@ -149,14 +189,29 @@ Fiber::~Fiber() { stacks.give(mapping_, mapped_bytes_); }
 
 #if defined(__x86_64__)
 void Fiber::start(Fiber* self) {
+  asan_arrive(nullptr, &self->caller_bottom_, &self->caller_size_);
   self->entry_();
+  asan_leave(nullptr, self->caller_bottom_, self->caller_size_);  // this stack's fake frames go
   tcgen_fiber_switch(&self->sp_, self->caller_sp_);  // done: never resumed again
 }
 
-void Fiber::resume() { tcgen_fiber_switch(&caller_sp_, sp_); }
+void Fiber::resume() {
+  void* fake = nullptr;
+  asan_leave(&fake, stack_bottom_, stack_size_);
+  tcgen_fiber_switch(&caller_sp_, sp_);
+  asan_arrive(fake, nullptr, nullptr);
+}
 
-void Fiber::suspend() { tcgen_fiber_switch(&sp_, caller_sp_); }
+void Fiber::suspend() {
+  void* fake = nullptr;
+  asan_leave(&fake, caller_bottom_, caller_size_);
+  tcgen_fiber_switch(&sp_, caller_sp_);
+  // The next resume() may come from another frame of the caller's stack.
+  asan_arrive(fake, &caller_bottom_, &caller_size_);
+}
 #else
+// Not announced to ASan: makecontext's entry and uc_link return bypass
+// Fiber::start (docs/reliability.md; the sanitized builds are x86-64).
 void Fiber::resume() { swapcontext(&caller_, &context_); }
 
 void Fiber::suspend() { swapcontext(&context_, &caller_); }

@@ -6,9 +6,11 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -272,10 +274,14 @@ class Parser {
         unsized = true;
         continue;
       }
-      count *= number();
+      // Variable::bytes is 32-bit: a larger array would wrap, silently, to a smaller one.
+      const std::uint64_t n = number();
+      if (n != 0 && count > (std::uint64_t{1} << 32) / n) error("'" + v.name + "' array size", "at most 4 GiB");
+      count *= n;
       expect("]");
     }
     const int size = size_of(type);
+    if (count * static_cast<std::uint64_t>(size) > 0xFFFFFFFFu) error("'" + v.name + "' array size", "at most 4 GiB");
     v.bytes = static_cast<std::uint32_t>(count * static_cast<std::uint64_t>(size));
     v.align = std::max<std::uint32_t>(v.align, static_cast<std::uint32_t>(size * (vec > 1 ? vec : 1)) > 16 ? 16 : static_cast<std::uint32_t>(size * vec));
     if (v.align == 0) v.align = 1;
@@ -330,7 +336,8 @@ class Parser {
     if (v.space == Space::global || v.space == Space::const_) {
       auto bytes = std::make_unique<std::uint8_t[]>(v.bytes + 16);
       std::memset(bytes.get(), 0, v.bytes + 16);
-      std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
+      // No initializer leaves init_ empty, its data() possibly null: memcpy's arguments must not be.
+      if (!init_.empty()) std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
       v.address = reinterpret_cast<std::uint64_t>(bytes.get());
       m_.storage_.push_back(std::move(bytes));
     }
@@ -580,7 +587,11 @@ class Parser {
     } else if (w.find_first_of(".eE") != std::string::npos && !(w.size() > 1 && (w[1] == 'x' || w[1] == 'X'))) {
       o.d = std::strtod(w.c_str(), nullptr) * (neg ? -1 : 1);
       o.f = static_cast<float>(o.d);
-      o.ival = static_cast<std::int64_t>(o.d);
+      // The integer view saturates: converting a double past int64's range (1e30) is undefined.
+      o.ival = std::isnan(o.d) ? 0
+               : o.d >= 0x1p63 ? std::numeric_limits<std::int64_t>::max()
+               : o.d < -0x1p63 ? std::numeric_limits<std::int64_t>::min()
+                               : static_cast<std::int64_t>(o.d);
     } else {
       std::string digits = w;
       if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.pop_back();

@@ -280,11 +280,18 @@ class Thread {
       case Operand::Kind::imm:
         if constexpr (std::is_same_v<T, float>) return o.f;
         else if constexpr (std::is_same_v<T, double>) return o.d;
-        else return static_cast<T>(o.ival);
-      case Operand::Kind::special: return static_cast<T>(special(o.special));
-      case Operand::Kind::address: return static_cast<T>(address(o));
+        else return convert<T>(o.ival);
+      case Operand::Kind::special: return convert<T>(special(o.special));
+      case Operand::Kind::address: return convert<T>(address(o));
       default: return T{};
     }
+  }
+  // static_cast<T>(v); for alu::Half, a one-member aggregate, what C++20's parenthesized
+  // aggregate initialization makes of that cast, spelled out for clang 14, which lacks it.
+  template <class T, class V>
+  static T convert(V v) {
+    if constexpr (std::is_constructible_v<T, V>) return static_cast<T>(v);
+    else return T{static_cast<decltype(T::bits)>(v)};
   }
   void check_pending(std::uint32_t slot) const;
   void read_shadow(std::uint32_t slot) const {

@@ -79,6 +79,21 @@ std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin) {
   return out;
 }
 
+std::vector<FatbinEntry> parse_fatbin(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < 16)
+    fail("fatbin header", std::to_string(bytes.size()) + " bytes", "at least 16 bytes (magic, version, sizes)");
+  if (const auto magic = read<std::uint32_t>(bytes.data(), 0); magic != kFatbinMagic)
+    fail("fatbin magic", hex(magic), hex(kFatbinMagic));
+  const auto header = read<std::uint16_t>(bytes.data(), 6);
+  const auto length = read<std::uint64_t>(bytes.data(), 8);
+  if (header < 16 || header > bytes.size())
+    fail("fatbin header bytes", std::to_string(header), "16 to the " + std::to_string(bytes.size()) + " bytes there are");
+  if (length > bytes.size() - header)
+    fail("fatbin entry bytes", std::to_string(length),
+         "at most the " + std::to_string(bytes.size() - header) + " bytes after the header");
+  return parse_fatbin(bytes.data());
+}
+
 std::string ptx_text(const FatbinEntry& entry) {
   if (entry.kind != FatbinEntry::Kind::ptx) fail("fatbin entry", entry.target(), "a PTX entry");
   std::string text;
@@ -89,7 +104,14 @@ std::string ptx_text(const FatbinEntry& entry) {
     if (entry.uncompressed_bytes > (std::uint64_t{1} << 30))
       fail(("fatbin PTX entry " + entry.target()).c_str(), std::to_string(entry.uncompressed_bytes) + " bytes",
            "an uncompressed size of at most 1 GiB");
-    text.resize(entry.uncompressed_bytes);
+    // Room for what the frame says it holds where it says (nvcc's frames do), the header's size
+    // otherwise: a damaged header alone then costs no gigabyte of zeroed memory. A frame that
+    // holds more than either fails below as too large.
+    const unsigned long long declared = ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
+    if (declared == ZSTD_CONTENTSIZE_ERROR)
+      fail(("fatbin PTX entry " + entry.target()).c_str(), "no ZSTD frame header", "a ZSTD frame that decompresses");
+    const bool known = declared != ZSTD_CONTENTSIZE_UNKNOWN;
+    text.resize(known && declared < entry.uncompressed_bytes ? declared : entry.uncompressed_bytes);
     const std::size_t n = ZSTD_decompress(text.data(), text.size(), entry.payload.data(), entry.payload.size());
     if (ZSTD_isError(n))
       fail(("fatbin PTX entry " + entry.target()).c_str(), ZSTD_getErrorName(n), "a ZSTD frame that decompresses");

@@ -28,7 +28,7 @@ std::vector<ptx::Module> embedded_ptx(const std::string& path) {
     std::memcpy(&length, &bytes[at + 8], 8);
     if (header < 16 || header > bytes.size() - at || length > bytes.size() - at - header) continue;
     try {
-      for (const run::FatbinEntry& e : run::parse_fatbin(&bytes[at])) entries.push_back(e);
+      for (const run::FatbinEntry& e : run::parse_fatbin(std::span(bytes).subspan(at))) entries.push_back(e);
     } catch (const Error&) {  // magic by chance, not a fatbinary
     }
   }

@@ -35,6 +35,13 @@ class Fiber {
   void (*entry_)();
   void* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;
+  // For AddressSanitizer, which must be told of every switch to another stack
+  // (__sanitizer_start_switch_fiber): this fiber's stack, and the stack of
+  // the resume() that runs it. Unused in builds without ASan.
+  const void* stack_bottom_ = nullptr;
+  std::size_t stack_size_ = 0;
+  const void* caller_bottom_ = nullptr;
+  std::size_t caller_size_ = 0;
 #if defined(__x86_64__)
   static void start(Fiber* self);  // the fiber's first frame: entry_(), then back for good
   void* sp_ = nullptr;         // the fiber's stack pointer while it is suspended

@@ -36,12 +36,12 @@
 #include <cstring>
 #include <functional>
 #include <optional>
-#include <source_location>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "tcgen/core/source_location.hpp"
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/kernel_arch.hpp"
 #include "tcgen/exec/cta_runtime.hpp"
@@ -64,7 +64,7 @@ model::CtaGroup model_group(int cta_group);
 class HostArch {
  public:
   using TensorMap = HostTensorMap;
-  using Site = std::source_location;
+  using Site = SourceLocation;  // std::source_location where the library has it
   static constexpr std::uint32_t kFullMask = 0xFFFFFFFFu;
 
   HostArch(CtaRuntime& rt, int thread) : rt_(rt), thread_(thread) {}

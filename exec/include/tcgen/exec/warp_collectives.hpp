@@ -17,9 +17,10 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <vector>
+
+#include "tcgen/core/source_location.hpp"
 
 namespace tcgen::exec {
 
@@ -30,7 +31,7 @@ struct CodeSite {
   unsigned line = 0, column = 0;
   CodeSite() = default;
   CodeSite(const char* f, unsigned l, unsigned c = 0) : file(f), line(l), column(c) {}
-  CodeSite(const std::source_location& s) : file(s.file_name()), line(s.line()), column(s.column()) {}  // NOLINT: implicit
+  CodeSite(const SourceLocation& s) : file(s.file_name()), line(s.line()), column(s.column()) {}  // NOLINT: implicit
 };
 
 struct CollectiveOp {

@@ -134,8 +134,11 @@ class TensorMemory {
   // Operation ids: one id per instruction, so 2^32 - 1 of them never run out
   // in a host model run (ids are 32-bit to keep the arrays small).
   struct Ids {
-    std::vector<std::uint32_t> segment = std::vector<std::uint32_t>(kLanes * kSegments, 0);
-    std::vector<std::uint32_t> cell = std::vector<std::uint32_t>(kLanes * kColumns, 0);  // where segment is kMixed
+    // A constructor rather than default member initializers: clang 14 does not see a nested class
+    // with those as default-constructible inside its enclosing class (std::optional<Ids>::emplace).
+    Ids() : segment(kLanes * kSegments, 0), cell(kLanes * kColumns, 0) {}
+    std::vector<std::uint32_t> segment;
+    std::vector<std::uint32_t> cell;  // where segment is kMixed
   };
 
   static constexpr std::size_t index(int lane, int column) {

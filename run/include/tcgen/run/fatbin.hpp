@@ -38,6 +38,10 @@ struct FatbinEntry {
 // The entries of the fatbinary at `fatbin` (its magic first). Throws
 // tcgen::Error naming the field for a header that is not one.
 std::vector<FatbinEntry> parse_fatbin(const std::uint8_t* fatbin);
+// The same for a fatbinary read from a file (or any untrusted buffer): the
+// header's sizes are checked against `bytes` first, so a truncated or forged
+// header is a tcgen::Error, never a read past the buffer.
+std::vector<FatbinEntry> parse_fatbin(std::span<const std::uint8_t> bytes);
 // The fatbinary that a __cudaRegisterFatBinary wrapper points to; refused
 // (naming -rdc) for relocatable device code.
 const std::uint8_t* unwrap_fatbin(const void* wrapper);
