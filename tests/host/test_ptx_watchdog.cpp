@@ -68,11 +68,14 @@ TEST_CASE("a thread that branches to itself is a livelock naming the loop's line
 }
 
 TEST_CASE("a loop that stores, or that waits for another warp's store, is no livelock") {
-  // Thread 0 spins on a shared flag that warp 1 sets after 9,000 instructions of its own; in the
+  // Thread 0 spins on a shared flag (cleared by all first: shared memory holds no value until written)
+  // that warp 1 sets after 9,000 instructions of its own; in the
   // cooperative schedule warp 1 runs only when thread 0 lets it: the watchdog does (as a GPU runs both)
   // and then sees the write.
   const std::string body = R"(
 	.shared .b32 flag;
+	st.shared.u32 	[flag], 0;
+	bar.sync 	0;
 	setp.eq.u32 	%p1, %r0, 0;
 	@%p1 bra 	WAIT;
 	setp.ne.u32 	%p2, %r0, 32;
