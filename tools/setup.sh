@@ -68,7 +68,7 @@ if (($#)); then
   step "building $* (the first time about 3 minutes on 2 cores; the log is $log)" \
     cmake --build "$build" -j "$(nproc)" --target "$@"
 else
-  step "building everything (the first time about 5 minutes on 2 cores; the log is $log)" \
+  step "building everything (the first time about 7 minutes on 2 cores; the log is $log)" \
     cmake --build "$build" -j "$(nproc)"
 fi
 echo "tcgen: built in $((SECONDS - start)) s" >&2
