@@ -3,7 +3,10 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "tcgen/core/error.hpp"
 
@@ -94,6 +97,38 @@ std::vector<FatbinEntry> parse_fatbin(std::span<const std::uint8_t> bytes) {
   return parse_fatbin(bytes.data());
 }
 
+namespace {
+
+// The ZSTD frames of a compressed PTX entry, streamed into a buffer that grows with what they
+// produce, up to the header's size: a damaged or forged header then costs no gigabyte of zeroed
+// memory, whether or not its frame declares a content size (ZSTD_decompressStream, zstd.h).
+std::string decompress(const FatbinEntry& entry) {
+  const std::string what = "fatbin PTX entry " + entry.target();
+  const std::uint64_t cap = entry.uncompressed_bytes;
+  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!ctx) throw std::bad_alloc();
+  ZSTD_inBuffer in{entry.payload.data(), entry.payload.size(), 0};
+  std::string text;
+  std::size_t produced = 0, left = 1;  // left: ZSTD's hint, 0 once a frame is complete
+  while (left != 0 || in.pos < in.size) {
+    // One byte past the header's size makes a frame that holds more than it says an error below.
+    if (produced == text.size()) text.resize(std::min<std::uint64_t>(cap + 1, std::max<std::size_t>(4096, 2 * text.size())));
+    ZSTD_outBuffer out{text.data(), text.size(), produced};
+    left = ZSTD_decompressStream(ctx.get(), &out, &in);
+    if (ZSTD_isError(left)) fail(what.c_str(), ZSTD_getErrorName(left), "a ZSTD frame that decompresses");
+    const bool stalled = out.pos == produced && out.pos < out.size;
+    produced = out.pos;
+    if (produced > cap)
+      fail(what.c_str(), "more than the header's " + std::to_string(cap) + " bytes", "the uncompressed size the header gives");
+    if (stalled && in.pos == in.size && left != 0)
+      fail(what.c_str(), "a ZSTD frame cut short", "a ZSTD frame that decompresses");
+  }
+  text.resize(produced);
+  return text;
+}
+
+}  // namespace
+
 std::string ptx_text(const FatbinEntry& entry) {
   if (entry.kind != FatbinEntry::Kind::ptx) fail("fatbin entry", entry.target(), "a PTX entry");
   std::string text;
@@ -104,18 +139,7 @@ std::string ptx_text(const FatbinEntry& entry) {
     if (entry.uncompressed_bytes > (std::uint64_t{1} << 30))
       fail(("fatbin PTX entry " + entry.target()).c_str(), std::to_string(entry.uncompressed_bytes) + " bytes",
            "an uncompressed size of at most 1 GiB");
-    // Room for what the frame says it holds where it says (nvcc's frames do), the header's size
-    // otherwise: a damaged header alone then costs no gigabyte of zeroed memory. A frame that
-    // holds more than either fails below as too large.
-    const unsigned long long declared = ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
-    if (declared == ZSTD_CONTENTSIZE_ERROR)
-      fail(("fatbin PTX entry " + entry.target()).c_str(), "no ZSTD frame header", "a ZSTD frame that decompresses");
-    const bool known = declared != ZSTD_CONTENTSIZE_UNKNOWN;
-    text.resize(known && declared < entry.uncompressed_bytes ? declared : entry.uncompressed_bytes);
-    const std::size_t n = ZSTD_decompress(text.data(), text.size(), entry.payload.data(), entry.payload.size());
-    if (ZSTD_isError(n))
-      fail(("fatbin PTX entry " + entry.target()).c_str(), ZSTD_getErrorName(n), "a ZSTD frame that decompresses");
-    text.resize(n);
+    text = decompress(entry);
   }
   // PTX text ends at its first NUL (the entry is padded).
   if (const auto nul = text.find('\0'); nul != std::string::npos) text.resize(nul);

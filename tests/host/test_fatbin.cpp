@@ -7,6 +7,10 @@
 
 #if defined(TCGEN_FATBIN_DIR)
 
+#include <zstd.h>
+
+#include <sys/resource.h>
+
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -80,6 +84,58 @@ TEST_CASE("relocatable device code (a version-2 wrapper: nvlink's cubin, no PTX)
                        doctest::Contains("relocatable (-rdc=true or -dc, linked by nvlink) is invalid: "
                                          "whole-program device code: tcgen run does not support relocatable"),
                        Error);
+}
+
+namespace {
+
+// `text` as one ZSTD frame whose header declares no content size (ZSTD_CONTENTSIZE_UNKNOWN),
+// as streaming writers leave it.
+std::vector<std::uint8_t> frame_without_size(const std::string& text) {
+  std::vector<std::uint8_t> out(ZSTD_compressBound(text.size()) + 64);
+  ZSTD_CCtx* ctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 0);
+  ZSTD_inBuffer in{text.data(), text.size(), 0};
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  REQUIRE(ZSTD_compressStream2(ctx, &o, &in, ZSTD_e_end) == 0);
+  ZSTD_freeCCtx(ctx);
+  out.resize(o.pos);
+  REQUIRE(ZSTD_getFrameContentSize(out.data(), out.size()) == ZSTD_CONTENTSIZE_UNKNOWN);
+  return out;
+}
+
+run::FatbinEntry compressed_ptx(std::span<const std::uint8_t> payload, std::uint64_t uncompressed_bytes) {
+  run::FatbinEntry e;
+  e.kind = run::FatbinEntry::Kind::ptx;
+  e.arch = 100;
+  e.arch_specific = e.compressed = true;
+  e.payload = payload;
+  e.uncompressed_bytes = uncompressed_bytes;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("a ZSTD frame without a content size costs what it holds, not the header's size") {
+  std::string ptx = ".version 9.0\n.target sm_100a\n";
+  while (ptx.size() < 300000) ptx += "// filler that compresses well\n";
+  const std::vector<std::uint8_t> frame = frame_without_size(ptx);
+  // A header that claims 1 GiB: the text comes back, and no gigabyte is zeroed first (that took
+  // 4 s under the fuzzer): the process's peak resident size grows by far less.
+  const auto peak_kib = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+  };
+  const long before = peak_kib();
+  CHECK(run::ptx_text(compressed_ptx(frame, std::uint64_t{1} << 30)) == ptx);
+  CHECK(peak_kib() - before < 64 * 1024);
+  CHECK(run::ptx_text(compressed_ptx(frame, ptx.size())) == ptx);  // exactly the header's size
+  const std::string too_small = "more than the header's " + std::to_string(ptx.size() - 1) + " bytes";
+  CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx(frame, ptx.size() - 1)), doctest::Contains(too_small.c_str()),
+                       Error);
+  const std::vector<std::uint8_t> cut(frame.begin(), frame.end() - 9);
+  CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx(cut, ptx.size())), doctest::Contains("compute_100a"), Error);
+  CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx({}, 16)), doctest::Contains("cut short"), Error);
 }
 
 #else
