@@ -144,6 +144,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
   const exec::Dim3 cluster = cluster_shape(entry, config);
   const exec::Dim3 clusters{config.grid.x / cluster.x, config.grid.y / cluster.y, config.grid.z / cluster.z};
   const std::uint64_t units = count(clusters);
+  grid.ctas = units * count(cluster);
   std::mutex states_lock;
   std::map<std::uint64_t, std::vector<CtaState>> states;
   const auto states_of = [&](std::uint64_t index) -> std::vector<CtaState>& {
@@ -241,6 +242,8 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
           std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
           stats.printed += state.printed;
           stats.instructions += state.instructions;
+          grid.executed.fetch_add(state.instructions % Thread::kBeat, std::memory_order_relaxed);  // beat() had the rest
+          grid.ctas_done.fetch_add(1, std::memory_order_relaxed);
           for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
           for (const auto& [rule, text] : state.first_warning) stats.first_warning.try_emplace(rule, text);
           ++stats.ctas;

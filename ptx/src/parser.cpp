@@ -294,7 +294,7 @@ class Parser {
   }
 
   // {a, {b, c}, ...} or a scalar, read with a loop and a depth count instead of recursion: a file of
-  // 200,000 nested braces overflowed the stack (issue 42). The depth is bounded too, far above the
+  // 200,000 nested braces overflowed the stack. The depth is bounded too, far above the
   // few levels a multi-dimensional array's initializer needs.
   void initializer(Type type) {
     int depth = 0;

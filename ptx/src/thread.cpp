@@ -46,7 +46,7 @@ void Thread::run() {
     while (!exited_) {
       const Instruction& in = code[pc_++];
       current_ = &in;
-      ++count;
+      if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();
       if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
       if (undefined_ | taint_) [[unlikely]] {
         run_shadowed(in);

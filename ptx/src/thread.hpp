@@ -41,6 +41,10 @@ struct Grid {
   // Moves when a cluster makes progress (a write, a barrier, a thread's end), for the livelock watchdog
   // of threads that spin on what another cluster, on another OS thread, will write.
   std::atomic<std::uint64_t> progress{0};
+  // For LaunchConfig::heartbeat: the instructions executed (each CTA's in steps of Thread::kBeat while
+  // it runs, the rest when it is done) and the CTAs done, of `ctas`.
+  std::atomic<std::uint64_t> executed{0}, ctas_done{0};
+  std::uint64_t ctas = 0;
 };
 
 // What the threads of one CTA share beyond the runtime.
@@ -103,6 +107,8 @@ struct CtaState {
 
 class Thread {
  public:
+  static constexpr std::uint64_t kBeat = std::uint64_t{1} << 20;  // instructions of a CTA per heartbeat
+
   Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear);
 
   // Runs to exit; a tcgen::Error becomes an ExecutionError with this thread's context.
@@ -309,6 +315,8 @@ class Thread {
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
+  // The launch's heartbeat (LaunchConfig::heartbeat): each kBeat instructions of the CTA.
+  void beat();
   // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.
   void watchdog(const Instruction& in);
   bool progressed();

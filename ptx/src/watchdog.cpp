@@ -1,7 +1,8 @@
-// The livelock watchdog (exec::LaunchOptions::watchdog). A kernel whose thread branches to itself never
-// blocks, so the deadlock check, which looks only when no fiber can run, never sees it: the program
-// printed nothing, forever (issue 42). The interpreter's loop counts each thread's instructions down;
-// this is what happens when the count runs out.
+// The livelock watchdog (exec::LaunchOptions::watchdog) and the launch's heartbeat. A kernel whose
+// thread branches to itself never blocks, so the deadlock check, which looks only when no fiber can
+// run, never sees it: the program printed nothing, forever. The interpreter's loop counts each
+// thread's instructions down; this is what happens when the count runs out. The heartbeat tells a
+// display, meanwhile, that the launch is alive.
 #include <sstream>
 
 #include "thread.hpp"
@@ -19,6 +20,12 @@ bool Thread::progressed() {
   seen_local_ = local;
   seen_grid_ = global;
   return moved;
+}
+
+void Thread::beat() {
+  const std::uint64_t executed = grid_.executed.fetch_add(kBeat, std::memory_order_relaxed) + kBeat;
+  if (grid_.config.heartbeat)
+    grid_.config.heartbeat({executed, grid_.ctas_done.load(std::memory_order_relaxed), grid_.ctas});
 }
 
 void Thread::watchdog(const Instruction& in) {

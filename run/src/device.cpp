@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
 
 #include "b200.hpp"
 #include "driver.hpp"
@@ -63,6 +66,29 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// A line on stderr once a launch has run `seconds`, and each `seconds` after, with what it has done:
+// a kernel that spins, or runs for hours on the host model, is never silent. Called from every OS
+// thread running a CTA (ptx::LaunchConfig::heartbeat).
+std::function<void(const ptx::LaunchProgress&)> progress_line(const std::string& what, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  struct State {
+    std::mutex lock;
+    Clock::time_point start = Clock::now(), next;
+  };
+  const auto interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  auto state = std::make_shared<State>();
+  state->next = state->start + interval;
+  return [what, interval, state](const ptx::LaunchProgress& p) {
+    const Clock::time_point now = Clock::now();
+    const std::lock_guard lock(state->lock);
+    if (now < state->next) return;
+    state->next = now + interval;
+    std::fprintf(stderr, "tcgen run: %s running for %.1f s: %llu instructions, %llu of %llu CTAs done\n", what.c_str(),
+                 std::chrono::duration<double>(now - state->start).count(), static_cast<unsigned long long>(p.instructions),
+                 static_cast<unsigned long long>(p.ctas_done), static_cast<unsigned long long>(p.ctas));
+  };
+}
+
 }  // namespace
 
 Device::Device() {
@@ -71,6 +97,7 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   if (const char* s = std::getenv("TCGEN_RUN_WATCHDOG"); s && *s) watchdog = std::strtoull(s, nullptr, 10);
+  if (const char* s = std::getenv("TCGEN_RUN_PROGRESS"); s && *s) progress_seconds = std::strtod(s, nullptr);
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
   if (const char* s = std::getenv("TCGEN_RUN_PROVENANCE"); s && std::strcmp(s, "off") == 0) provenance = false;
@@ -371,6 +398,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     config.timing = timing ? &*timing : nullptr;
     config.timing_sms = timing_sms;
     config.timeline = !trace_path.empty();
+    if (progress_seconds > 0) config.heartbeat = progress_line(what, progress_seconds);
     ptx::check_launch(*entry, config, args);
   } catch (const Error& e) {
     const bool image = e.field() == "the program's device code";

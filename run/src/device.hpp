@@ -73,6 +73,9 @@ class Device {
   bool strict = false;
   unsigned threads = 0;  // OS threads running a launch's CTAs at once; 0: one per core
   std::optional<std::uint64_t> watchdog;  // TCGEN_RUN_WATCHDOG: tcgen run --watchdog N (else the launch's default)
+  // TCGEN_RUN_PROGRESS: seconds between the progress lines of a launch still running (0: none,
+  // tcgen run --quiet).
+  double progress_seconds = 5;
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
   // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's

@@ -11,6 +11,9 @@
 //           letter, counted in the summary; under --strict a fault
 //   hang    a kernel that waits on an mbarrier nobody arrives on: it would
 //           hang on a GPU; here a fault with both waits named
+//   spin    a kernel that polls a flag nobody sets: a livelock, which tcgen
+//           run reports at the watchdog; until then its progress line says
+//           that it runs
 //   crash   the host code dies of SIGSEGV after a kernel ran: no runtime
 //           summary, which tcgen run says (and --json still reports)
 //   export  looks up cuGetExportTable through tcgen's runtime, as a library
@@ -79,6 +82,11 @@ __global__ void wait_forever() {
   asm volatile("{\n\t.reg .pred p;\n\tW:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n\t@!p bra W;\n\t}" ::"r"(a));
 }
 
+__global__ void spin(const volatile int* flag) {
+  while (*flag == 0) {
+  }
+}
+
 __device__ int table[4];
 
 __global__ void big_smem(int* out) {
@@ -130,6 +138,14 @@ int main(int argc, char** argv) {
     std::printf("launch: %s\n", cudaGetErrorName(e));
     return e == cudaErrorLaunchFailure ? 3 : 1;
   }
+  if (std::strcmp(mode, "spin") == 0) {
+    int* flag = nullptr;
+    cudaMalloc(&flag, sizeof(int));
+    spin<<<1, 32>>>(flag);
+    const cudaError_t e = cudaDeviceSynchronize();
+    std::printf("launch: %s\n", cudaGetErrorName(e));
+    return e == cudaErrorLaunchFailure ? 3 : 1;
+  }
   if (std::strcmp(mode, "memory") == 0) {
     int* out = nullptr;
     cudaMalloc(&out, 32 * sizeof(int));
@@ -175,6 +191,6 @@ int main(int argc, char** argv) {
                 table ? "a function" : "a null pointer");
     return table ? 1 : 0;
   }
-  std::printf("usage: faults oob|memcpy|tmem|letter|hang|memory|crash|export\n");
+  std::printf("usage: faults oob|memcpy|tmem|letter|hang|spin|memory|crash|export\n");
   return 1;
 }

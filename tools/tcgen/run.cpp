@@ -80,7 +80,9 @@ constexpr Option kOptions[] = {
      "a thread that runs N instructions in a row with no memory write,\n"
      "barrier or progress of another warp is a livelock, reported at\n"
      "its loop (0: never; default 2^27)"},
-    {"quiet", {}, "no summary line"},
+    {"quiet", {}, "no summary line, and no progress line (a launch still\n"
+                  "running after 5 s says every 5 s how many instructions\n"
+                  "and CTAs it has done)"},
     {"provenance", "on|off",
      "where each chunk of shared memory came from (a TMA load, a copy\n"
      "through registers), held against a tile of one tensor at each\n"
@@ -301,6 +303,7 @@ int run_program(std::span<const std::string> args) {
     if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
     if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
     if (!watchdog.empty()) setenv("TCGEN_RUN_WATCHDOG", watchdog.c_str(), 1);
+    if (quiet) setenv("TCGEN_RUN_PROGRESS", "0", 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
     if (!provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);

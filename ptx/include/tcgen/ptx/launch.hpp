@@ -12,6 +12,7 @@
 //
 // A broken rule stops the launch with ExecutionError (execution_error.hpp).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -27,6 +28,12 @@
 #include "tcgen/timing/simulate.hpp"
 
 namespace tcgen::ptx {
+
+// Where a running launch stands, for a display that it is alive (LaunchConfig::heartbeat).
+struct LaunchProgress {
+  std::uint64_t instructions = 0;  // executed so far by all threads (to within 2^20 per CTA running)
+  std::uint64_t ctas_done = 0, ctas = 0;
+};
 
 struct LaunchConfig {
   exec::Dim3 grid{1, 1, 1};
@@ -44,6 +51,10 @@ struct LaunchConfig {
   const timing::Machine* timing = nullptr;
   int timing_sms = 0;
   bool timeline = false;
+  // Called each time a CTA has executed another 2^20 instructions (about a tenth of a second), from
+  // the OS thread running it, so from several at once: a kernel that spins, or runs for hours,
+  // shows that it does (tcgen run's progress line). May be empty.
+  std::function<void(const LaunchProgress&)> heartbeat{};
 };
 
 // One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.
