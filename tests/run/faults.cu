@@ -23,11 +23,13 @@
 //   memory  requests refused before they touch memory: 100 KB of dynamic
 //           shared memory without cudaFuncSetAttribute (then with it),
 //           cudaMemcpyDefault past a block's end, a cudaMalloc larger than the
-//           device, a bad cudaMemcpyKind; and a copy into a __device__
+//           device and one larger than this host's memory, a bad cudaMemcpyKind; and a copy into a __device__
 //           variable through cudaGetSymbolAddress, which is device memory
 // Exit 3 when the program saw the error it expected (letter: exit 0 when
 // the kernel ran, 3 when it faulted), 1 otherwise.
 #include <cuda_runtime.h>
+
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdint>
@@ -158,6 +160,9 @@ int main(int argc, char** argv) {
     const cudaError_t past_end = cudaMemcpy(out, host, sizeof host, cudaMemcpyDefault);
     void* huge = nullptr;
     const cudaError_t too_big = cudaMalloc(&huge, ~std::size_t{0} - 8);
+    // Below the device's 180 GiB where this host has less, so that the host's limit is what refuses it.
+    const std::size_t host_bytes = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGESIZE));
+    const cudaError_t past_host = cudaMalloc(&huge, host_bytes + (std::size_t{1} << 30));
     const cudaError_t bad_kind = cudaMemcpy(host, out, 4, static_cast<cudaMemcpyKind>(7));
     int* slot = nullptr;
     const int values[4] = {1, 2, 3, 4};
@@ -166,13 +171,13 @@ int main(int argc, char** argv) {
     int back[4] = {};
     cudaMemcpyFromSymbol(back, table, sizeof back);
     cudaGetLastError();  // the refusals above set it
-    std::printf("no opt-in: %s, opted in: %s, past the end: %s, too big: %s, bad kind: %s, into a __device__ "
-                "variable: %s (%d %d %d %d)\n",
+    std::printf("no opt-in: %s, opted in: %s, past the end: %s, too big: %s, past the host: %s, bad kind: %s, "
+                "into a __device__ variable: %s (%d %d %d %d)\n",
                 cudaGetErrorName(no_opt_in), cudaGetErrorName(opted_in), cudaGetErrorName(past_end),
-                cudaGetErrorName(too_big), cudaGetErrorName(bad_kind), cudaGetErrorName(to_symbol), back[0], back[1],
+                cudaGetErrorName(too_big), cudaGetErrorName(past_host), cudaGetErrorName(bad_kind), cudaGetErrorName(to_symbol), back[0], back[1],
                 back[2], back[3]);
     const bool ok = no_opt_in == cudaErrorInvalidValue && opted_in == cudaSuccess && past_end == cudaErrorInvalidValue &&
-                    too_big == cudaErrorMemoryAllocation && bad_kind == cudaErrorInvalidMemcpyDirection &&
+                    too_big == cudaErrorMemoryAllocation && past_host == cudaErrorMemoryAllocation && bad_kind == cudaErrorInvalidMemcpyDirection &&
                     to_symbol == cudaSuccess && back[3] == 4;
     return ok ? 3 : 1;
   }
