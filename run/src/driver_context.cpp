@@ -5,6 +5,10 @@
 // the host time it was recorded at.
 #include <cuda.h>
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 #include "device.hpp"
 #include "errors.hpp"
 
@@ -21,10 +25,52 @@ CUresult sticky() { return tcgen::run::driver_error(Device::get().sticky()); }
 
 CUresult check(CUcontext c) { return c == primary() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 
+struct Stream {
+  char unused = 0;
+};
+
 struct Event {
   double ms = 0;
   bool recorded = false;
 };
+
+// The streams and events the program holds. The driver owns them, as CUDA's does: one never
+// destroyed lives until the program ends (CUDA frees it then; LeakSanitizer finds it still
+// reachable), and a handle that names none is CUDA_ERROR_INVALID_HANDLE, never a wild delete.
+template <class T>
+class Handles {
+ public:
+  T* make() {
+    const std::lock_guard hold(lock_);
+    auto owned = std::make_unique<T>();
+    T* handle = owned.get();
+    live_.emplace(handle, std::move(owned));
+    return handle;
+  }
+  T* find(const void* handle) {
+    const std::lock_guard hold(lock_);
+    const auto it = live_.find(handle);
+    return it == live_.end() ? nullptr : it->second.get();
+  }
+  bool destroy(const void* handle) {
+    const std::lock_guard hold(lock_);
+    return live_.erase(handle) == 1;
+  }
+
+ private:
+  std::mutex lock_;
+  std::map<const void*, std::unique_ptr<T>> live_;
+};
+
+// Never destroyed: a program's static destructors may still destroy its streams and events.
+Handles<Stream>& streams() {
+  static auto* h = new Handles<Stream>;
+  return *h;
+}
+Handles<Event>& events() {
+  static auto* h = new Handles<Event>;
+  return *h;
+}
 
 }  // namespace
 
@@ -86,14 +132,11 @@ CUresult cuCtxSetLimit(CUlimit, std::size_t) { return sticky(); }
 CUresult cuCtxSetCacheConfig(CUfunc_cache) { return sticky(); }
 
 CUresult cuStreamCreate(CUstream* s, unsigned) {
-  *s = reinterpret_cast<CUstream>(new char);
+  *s = reinterpret_cast<CUstream>(streams().make());
   return CUDA_SUCCESS;
 }
 CUresult cuStreamCreateWithPriority(CUstream* s, unsigned flags, int) { return cuStreamCreate(s, flags); }
-CUresult cuStreamDestroy(CUstream s) {
-  delete reinterpret_cast<char*>(s);
-  return CUDA_SUCCESS;
-}
+CUresult cuStreamDestroy(CUstream s) { return streams().destroy(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 CUresult cuStreamSynchronize(CUstream) { return sticky(); }
 CUresult cuStreamQuery(CUstream) { return sticky(); }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned) { return sticky(); }
@@ -103,15 +146,13 @@ CUresult cuStreamIsCapturing(CUstream, CUstreamCaptureStatus* status) {
 }
 
 CUresult cuEventCreate(CUevent* e, unsigned) {
-  *e = reinterpret_cast<CUevent>(new Event);
+  *e = reinterpret_cast<CUevent>(events().make());
   return CUDA_SUCCESS;
 }
-CUresult cuEventDestroy(CUevent e) {
-  delete reinterpret_cast<Event*>(e);
-  return CUDA_SUCCESS;
-}
+CUresult cuEventDestroy(CUevent e) { return events().destroy(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 CUresult cuEventRecord(CUevent e, CUstream) {
-  auto* event = reinterpret_cast<Event*>(e);
+  Event* event = events().find(e);
+  if (!event) return CUDA_ERROR_INVALID_HANDLE;
   event->ms = Device::get().elapsed_ms();
   event->recorded = true;
   return sticky();
@@ -119,8 +160,8 @@ CUresult cuEventRecord(CUevent e, CUstream) {
 CUresult cuEventSynchronize(CUevent) { return sticky(); }
 CUresult cuEventQuery(CUevent) { return sticky(); }
 CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
-  const auto *a = reinterpret_cast<Event*>(start), *b = reinterpret_cast<Event*>(end);
-  if (!a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
+  const Event *a = events().find(start), *b = events().find(end);
+  if (!a || !b || !a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
   *ms = static_cast<float>(b->ms - a->ms);
   return CUDA_SUCCESS;
 }
