@@ -27,6 +27,21 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+// ThreadSanitizer too keeps a shadow stack and a clock per thread of
+// execution, so each fiber is a TSan fiber (sanitizer/tsan_interface.h),
+// switched to just before the stack is. Switching without the
+// __tsan_switch_to_fiber_no_sync flag makes each switch a synchronisation:
+// the fibers of a CTA run one at a time, handing over where they switch.
+#if defined(__SANITIZE_THREAD__)
+#define TCGEN_FIBER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TCGEN_FIBER_TSAN 1
+#endif
+#endif
+#if defined(TCGEN_FIBER_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
 
 #if defined(__x86_64__)
 // tcgen_fiber_switch(void** save, void* load): pushes the callee-saved
@@ -100,6 +115,22 @@ inline void asan_arrive([[maybe_unused]] void* fake, [[maybe_unused]] const void
 #endif
 }
 
+// TSan's current fiber (the OS thread's own where none was switched to), or nullptr without TSan.
+inline void* tsan_current() {
+#if defined(TCGEN_FIBER_TSAN)
+  return __tsan_get_current_fiber();
+#else
+  return nullptr;
+#endif
+}
+
+// Just before the stack switch to the fiber `to` (tsan_current's or Fiber::tsan_fiber_).
+inline void tsan_switch([[maybe_unused]] void* to) {
+#if defined(TCGEN_FIBER_TSAN)
+  __tsan_switch_to_fiber(to, 0);
+#endif
+}
+
 [[noreturn]] void fail_errno(const char* call) {
   fail("fiber stack", std::string(call) + " failed: " + std::strerror(errno),
        "memory for the stacks of a CTA's threads");
@@ -159,6 +190,9 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
   // A pooled stack still carries the redzones of its last fiber's frames.
   __asan_unpoison_memory_region(stack_bottom_, stack_size_);
 #endif
+#if defined(TCGEN_FIBER_TSAN)
+  tsan_fiber_ = __tsan_create_fiber(0);
+#endif
 #if defined(__x86_64__)
   // The frame tcgen_fiber_switch pops, 16-byte aligned so that tcgen_fiber_start's
   // call enters Fiber::start with the stack the ABI requires.
@@ -185,19 +219,27 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
 #endif
 }
 
-Fiber::~Fiber() { stacks.give(mapping_, mapped_bytes_); }
+Fiber::~Fiber() {
+#if defined(TCGEN_FIBER_TSAN)
+  __tsan_destroy_fiber(tsan_fiber_);
+#endif
+  stacks.give(mapping_, mapped_bytes_);
+}
 
 #if defined(__x86_64__)
 void Fiber::start(Fiber* self) {
   asan_arrive(nullptr, &self->caller_bottom_, &self->caller_size_);
   self->entry_();
   asan_leave(nullptr, self->caller_bottom_, self->caller_size_);  // this stack's fake frames go
+  tsan_switch(self->tsan_caller_);
   tcgen_fiber_switch(&self->sp_, self->caller_sp_);  // done: never resumed again
 }
 
 void Fiber::resume() {
   void* fake = nullptr;
   asan_leave(&fake, stack_bottom_, stack_size_);
+  tsan_caller_ = tsan_current();
+  tsan_switch(tsan_fiber_);
   tcgen_fiber_switch(&caller_sp_, sp_);
   asan_arrive(fake, nullptr, nullptr);
 }
@@ -205,12 +247,13 @@ void Fiber::resume() {
 void Fiber::suspend() {
   void* fake = nullptr;
   asan_leave(&fake, caller_bottom_, caller_size_);
+  tsan_switch(tsan_caller_);
   tcgen_fiber_switch(&sp_, caller_sp_);
   // The next resume() may come from another frame of the caller's stack.
   asan_arrive(fake, &caller_bottom_, &caller_size_);
 }
 #else
-// Not announced to ASan: makecontext's entry and uc_link return bypass
+// Not announced to ASan or TSan: makecontext's entry and uc_link return bypass
 // Fiber::start (docs/reliability.md; the sanitized builds are x86-64).
 void Fiber::resume() { swapcontext(&caller_, &context_); }
 

@@ -42,6 +42,9 @@ class Fiber {
   std::size_t stack_size_ = 0;
   const void* caller_bottom_ = nullptr;
   std::size_t caller_size_ = 0;
+  // For ThreadSanitizer: this fiber, and the one that resumed it. Unused without TSan.
+  void* tsan_fiber_ = nullptr;
+  void* tsan_caller_ = nullptr;
 #if defined(__x86_64__)
   static void start(Fiber* self);  // the fiber's first frame: entry_(), then back for good
   void* sp_ = nullptr;         // the fiber's stack pointer while it is suspended
