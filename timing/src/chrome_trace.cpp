@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "json_string.hpp"
+#include "tcgen/core/json_string.hpp"
 
 namespace tcgen::timing {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "json_string.hpp"
+#include "tcgen/core/json_string.hpp"
 
 namespace tcgen::timing {
 

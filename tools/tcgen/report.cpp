@@ -3,28 +3,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tcgen/core/json_string.hpp"
+
 namespace tcgen::cli {
 
-namespace {
-
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 void Report::text(const char* format, ...) const {
   if (json_) return;
@@ -35,7 +17,7 @@ void Report::text(const char* format, ...) const {
 }
 
 void Report::raw(std::string_view key, std::string value) { fields_.emplace_back(std::string(key), std::move(value)); }
-void Report::field(std::string_view key, const std::string& value) { raw(key, quoted(value)); }
+void Report::field(std::string_view key, const std::string& value) { raw(key, json_string(value)); }
 void Report::field(std::string_view key, std::int64_t value) { raw(key, std::to_string(value)); }
 void Report::field(std::string_view key, bool value) { raw(key, value ? "true" : "false"); }
 void Report::field(std::string_view key, double value) {
@@ -47,7 +29,7 @@ void Report::field(std::string_view key, double value) {
 
 void Report::field(std::string_view key, const std::vector<std::string>& values) {
   std::string list = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) list += (i ? ", " : "") + quoted(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i) list += (i ? ", " : "") + json_string(values[i]);
   raw(key, list + "]");
 }
 
@@ -60,7 +42,7 @@ void Report::field(std::string_view key, const std::vector<Report>& items) {
 std::string Report::object() const {
   std::string out = "{";
   for (std::size_t i = 0; i < fields_.size(); ++i)
-    out += (i ? ", " : "") + quoted(fields_[i].first) + ": " + fields_[i].second;
+    out += (i ? ", " : "") + json_string(fields_[i].first) + ": " + fields_[i].second;
   return out + "}";
 }
 
