@@ -123,6 +123,13 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& next) {
   printed += next.printed;
   timing.insert(timing.end(), next.timing.begin(), next.timing.end());
   timelines.insert(timelines.end(), next.timelines.begin(), next.timelines.end());
+  if (executed.empty()) {
+    executed = next.executed;
+  } else if (!next.executed.empty()) {
+    if (next.executed.size() != executed.size())
+      fail("profile", "launches of two kernels", "the instruction counts of launches of one entry");
+    for (std::size_t i = 0; i < executed.size(); ++i) executed[i] += next.executed[i];
+  }
   return *this;
 }
 
@@ -188,6 +195,7 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         for (CtaState& state : ctas) {
           state.uniform.resize(threads / 32);
           state.register_counts.resize(threads / 32);
+          if (config.profile) state.executed.assign(entry.code.size(), 0);
           if (config.timing) state.warp_traces.resize(threads / 32);
         }
         // The arrivals and complete_tx an instruction applies: the phases its record completes.
@@ -244,6 +252,8 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
           stats.instructions += state.instructions;
           grid.executed.fetch_add(state.instructions % Thread::kBeat, std::memory_order_relaxed);  // beat() had the rest
           grid.ctas_done.fetch_add(1, std::memory_order_relaxed);
+          if (stats.executed.empty()) stats.executed.assign(state.executed.size(), 0);
+          for (std::size_t i = 0; i < state.executed.size(); ++i) stats.executed[i] += state.executed[i];
           for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
           for (const auto& [rule, text] : state.first_warning) stats.first_warning.try_emplace(rule, text);
           ++stats.ctas;

@@ -35,27 +35,35 @@ Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& 
 
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
-void Thread::run() {
+template <bool kCount>
+void Thread::execute() {
   const Instruction* code = grid_.function.code.data();
   std::uint64_t& count = cta_.instructions;  // the clock too: %clock and %globaltimer read it
+  std::uint64_t* const executed = cta_.executed.data();
+  while (!exited_) {
+    const Instruction& in = code[pc_++];
+    current_ = &in;
+    if constexpr (kCount) ++executed[pc_ - 1];
+    if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();
+    if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
+    if (undefined_ | taint_) [[unlikely]] {
+      run_shadowed(in);
+      continue;
+    }
+    if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
+    in.run(*this, in);
+    if (recorder_) [[unlikely]] recorder_->after(*this, in);
+  }
+}
+
+void Thread::run() {
   rt_.set_fiber_tag(this);  // the model's locator finds the running thread by it (launch.cpp)
   const std::uint64_t watchdog = grid_.config.options.watchdog;
   watchdog_left_ = watchdog ? watchdog : ~std::uint64_t{0};
   progressed();
   try {
-    while (!exited_) {
-      const Instruction& in = code[pc_++];
-      current_ = &in;
-      if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();
-      if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
-      if (undefined_ | taint_) [[unlikely]] {
-        run_shadowed(in);
-        continue;
-      }
-      if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
-      in.run(*this, in);
-      if (recorder_) [[unlikely]] recorder_->after(*this, in);
-    }
+    if (cta_.executed.empty()) execute<false>();
+    else execute<true>();
     if (recorder_) recorder_->finish();
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;

@@ -51,6 +51,7 @@ struct Grid {
 struct CtaState {
   std::uint64_t instructions = 0;                 // executed by the CTA's threads; its %clock
   std::uint64_t writes = 0;                       // memory writes of its threads: progress, to the watchdog
+  std::vector<std::uint64_t> executed;            // LaunchConfig::profile: per instruction, its executions
   std::map<std::string, std::uint64_t> warnings;  // PTX-letter rules broken, by rule
   std::map<std::string, std::string> first_warning;  // rule → where and how its first break in this CTA
   std::string printed;                            // what printf wrote, in order, shown once the CTA is done
@@ -315,6 +316,11 @@ class Thread {
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
+  // The interpreter's loop, to exit. kCount: count each instruction's executions
+  // (LaunchConfig::profile), in an instantiation of its own so that a launch without the profile
+  // pays nothing for it (bench_ptx measured 7% for a run-time test in the loop).
+  template <bool kCount>
+  void execute();
   // The launch's heartbeat (LaunchConfig::heartbeat): each kBeat instructions of the CTA.
   void beat();
   // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.

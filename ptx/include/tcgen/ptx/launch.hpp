@@ -55,6 +55,8 @@ struct LaunchConfig {
   // the OS thread running it, so from several at once: a kernel that spins, or runs for hours,
   // shows that it does (tcgen run's progress line). May be empty.
   std::function<void(const LaunchProgress&)> heartbeat{};
+  // Count the executions of each instruction (LaunchStats::executed): where a launch's time goes.
+  bool profile = false;
 };
 
 // One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.
@@ -83,9 +85,13 @@ struct LaunchStats {
   std::string printed;                             // what device printf wrote (also to stdout), in order
   std::vector<timing::Prediction> timing;          // under LaunchConfig::timing, one per launch
   std::vector<std::vector<timing::Span>> timelines;  // under LaunchConfig::timeline, one per launch
+  // Under LaunchConfig::profile: per instruction of the entry (Function::code, by index), the threads
+  // that executed it, guards that failed included; they add up to `instructions`.
+  std::vector<std::uint64_t> executed;
 
   // A later launch's counts added to these (a kernel's follow-up launch: the
   // sparse decode's combine step); a rule's first break stays the earlier one.
+  // `executed` adds up only over launches of one entry: another's is an error.
   LaunchStats& operator+=(const LaunchStats& next);
 };
 

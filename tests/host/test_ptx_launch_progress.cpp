@@ -1,0 +1,116 @@
+// What a launch tells about its own progress: the heartbeat while it runs (LaunchConfig::heartbeat,
+// tcgen run's progress line) and each instruction's executions once it is done (LaunchConfig::profile,
+// tcgen run --profile). Counted by hand from the kernel's PTX below.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+using namespace tcgen;
+
+namespace {
+
+// Each thread runs the loop `trips` times (PTX lines 14-16), then only even threads store (line 19,
+// guarded: executed by all) and odd threads branch past a second store (lines 20-21).
+std::string kernel(std::uint32_t trips) {
+  return R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd0, [k_param_0];
+	mov.u32 	%r0, %tid.x;
+LOOP:
+	add.s32 	%r1, %r1, 1;
+	setp.lt.u32 	%p1, %r1, )" + std::to_string(trips) + R"(;
+	@%p1 bra.uni 	LOOP;
+	and.b32 	%r2, %r0, 1;
+	setp.eq.u32 	%p2, %r2, 0;
+	@%p2 st.global.u32 	[%rd0], %r1;
+	@!%p2 bra 	DONE;
+	st.global.u32 	[%rd0+4], %r1;
+DONE:
+	ret;
+}
+)";
+}
+
+struct Run {
+  ptx::LaunchStats stats;
+  std::vector<ptx::LaunchProgress> beats;
+};
+
+Run run(std::uint32_t trips, std::uint32_t ctas, bool profile) {
+  const ptx::Module m = ptx::Module::parse(kernel(trips), "count.ptx");
+  std::vector<std::uint32_t> out(2, 0);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  Run r;
+  std::mutex lock;
+  ptx::LaunchConfig config{.grid = {ctas, 1, 1}, .block = {64, 1, 1}};
+  config.profile = profile;
+  config.options.threads = 1;  // the CTAs one after another: the beats in order
+  config.heartbeat = [&](const ptx::LaunchProgress& p) {
+    const std::lock_guard hold(lock);
+    r.beats.push_back(p);
+  };
+  r.stats = ptx::launch(m, m.entry("k"), config, args, memory);
+  return r;
+}
+
+// The instruction of PTX line `line` in the entry's code.
+std::size_t at_line(std::uint32_t line) {
+  const ptx::Module m = ptx::Module::parse(kernel(1), "count.ptx");
+  const ptx::Function& f = m.entry("k");
+  for (std::size_t i = 0; i < f.code.size(); ++i)
+    if (f.code[i].line == line) return i;
+  FAIL("no instruction at PTX line " << line);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("the profile counts each instruction's executions, one per thread, guards that failed included") {
+  const Run r = run(10, 2, true);
+  const std::vector<std::uint64_t>& e = r.stats.executed;
+  const std::uint64_t threads = 2 * 64;
+  REQUIRE(e.size() == ptx::Module::parse(kernel(10), "count.ptx").entry("k").code.size());
+  CHECK(std::accumulate(e.begin(), e.end(), std::uint64_t{0}) == r.stats.instructions);
+  CHECK(e[at_line(12)] == threads);        // mov, once per thread
+  CHECK(e[at_line(14)] == threads * 10);   // the loop's body, 10 trips
+  CHECK(e[at_line(16)] == threads * 10);   // its branch, taken 9 times and not once
+  CHECK(e[at_line(19)] == threads);        // guarded store: every thread executes it, half store
+  CHECK(e[at_line(21)] == threads / 2);    // past the odd threads' branch: even threads only
+  CHECK(r.stats.instructions == threads * (2 + 3 * 10 + 5) + threads / 2);  // ret counted once per thread
+}
+
+TEST_CASE("no profile: no counts") { CHECK(run(10, 1, false).stats.executed.empty()); }
+
+TEST_CASE("the heartbeat comes each 2^20 instructions of a CTA with the launch's count and the CTAs done") {
+  const std::uint32_t trips = 1 << 15;  // 64 threads × 3 × 2^15 = 6 · 2^20 instructions per CTA
+  const Run r = run(trips, 2, false);
+  const std::uint64_t per_cta = r.stats.instructions / 2;
+  REQUIRE(per_cta > 6 * (std::uint64_t{1} << 20));
+  CHECK(r.beats.size() == 2 * (per_cta >> 20));
+  for (std::size_t i = 0; i < r.beats.size(); ++i) {
+    INFO("beat " << i);
+    CHECK(r.beats[i].ctas == 2);
+    const bool second = i >= r.beats.size() / 2;
+    CHECK(r.beats[i].ctas_done == (second ? 1u : 0u));
+    // The first CTA's rest joins the count when it is done: the second CTA's beats include it.
+    const std::uint64_t before = second ? per_cta : 0;
+    CHECK(r.beats[i].instructions == before + ((i % (r.beats.size() / 2)) + 1) * (std::uint64_t{1} << 20));
+  }
+}
