@@ -98,6 +98,7 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   if (const char* s = std::getenv("TCGEN_RUN_WATCHDOG"); s && *s) watchdog = std::strtoull(s, nullptr, 10);
   if (const char* s = std::getenv("TCGEN_RUN_PROGRESS"); s && *s) progress_seconds = std::strtod(s, nullptr);
+  profile = std::getenv("TCGEN_RUN_PROFILE") != nullptr;
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
   if (const char* s = std::getenv("TCGEN_RUN_PROVENANCE"); s && std::strcmp(s, "off") == 0) provenance = false;
@@ -160,6 +161,8 @@ void Device::print_summary() const {
       lines += "json no_effect " + attribute + " " + std::to_string(count) + "\n";
     if (sticky() != cudaSuccess) lines += std::string("json fault ") + error_name(sticky()) + "\n";
     for (const std::string& launch : timing_json_) lines += "json timing " + launch + "\n";
+    if (profile)
+      for (const std::string& kernel : profile_.json()) lines += "json profile " + kernel + "\n";
     write_timeline();
     return to_tcgen_run(lines);
   }
@@ -168,7 +171,9 @@ void Device::print_summary() const {
   if (warnings_.empty()) line += ", no PTX-letter warnings";
   for (const auto& [rule, count] : warnings_) line += ", " + rule + " " + std::to_string(count);
   if (sticky() != cudaSuccess) line += std::string("; the device faulted (") + error_name(sticky()) + ")";
+  if (profile && !profile_.busiest().empty()) line += "; " + profile_.busiest();
   line += "\n";
+  if (profile) line += profile_.table();
   if (!no_effect_.empty()) {  // accepted, as a GPU accepts them, but nothing on the host model changes
     line += "tcgen run: launch attributes with no effect on the host model:";
     for (const auto& [attribute, count] : no_effect_) line += " " + attribute + " " + std::to_string(count);
@@ -244,6 +249,7 @@ Binary* Device::loaded_module(const void* handle, const char* call) {
 }
 
 void Device::unload_module(Binary* b) {
+  if (b->module) profile_.retire(*b->module);
   for (const auto& [name, handle] : b->functions) kernels_.erase(handle.get());
   std::erase_if(binaries_, [b](const std::unique_ptr<Binary>& p) { return p.get() == b; });
 }
@@ -399,6 +405,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     config.timing_sms = timing_sms;
     config.timeline = !trace_path.empty();
     if (progress_seconds > 0) config.heartbeat = progress_line(what, progress_seconds);
+    config.profile = profile;
     ptx::check_launch(*entry, config, args);
   } catch (const Error& e) {
     const bool image = e.field() == "the program's device code";
@@ -417,7 +424,11 @@ cudaError_t Device::launch(const LaunchRequest& r) {
   ++launched_;
   for (const std::string& attribute : r.no_effect) ++no_effect_[attribute];
   try {
+    const auto started = std::chrono::steady_clock::now();
     const ptx::LaunchStats stats = ptx::launch(*module, *entry, config, args, memory);
+    if (profile)
+      profile_.add(short_name(k->name), *module, *entry, stats,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     for (const auto& [rule, count] : stats.warnings) warnings_[rule] += count;
     for (const auto& [rule, text] : stats.first_warning) first_warning_.try_emplace(rule, text);
     for (std::size_t i = 0; i < stats.timing.size(); ++i) {

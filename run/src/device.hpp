@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "profile.hpp"
 #include "tcgen/timing/chrome_trace.hpp"
 #include "tcgen/timing/machine.hpp"
 
@@ -76,6 +77,7 @@ class Device {
   // TCGEN_RUN_PROGRESS: seconds between the progress lines of a launch still running (0: none,
   // tcgen run --quiet).
   double progress_seconds = 5;
+  bool profile = false;  // TCGEN_RUN_PROFILE: tcgen run --profile (Profile)
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
   // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's
@@ -158,6 +160,7 @@ class Device {
   std::map<std::string, std::uint64_t> no_effect_;  // launch attribute → launches that asked for it
   std::map<std::string, std::string> first_warning_;  // rule → where it was first broken, and how
   std::vector<std::string> timing_json_;        // one object per launch, for --json
+  Profile profile_;                             // under `profile`
   std::vector<timing::TraceLaunch> timelines_;  // for the trace file
   double timeline_clock_ = 0;                   // predicted seconds of the launches so far
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -32,7 +32,7 @@ namespace tcgen::cli {
 namespace {
 
 constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--watchdog N] [--quiet] [--json]
-                 [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json [--force]]
+                 [--profile] [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json [--force]]
                  -- PROGRAM [ARGS...]
 
 Runs PROGRAM, a CUDA program built for sm_100a, on the host model: every
@@ -89,6 +89,11 @@ constexpr Option kOptions[] = {
      "MMA: a legal descriptor that reads the wrong bytes (LBO/SBO\n"
      "swapped, a swizzle not the TMA box's, the other major-ness) is\n"
      "named at the MMA (operand_not_a_tile, docs/model.md); default on"},
+    {"profile", {},
+     "where the host time goes: per kernel its launches, CTAs, PTX\n"
+     "thread-instructions, host seconds and instructions per second,\n"
+     "and the 10 PTX lines (with CUDA lines) that executed most; the\n"
+     "summary line names the kernel that took most host time"},
     {"timing", {},
      "after each kernel, its predicted time on a B200 from the timing\n"
      "model (docs/timing.md): TFLOP/s, percent of peak, the unit that\n"
@@ -116,7 +121,10 @@ constexpr Option kOptions[] = {
      "launch_attributes_without_effect {attribute: launches},\n"
      "timing (with --timing: one object per launch with kernel, grid,\n"
      "predicted_seconds, tensor_flops, tflops, bytes_hbm, bound, busy,\n"
-     "waits per warp),\n"
+     "waits per warp), profile (with --profile: one object per kernel,\n"
+     "most host time first, with kernel, launches, ctas,\n"
+     "thread_instructions, host_seconds, instructions_per_second and\n"
+     "hottest [{ptx_line, source, instruction, thread_instructions}]),\n"
      "ended_without_summary (null, or why there is no summary: a\n"
      "crash, an abort, _exit, the loader, the static runtime); always\n"
      "printed, after the sentence that says why where there is one"}};
@@ -170,7 +178,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   else r.raw("signal", "null");
   std::string fault, driver_only = "false";
   std::int64_t launches = 0;
-  std::string timing;
+  std::string timing, profile;
   std::istringstream in(h.json);
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
@@ -183,6 +191,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
     if (key == "driver_only") driver_only = value;
     if (key == "no_effect") no_effect.field(value, static_cast<std::int64_t>(std::stoll(count)));
     if (key == "timing") timing += (timing.empty() ? "" : ", ") + line.substr(std::string("json timing ").size());
+    if (key == "profile") profile += (profile.empty() ? "" : ", ") + line.substr(std::string("json profile ").size());
   }
   r.field("kernel_launches", launches);
   r.raw("warnings", warnings.object());
@@ -193,6 +202,7 @@ std::string summary_json(const Heard& h, std::span<const std::string> program, i
   r.field("unemulated_driver_functions", h.unemulated);
   r.raw("launch_attributes_without_effect", no_effect.object());
   r.raw("timing", "[" + timing + "]");
+  r.raw("profile", "[" + profile + "]");
   if (ended.empty()) r.raw("ended_without_summary", "null");
   else r.field("ended_without_summary", ended);
   return r.object();
@@ -238,7 +248,7 @@ int run_program(std::span<const std::string> args) {
     std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
     return 0;
   }
-  bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false;
+  bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false, profile = false;
   std::string seed, threads, watchdog, timing_sms, trace, timing_set;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
@@ -257,6 +267,7 @@ int run_program(std::span<const std::string> args) {
     else if (args[i] == "--watchdog" && i + 1 < args.size())
       watchdog = std::to_string(parse_integer("watchdog", args[++i], 0, std::int64_t{1} << 50));
     else if (args[i] == "--timing") timing = true;
+    else if (args[i] == "--profile") profile = true;
     else if (args[i] == "--provenance" && i + 1 < args.size()) {
       if (args[i + 1] != "on" && args[i + 1] != "off") fail("--provenance", args[i + 1], "expected on or off");
       provenance = args[++i] == "on";
@@ -275,7 +286,7 @@ int run_program(std::span<const std::string> args) {
       trace = std::filesystem::absolute(args[++i]).string(), timing = true;
     else
       fail("option", args[i],
-           "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --provenance on|off, --timing, --timing-sms N, "
+           "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --provenance on|off, --profile, --timing, --timing-sms N, "
            "--timing-set NAME=VALUE, --trace FILE, --force or -- "
            "before the program; see tcgen run --help");
   }
@@ -306,6 +317,7 @@ int run_program(std::span<const std::string> args) {
     if (quiet) setenv("TCGEN_RUN_PROGRESS", "0", 1);
     if (json) setenv("TCGEN_RUN_JSON", "1", 1);
     if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
+    if (profile) setenv("TCGEN_RUN_PROFILE", "1", 1);
     if (!provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);
     if (!timing_sms.empty()) setenv("TCGEN_RUN_TIMING_SMS", timing_sms.c_str(), 1);
     if (!trace.empty()) setenv("TCGEN_RUN_TRACE", trace.c_str(), 1);

@@ -1,0 +1,145 @@
+#include "profile.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "tcgen/core/json_string.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+namespace tcgen::run {
+
+namespace {
+
+std::string format(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+double rate(std::uint64_t instructions, double seconds) { return seconds > 0 ? double(instructions) / seconds : 0; }
+
+// "dir/../x/gemm.cu:88" as "gemm.cu:88" for a table row; the JSON keeps the whole path.
+std::string file_name(const std::string& source) {
+  const std::size_t slash = source.rfind('/');
+  return slash == std::string::npos ? source : source.substr(slash + 1);
+}
+
+// A PTX statement on one line of a table: each run of spaces and tabs as one space.
+std::string one_spaced(const std::string& text) {
+  std::string s;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\t';
+    if (!space) s += c;
+    else if (!s.empty() && s.back() != ' ') s += ' ';
+  }
+  return s;
+}
+
+}  // namespace
+
+void Profile::add(const std::string& kernel, const ptx::Module& module, const ptx::Function& entry,
+                  const ptx::LaunchStats& stats, double seconds) {
+  Kernel& k = live_[&entry];
+  if (k.lines.empty()) {  // the first launch: what each instruction is, kept past the module's life
+    k.name = kernel;
+    k.module = &module;
+    k.lines.resize(entry.code.size());
+    for (std::size_t i = 0; i < entry.code.size(); ++i)
+      k.lines[i] = {entry.code[i].line, module.source_position(entry, entry.code[i].loc), one_spaced(entry.code[i].text), 0};
+  }
+  ++k.launches;
+  k.ctas += stats.ctas;
+  k.instructions += stats.instructions;
+  k.seconds += seconds;
+  for (std::size_t i = 0; i < stats.executed.size() && i < k.lines.size(); ++i) k.lines[i].executed += stats.executed[i];
+}
+
+void Profile::retire(const ptx::Module& module) {
+  for (auto it = live_.begin(); it != live_.end();) {
+    if (it->second.module != &module) {
+      ++it;
+      continue;
+    }
+    retired_.push_back(std::move(it->second));
+    retired_.back().module = nullptr;
+    it = live_.erase(it);
+  }
+}
+
+std::vector<const Profile::Kernel*> Profile::by_time() const {
+  std::vector<const Kernel*> all;
+  for (const auto& [entry, k] : live_) all.push_back(&k);
+  for (const Kernel& k : retired_) all.push_back(&k);
+  std::stable_sort(all.begin(), all.end(), [](const Kernel* a, const Kernel* b) { return a->seconds > b->seconds; });
+  return all;
+}
+
+std::vector<const Profile::Line*> Profile::hottest(const Kernel& k) {
+  std::vector<const Line*> lines;
+  for (const Line& l : k.lines)
+    if (l.executed) lines.push_back(&l);
+  const std::size_t n = std::min(kHottest, lines.size());
+  std::partial_sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n), lines.end(),
+                    [](const Line* a, const Line* b) {
+                      return a->executed != b->executed ? a->executed > b->executed : a->ptx_line < b->ptx_line;
+                    });
+  lines.resize(n);
+  return lines;
+}
+
+std::string Profile::table() const {
+  const std::vector<const Kernel*> kernels = by_time();
+  if (kernels.empty()) return "tcgen run: profile: no kernel ran\n";
+  std::string s = "tcgen run: profile, most host time first:\n";
+  char row[512];
+  std::snprintf(row, sizeof row, "  %-40s %9s %9s %15s %9s %11s\n", "kernel", "launches", "CTAs", "thread-instr",
+                "host s", "instr/s");
+  s += row;
+  for (const Kernel* k : kernels) {
+    std::snprintf(row, sizeof row, "  %-40s %9llu %9llu %15llu %9.3f %11.3g\n", k->name.c_str(),
+                  static_cast<unsigned long long>(k->launches), static_cast<unsigned long long>(k->ctas),
+                  static_cast<unsigned long long>(k->instructions), k->seconds, rate(k->instructions, k->seconds));
+    s += row;
+  }
+  for (const Kernel* k : kernels) {
+    s += "tcgen run: the PTX lines of " + k->name + " that executed most (thread-instructions):\n";
+    for (const Line* l : hottest(*k)) {
+      const double share = k->instructions ? 100.0 * double(l->executed) / double(k->instructions) : 0;
+      s += "  " + format("%5.1f%%", share) + "  PTX line " + std::to_string(l->ptx_line) +
+           (l->source.empty() ? "" : ", " + file_name(l->source)) + ": " + l->text + "\n";
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> Profile::json() const {
+  std::vector<std::string> out;
+  for (const Kernel* k : by_time()) {
+    std::string s = "{\"kernel\": " + json_string(k->name) + ", \"launches\": " + std::to_string(k->launches) +
+                    ", \"ctas\": " + std::to_string(k->ctas) + ", \"thread_instructions\": " +
+                    std::to_string(k->instructions) + ", \"host_seconds\": " + format("%.6g", k->seconds) +
+                    ", \"instructions_per_second\": " + format("%.6g", rate(k->instructions, k->seconds)) +
+                    ", \"hottest\": [";
+    bool first = true;
+    for (const Line* l : hottest(*k)) {
+      s += std::string(first ? "" : ", ") + "{\"ptx_line\": " + std::to_string(l->ptx_line) +
+           ", \"source\": " + (l->source.empty() ? "null" : json_string(l->source)) +
+           ", \"instruction\": " + json_string(l->text) + ", \"thread_instructions\": " + std::to_string(l->executed) + "}";
+      first = false;
+    }
+    out.push_back(s + "]}");
+  }
+  return out;
+}
+
+std::string Profile::busiest() const {
+  const std::vector<const Kernel*> kernels = by_time();
+  double total = 0;
+  for (const Kernel* k : kernels) total += k->seconds;
+  if (kernels.empty() || total <= 0) return "";
+  return "most host time in " + kernels[0]->name + " (" + format("%.0f%%", 100 * kernels[0]->seconds / total) +
+         " of the kernels')";
+}
+
+}  // namespace tcgen::run
