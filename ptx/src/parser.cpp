@@ -38,6 +38,21 @@ std::string demangled_or(const char* mangled, const std::string& fallback) {
 
 std::string demangle_type(const std::type_info& type) { return demangled_or(type.name(), type.name()); }
 
+std::string nested_name_prefix(const std::string& mangled) {
+  if (!mangled.starts_with("_ZN")) return {};
+  const auto digit = [&](std::size_t at) { return at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9'; };
+  std::string out;
+  std::size_t at = 3;
+  while (digit(at)) {  // <source-name> ::= <length> <identifier>
+    std::size_t length = 0;
+    for (; digit(at) && length <= mangled.size(); ++at) length = length * 10 + static_cast<std::size_t>(mangled[at] - '0');
+    if (length == 0 || length > mangled.size() - at) return {};
+    out += (out.empty() ? "" : "::") + mangled.substr(at, length);
+    at += length;
+  }
+  return out.empty() ? out : out + (at < mangled.size() && mangled[at] == 'I' ? "<…>" : "");
+}
+
 std::string demangle(const std::string& name) {
   if (name.rfind("_Z", 0) != 0) return name;  // extern "C" names: "b" would demangle to "bool"
   return demangled_or(name.c_str(), name);
