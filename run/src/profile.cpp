@@ -25,6 +25,12 @@ std::string file_name(const std::string& source) {
   return slash == std::string::npos ? source : source.substr(slash + 1);
 }
 
+// UTF-8: a byte that continues a character ("…" in "gemm<…>" is three bytes, one column).
+bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+std::size_t columns(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return !continuation(c); }));
+}
+
 // A PTX statement on one line of a table: each run of spaces and tabs as one space.
 std::string one_spaced(const std::string& text) {
   std::string s;
@@ -91,13 +97,26 @@ std::vector<const Profile::Line*> Profile::hottest(const Kernel& k) {
 std::string Profile::table() const {
   const std::vector<const Kernel*> kernels = by_time();
   if (kernels.empty()) return "tcgen run: profile: no kernel ran\n";
+  // The name column as wide as the longest name, up to kNameWidth; a longer name ends in "…".
+  constexpr std::size_t kNameWidth = 64;
+  std::size_t width = 6;
+  for (const Kernel* k : kernels) width = std::max(width, std::min(columns(k->name), kNameWidth));
+  const auto cell = [&](const std::string& name) {
+    if (columns(name) <= width) return name + std::string(width - columns(name), ' ');
+    std::string cut;
+    for (const char c : name) {  // whole UTF-8 characters, width - 1 of them
+      if (!continuation(c) && columns(cut) == width - 1) break;
+      cut += c;
+    }
+    return cut + "…";
+  };
   std::string s = "tcgen run: profile, most host time first:\n";
   char row[512];
-  std::snprintf(row, sizeof row, "  %-40s %9s %9s %15s %9s %11s\n", "kernel", "launches", "CTAs", "thread-instr",
-                "host s", "instr/s");
+  std::snprintf(row, sizeof row, "  %s %9s %9s %15s %9s %11s\n", cell("kernel").c_str(), "launches", "CTAs",
+                "thread-instr", "host s", "instr/s");
   s += row;
   for (const Kernel* k : kernels) {
-    std::snprintf(row, sizeof row, "  %-40s %9llu %9llu %15llu %9.3f %11.3g\n", k->name.c_str(),
+    std::snprintf(row, sizeof row, "  %s %9llu %9llu %15llu %9.3f %11.3g\n", cell(k->name).c_str(),
                   static_cast<unsigned long long>(k->launches), static_cast<unsigned long long>(k->ctas),
                   static_cast<unsigned long long>(k->instructions), k->seconds, rate(k->instructions, k->seconds));
     s += row;
