@@ -358,6 +358,7 @@ class Thread {
   std::vector<std::uint64_t> local_written_;
   const Instruction* current_ = nullptr;
   std::uint64_t watchdog_left_ = 0;  // instructions before the watchdog looks again
+  mutable std::size_t last_allocation_ = 0;  // Grid::memory's entry of the last global access (host_bytes)
   std::uint64_t seen_local_ = 0, seen_grid_ = 0;  // the progress counts it saw then
   std::map<std::uint32_t, std::uint32_t> uniform_visits_;  // bra.uni executions by instruction
   std::map<unsigned, std::uint64_t> reductions_;           // bar.red uses by barrier id
