@@ -103,7 +103,7 @@ bool decode_setp(const Opcode& op, Instruction& in, std::string& why) {
   const Type ty = in.type;
   const std::optional<Cmp> c = parse_cmp(op.parts.size() > 1 ? op.parts[1] : "");
   if (!c) {
-    why = "comparison " + std::string(op.parts[1]);
+    why = op.parts.size() > 1 ? "comparison " + std::string(op.parts[1]) : "setp without a comparison (setp.CmpOp.type)";
     return false;
   }
   SetpModifiers m{.cmp = *c,

@@ -102,3 +102,12 @@ TEST_CASE("a form not modelled is refused at load, naming the nearest form the i
   CHECK(extra.find("not modelled: lop3.b32 with 6 operands") != std::string::npos);
   CHECK(extra.find("lop3.b32 with 5 operands") != std::string::npos);
 }
+
+TEST_CASE("setp without a comparison is refused, not read past its opcode's parts (found by fuzz_ptx_module)") {
+  // Decoding read the comparison as the opcode's second part, which setp alone lacks: a heap read
+  // past a vector that only the asan preset sees; both are refused as forms the interpreter lacks.
+  const std::string regs = ".reg .pred %p<4>;\n.reg .f32 %f<8>;";
+  CHECK(refusal("setp.lt.f32 %p1, %f2, %f3;", regs).empty());
+  CHECK(refusal("setp %f1, %f2, %f3, %f4;", regs).find("not modelled: setp with 4 operands") != std::string::npos);
+  CHECK(refusal("setp.f32 %p1, %f2, %f3;", regs).find("not modelled: setp.f32 with 3 operands") != std::string::npos);
+}
