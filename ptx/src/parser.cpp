@@ -38,12 +38,13 @@ std::string demangled_or(const char* mangled, const std::string& fallback) {
 
 std::string demangle_type(const std::type_info& type) { return demangled_or(type.name(), type.name()); }
 
-std::string nested_name_prefix(const std::string& mangled) {
-  if (!mangled.starts_with("_ZN")) return {};
+std::string leading_name(const std::string& mangled) {
+  if (!mangled.starts_with("_Z")) return {};
   const auto digit = [&](std::size_t at) { return at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9'; };
+  const bool nested = mangled.size() > 2 && mangled[2] == 'N';  // <nested-name>, else <unscoped-name>
   std::string out;
-  std::size_t at = 3;
-  while (digit(at)) {  // <source-name> ::= <length> <identifier>
+  std::size_t at = nested ? 3 : 2;
+  while (digit(at) && (nested || out.empty())) {  // <source-name> ::= <length> <identifier>
     std::size_t length = 0;
     for (; digit(at) && length <= mangled.size(); ++at) length = length * 10 + static_cast<std::size_t>(mangled[at] - '0');
     if (length == 0 || length > mangled.size() - at) return {};

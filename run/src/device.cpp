@@ -41,7 +41,7 @@ std::string dims(const dim3& d) {
 // arguments, parameters and return type.
 std::string short_name(const std::string& mangled) {
   std::string s = ptx::demangle(mangled);
-  if (s == mangled && !ptx::nested_name_prefix(mangled).empty()) return ptx::nested_name_prefix(mangled);
+  if (s == mangled && !ptx::leading_name(mangled).empty()) return ptx::leading_name(mangled);  // unreadable whole
   for (std::size_t a; (a = s.find("(anonymous namespace)::")) != std::string::npos;) s.erase(a, 23);
   if (const auto p = s.find('('); p != std::string::npos) s.resize(p);
   const auto t = s.find('<');

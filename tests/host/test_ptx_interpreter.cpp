@@ -1788,13 +1788,14 @@ TEST_CASE("a block of any size: a partial last warp runs only its threads, and b
   }
 }
 
-TEST_CASE("a mangled name the demangler cannot read whole gets its leading nested name (Itanium ABI <nested-name>)") {
+TEST_CASE("a mangled name the demangler cannot read whole gets its leading name (Itanium ABI <nested-name>, <unscoped-name>)") {
   // The start of CUTLASS 70_blackwell_fp16_gemm's kernel (1,275 characters; c++filt refuses the whole).
   const std::string cutlass = "_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEE";
-  CHECK(ptx::nested_name_prefix(cutlass) == "cutlass::device_kernel<…>");
-  CHECK(ptx::nested_name_prefix("_ZN5tcgen4gemm11gemm_kernelE") == "tcgen::gemm::gemm_kernel");
-  CHECK(ptx::nested_name_prefix("_Z5saxpyifPKfPf").empty());  // not a nested name
-  CHECK(ptx::nested_name_prefix("scale_add").empty());
-  CHECK(ptx::nested_name_prefix("_ZN99short").empty());  // a length past the end
-  CHECK(ptx::nested_name_prefix("_ZN0E").empty());
+  CHECK(ptx::leading_name(cutlass) == "cutlass::device_kernel<…>");
+  CHECK(ptx::leading_name("_ZN5tcgen4gemm11gemm_kernelE") == "tcgen::gemm::gemm_kernel");
+  CHECK(ptx::leading_name("_Z5saxpyifPKfPf") == "saxpy");
+  CHECK(ptx::leading_name("_Z11gemm_deviceI13SharedStorageIN7cutlass6half_tE") == "gemm_device<…>");  // CuTe's
+  CHECK(ptx::leading_name("scale_add").empty());
+  CHECK(ptx::leading_name("_ZN99short").empty());  // a length past the end
+  CHECK(ptx::leading_name("_ZN0E").empty());
 }

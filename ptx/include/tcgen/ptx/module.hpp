@@ -140,10 +140,11 @@ class Module {
 std::string demangle(const std::string& name);
 // The C++ name of a type.
 std::string demangle_type(const std::type_info& type);
-// The nested name at the front of an Itanium-mangled name: "_ZN7cutlass13device_kernelI..." as
-// "cutlass::device_kernel<…>"; empty for another kind of name. A short name for those the
-// demangler cannot read whole (CUTLASS's kernels of 1,000 characters and more; c++filt refuses
-// them too); never a lookup key, as it drops the template arguments.
-std::string nested_name_prefix(const std::string& mangled);
+// The name at the front of an Itanium-mangled name, nested or not: "_ZN7cutlass13device_kernelI..."
+// as "cutlass::device_kernel<…>", "_Z11gemm_deviceI..." as "gemm_device<…>"; empty for another
+// kind of name. A short name for those the demangler cannot read whole (CUTLASS's and CuTe's
+// kernels of 1,000 characters and more; c++filt refuses them too); never a lookup key, as it
+// drops the template arguments.
+std::string leading_name(const std::string& mangled);
 
 }  // namespace tcgen::ptx
