@@ -90,18 +90,31 @@ def build(p, source, corpus, nvcc):
     return binary, None
 
 
+def where_time_goes(summary):
+    """'88% BlockForEach<…>; 1.1e+08/s': the share of the kernels' host time the kernel that took most
+    took, and the thread-instructions a second over all of them (tcgen run --profile); '' without."""
+    kernels = summary.get("profile") or []
+    seconds = sum(k["host_seconds"] for k in kernels)
+    if seconds <= 0:
+        return ""
+    top = max(kernels, key=lambda k: k["host_seconds"])
+    rate = sum(k["thread_instructions"] for k in kernels) / seconds
+    return f"{100 * top['host_seconds'] / seconds:.0f}% {top['kernel']}; {rate:.2g}/s"
+
+
 def run(p, binary, tcgen, timeout):
-    """(verdict, seconds, letters {rule: count}, reason) of one run under tcgen run --json."""
+    """(verdict, seconds, letters {rule: count}, reason, where the time goes) of one run under
+    tcgen run --json --profile."""
     start = time.monotonic()
     # Its own session: on a timeout the program goes too, not tcgen run alone (it would hold the pipes open).
-    proc = subprocess.Popen([tcgen, "run", "--json", "--", binary, *p.arguments], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([tcgen, "run", "--json", "--profile", "--", binary, *p.arguments], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, 9)
         proc.communicate()
-        return "fail", time.monotonic() - start, {}, f"did not finish in {timeout} s"
+        return "fail", time.monotonic() - start, {}, f"did not finish in {timeout} s", ""
     r = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     seconds = time.monotonic() - start
     lines = r.stderr.strip().splitlines()
@@ -110,8 +123,9 @@ def run(p, binary, tcgen, timeout):
     except json.JSONDecodeError:
         summary = {}
     if "verb" not in summary:  # tcgen run always ends with its JSON object: without it, nothing is known
-        return "fail", seconds, {}, f"exit {r.returncode} without tcgen run's summary"
+        return "fail", seconds, {}, f"exit {r.returncode} without tcgen run's summary", ""
     letters = summary.get("warnings", {})
+    where = where_time_goes(summary)
     said = [l for l in lines[:-1] if l.strip()]
     if summary.get("fault") or summary.get("ended_without_summary") or r.returncode != 0:
         # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode);
@@ -120,12 +134,12 @@ def run(p, binary, tcgen, timeout):
         if summary.get("unemulated_driver_functions"):
             reason = ("asked for driver functions tcgen does not emulate: " +
                       ", ".join(summary["unemulated_driver_functions"]) + "; then: " + reason)
-        return "fail", seconds, letters, f"exit {r.returncode}: {reason}"
+        return "fail", seconds, letters, f"exit {r.returncode}: {reason}", where
     if re.search(FAILED, r.stdout):
-        return "fail", seconds, letters, "its own check failed: " + re.search("(?:" + FAILED + ").*", r.stdout).group(0)[:200]
+        return "fail", seconds, letters, "its own check failed: " + re.search("(?:" + FAILED + ").*", r.stdout).group(0)[:200], where
     if not re.search(p.passed, r.stdout):
-        return "fail", seconds, letters, f"exit 0 without its own verdict '{p.passed}'"
-    return "pass", seconds, letters, ""
+        return "fail", seconds, letters, f"exit 0 without its own verdict '{p.passed}'", where
+    return "pass", seconds, letters, "", where
 
 
 def report(results, path, everything):
@@ -135,21 +149,27 @@ def report(results, path, everything):
     if os.path.exists(path):
         for line in open(path):
             if line.startswith("| ") and not line.startswith("| program") and " | " in line:
-                kept[line.split(" | ")[0][2:]] = line.rstrip("\n")
-    for p, (verdict, seconds, letters, reason) in results:
+                cells = line.rstrip("\n").split(" | ")
+                if len(cells) == 6:  # a row from before the profile column
+                    cells.insert(4, "-")
+                kept[cells[0][2:]] = " | ".join(cells)
+    for p, (verdict, seconds, letters, reason, where) in results:
         broken = ", ".join(f"`{k}`: {v}" for k, v in sorted(letters.items())) or "none"
         time_text = f"{seconds:.1f} s" if seconds else "-"
-        kept[p.name] = (f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | {broken} | "
-                        f"{reason.replace('|', '/')} |")
+        kept[p.name] = (f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | "
+                        f"{where.replace('|', '/') or '-'} | {broken} | {reason.replace('|', '/')} |")
     rows = ["# The silicon-proven corpus under `tcgen run`", "",
             "Public programs that run on B200s, built unmodified from `" + CUTLASS + "` (PyPI) for",
             "`compute_100a` with `-cudart shared`, run under `tcgen run` at a small problem with their own",
             "verification on. A program passes with its own pass verdict, exit 0 and no fault. Written by",
             "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`. Kernels in Triton, Gluon and",
             "CuTe DSL, compiled by the languages from PyPI and launched their own way, are in docs/run.md",
-            "(Python kernel languages; ctest labels `triton` and `cute_dsl`).", "",
-            "| program | arguments | verdict | time on the host model | PTX letters broken (rule: times) | why not |",
-            "|---|---|---|---|---|---|"]
+            "(Python kernel languages; ctest labels `triton` and `cute_dsl`). Where the time goes",
+            "(`tcgen run --profile`): the share of the kernels' host time the kernel that took most took,",
+            "and the PTX thread-instructions a second over all its kernels; `-` where not measured yet.", "",
+            "| program | arguments | verdict | time on the host model | where the time goes | "
+            "PTX letters broken (rule: times) | why not |",
+            "|---|---|---|---|---|---|---|"]
     listed = [kept[p.name] for p in everything if p.name in kept]
     passed = sum(1 for r in listed if " | pass | " in r)
     rows += listed + ["", f"{passed} of {len(listed)} pass."]
@@ -183,10 +203,10 @@ def main():
         built = list(pool.map(lambda p: build(p, source, corpus, a.nvcc), chosen))
     results = []
     for p, (binary, error) in zip(chosen, built):
-        r = ("fail", 0.0, {}, error) if error else run(p, binary, tcgen, a.timeout)
+        r = ("fail", 0.0, {}, error, "") if error else run(p, binary, tcgen, a.timeout)
         results.append((p, r))
         letters = ", ".join(f"{k} {v}" for k, v in sorted(r[2].items()))
-        print(f"{p.name}: {r[0]} ({r[1]:.1f} s){'; letters: ' + letters if letters else ''}"
+        print(f"{p.name}: {r[0]} ({r[1]:.1f} s{'; ' + r[4] if r[4] else ''}){'; letters: ' + letters if letters else ''}"
               f"{'; ' + r[3] if r[3] else ''}", flush=True)
     if a.report:
         report(results, os.path.join(ROOT, "docs", "corpus.md"), programs())
