@@ -1,4 +1,4 @@
-// The PTX reader on hostile nesting (issue 42): 200,000 nested braces in an initializer overflowed the
+// The PTX reader on hostile nesting: 200,000 nested braces in an initializer overflowed the
 // stack of the recursive parser (SIGSEGV in tcgen ptx); now it reads them with a loop and refuses a
 // depth past its limit with an error naming the line, the depth and the limit.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// The livelock watchdog (exec::LaunchOptions::watchdog, issue 42): a kernel that branches to itself
+// The livelock watchdog (exec::LaunchOptions::watchdog): a kernel that branches to itself
 // ran forever, silently, as it never blocks and the deadlock check looks only when all block. Now a
 // thread that runs the watchdog's count of instructions with no write, barrier or progress of another
 // warp stops the launch with a report naming the loop's PTX lines and where each thread is.

@@ -1,4 +1,4 @@
-# The output guard's cases and the careless-use holes of issue 42, included by
+# The output guard's cases and the careless-use holes, included by
 # cli_test.cmake (its macros: run, ok, refused, unreadable, die) for the cases
 # named guard_* and careless_*. Each data-loss case checks that the file it
 # aims at is unchanged, not only the exit code.

@@ -99,7 +99,7 @@ function(docs_list_is_output command)
   endif()
 endfunction()
 
-# The output guard's and the careless-use cases (issue 42) have their own file.
+# The output guard's and the careless-use cases have their own file.
 if(CASE MATCHES "^(guard|careless)_")
   include("${CMAKE_CURRENT_LIST_DIR}/cli_guard_cases.cmake")
   return()
@@ -1032,7 +1032,7 @@ elseif(CASE STREQUAL "ptx_opcodes")
   run(ptx --opcodes)
   docs_list_is_output("tcgen ptx --opcodes")
 elseif(CASE STREQUAL "ptx_deep")
-  # Hostile nesting (issue 42): an initializer 200,000 braces deep and blocks as deep overflowed the
+  # Hostile nesting: an initializer 200,000 braces deep and blocks as deep overflowed the
   # recursive parser's stack (SIGSEGV); now exit 2 with the line, the depth and the limit.
   string(REPEAT "{" 200000 open)
   string(REPEAT "}" 200000 close)

@@ -129,7 +129,7 @@ TEST_CASE("what is not a float32/float16/float64 C-order array is an error namin
 
 TEST_CASE("a shape of 9,000 dimensions is refused by count, not read by a recursive matcher") {
   // The header was matched with std::regex, whose libstdc++ executor recurses once per character: this
-  // 27 kB shape overflowed the stack (SIGSEGV in tcgen gemm --a, fmha --q, issue 42).
+  // 27 kB shape overflowed the stack (SIGSEGV in tcgen gemm --a, fmha --q).
   const std::string path = scratch("deep");
   std::string dims = "1";
   for (int i = 1; i < 9000; ++i) dims += ", 1";
