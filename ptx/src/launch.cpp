@@ -260,6 +260,10 @@ LaunchStats launch(const Module& module, const Function& entry, const LaunchConf
         }
         std::fflush(stdout);
         if (config.options.progress) config.options.progress(index + 1, units);
+        // A grid of many short CTAs beats here: none of them may reach Thread::kBeat on its own.
+        if (config.heartbeat)
+          config.heartbeat({grid.executed.load(std::memory_order_relaxed), grid.ctas_done.load(std::memory_order_relaxed),
+                            grid.ctas});
       });
   if (config.timing) {
     trace.kernel = entry.demangled;

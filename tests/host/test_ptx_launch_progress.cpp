@@ -98,19 +98,24 @@ TEST_CASE("the profile counts each instruction's executions, one per thread, gua
 
 TEST_CASE("no profile: no counts") { CHECK(run(10, 1, false).stats.executed.empty()); }
 
-TEST_CASE("the heartbeat comes each 2^20 instructions of a CTA with the launch's count and the CTAs done") {
+TEST_CASE("the heartbeat comes each 2^20 instructions of a CTA and at each CTA's end, with the counts so far") {
   const std::uint32_t trips = 1 << 15;  // 64 threads × 3 × 2^15 = 6 · 2^20 instructions per CTA
   const Run r = run(trips, 2, false);
-  const std::uint64_t per_cta = r.stats.instructions / 2;
-  REQUIRE(per_cta > 6 * (std::uint64_t{1} << 20));
-  CHECK(r.beats.size() == 2 * (per_cta >> 20));
-  for (std::size_t i = 0; i < r.beats.size(); ++i) {
-    INFO("beat " << i);
-    CHECK(r.beats[i].ctas == 2);
-    const bool second = i >= r.beats.size() / 2;
-    CHECK(r.beats[i].ctas_done == (second ? 1u : 0u));
-    // The first CTA's rest joins the count when it is done: the second CTA's beats include it.
-    const std::uint64_t before = second ? per_cta : 0;
-    CHECK(r.beats[i].instructions == before + ((i % (r.beats.size() / 2)) + 1) * (std::uint64_t{1} << 20));
+  const std::uint64_t per_cta = r.stats.instructions / 2, beat = std::uint64_t{1} << 20, inside = per_cta >> 20;
+  REQUIRE(inside >= 6);
+  // One CTA after the other (threads = 1): its beats, then its end, which joins the rest of its count.
+  REQUIRE(r.beats.size() == 2 * (inside + 1));
+  for (std::uint64_t cta = 0; cta < 2; ++cta) {
+    for (std::uint64_t k = 0; k < inside; ++k) {
+      const ptx::LaunchProgress& b = r.beats[cta * (inside + 1) + k];
+      INFO("CTA " << cta << ", beat " << k);
+      CHECK(b.ctas == 2);
+      CHECK(b.ctas_done == cta);
+      CHECK(b.instructions == cta * per_cta + (k + 1) * beat);
+    }
+    const ptx::LaunchProgress& end = r.beats[cta * (inside + 1) + inside];
+    INFO("the end of CTA " << cta);
+    CHECK(end.ctas_done == cta + 1);
+    CHECK(end.instructions == (cta + 1) * per_cta);
   }
 }

@@ -51,9 +51,9 @@ struct LaunchConfig {
   const timing::Machine* timing = nullptr;
   int timing_sms = 0;
   bool timeline = false;
-  // Called each time a CTA has executed another 2^20 instructions (about a tenth of a second), from
-  // the OS thread running it, so from several at once: a kernel that spins, or runs for hours,
-  // shows that it does (tcgen run's progress line). May be empty.
+  // Called each time a CTA has executed another 2^20 instructions (about a tenth of a second), and
+  // when a cluster is done, from the OS thread running it, so from several at once: a kernel that
+  // spins, or runs for hours, shows that it does (tcgen run's progress line). May be empty.
   std::function<void(const LaunchProgress&)> heartbeat{};
   // Count the executions of each instruction (LaunchStats::executed): where a launch's time goes.
   bool profile = false;
