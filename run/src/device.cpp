@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,7 +99,11 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_SEED"); s && *s) seed = std::strtoull(s, nullptr, 10);
   if (const char* s = std::getenv("TCGEN_RUN_THREADS"); s && *s) threads = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
   if (const char* s = std::getenv("TCGEN_RUN_WATCHDOG"); s && *s) watchdog = std::strtoull(s, nullptr, 10);
-  if (const char* s = std::getenv("TCGEN_RUN_PROGRESS"); s && *s) progress_seconds = std::strtod(s, nullptr);
+  // Finite, at most a day: a larger one would overflow the clock's arithmetic; anything else is off.
+  if (const char* s = std::getenv("TCGEN_RUN_PROGRESS"); s && *s) {
+    const double seconds = std::strtod(s, nullptr);
+    progress_seconds = std::isfinite(seconds) && seconds > 0 ? std::min(seconds, 86400.0) : 0;
+  }
   profile = std::getenv("TCGEN_RUN_PROFILE") != nullptr;
   json_summary = std::getenv("TCGEN_RUN_JSON") != nullptr;
   if (const char* s = std::getenv("TCGEN_RUN_TRACE"); s && *s) trace_path = s;
