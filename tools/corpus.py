@@ -107,8 +107,10 @@ def run(p, binary, tcgen, timeout):
     tcgen run --json --profile."""
     start = time.monotonic()
     # Its own session: on a timeout the program goes too, not tcgen run alone (it would hold the pipes open).
+    # No progress lines: a failure's reason is the first line the run says.
     proc = subprocess.Popen([tcgen, "run", "--json", "--profile", "--", binary, *p.arguments], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "TCGEN_RUN_PROGRESS": "0"})
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
