@@ -333,7 +333,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* e) { return runtime_error(cuEventCreate
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
 cudaError_t cudaEventDestroy(cudaEvent_t e) { return runtime_error(cuEventDestroy(reinterpret_cast<CUevent>(e))); }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
-  cuEventRecord(reinterpret_cast<CUevent>(e), nullptr);
+  if (cuEventRecord(reinterpret_cast<CUevent>(e), nullptr) == CUDA_ERROR_INVALID_HANDLE)
+    return Device::get().result(cudaErrorInvalidResourceHandle);
   return Device::get().sticky();
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) { return cudaEventRecord(e, s); }

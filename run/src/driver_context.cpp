@@ -47,10 +47,15 @@ class Handles {
     live_.emplace(handle, std::move(owned));
     return handle;
   }
-  T* find(const void* handle) {
+  // f(object) under the lock, so that no destroy on another thread comes between; false when the
+  // handle names none.
+  template <class F>
+  bool with(const void* handle, F&& f) {
     const std::lock_guard hold(lock_);
     const auto it = live_.find(handle);
-    return it == live_.end() ? nullptr : it->second.get();
+    if (it == live_.end()) return false;
+    f(*it->second);
+    return true;
   }
   bool destroy(const void* handle) {
     const std::lock_guard hold(lock_);
@@ -151,18 +156,22 @@ CUresult cuEventCreate(CUevent* e, unsigned) {
 }
 CUresult cuEventDestroy(CUevent e) { return events().destroy(e) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 CUresult cuEventRecord(CUevent e, CUstream) {
-  Event* event = events().find(e);
-  if (!event) return CUDA_ERROR_INVALID_HANDLE;
-  event->ms = Device::get().elapsed_ms();
-  event->recorded = true;
+  const double now = Device::get().elapsed_ms();
+  const bool found = events().with(e, [&](Event& event) {
+    event.ms = now;
+    event.recorded = true;
+  });
+  if (!found) return CUDA_ERROR_INVALID_HANDLE;
   return sticky();
 }
 CUresult cuEventSynchronize(CUevent) { return sticky(); }
 CUresult cuEventQuery(CUevent) { return sticky(); }
 CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
-  const Event *a = events().find(start), *b = events().find(end);
-  if (!a || !b || !a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
-  *ms = static_cast<float>(b->ms - a->ms);
+  Event a, b;
+  if (!events().with(start, [&](const Event& e) { a = e; }) || !events().with(end, [&](const Event& e) { b = e; }) ||
+      !a.recorded || !b.recorded)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *ms = static_cast<float>(b.ms - a.ms);
   return CUDA_SUCCESS;
 }
 

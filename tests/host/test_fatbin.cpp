@@ -134,7 +134,7 @@ TEST_CASE("a ZSTD frame without a content size costs what it holds, not the head
   CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx(frame, ptx.size() - 1)), doctest::Contains(too_small.c_str()),
                        Error);
   const std::vector<std::uint8_t> cut(frame.begin(), frame.end() - 9);
-  CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx(cut, ptx.size())), doctest::Contains("compute_100a"), Error);
+  CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx(cut, ptx.size())), doctest::Contains("cut short"), Error);
   CHECK_THROWS_WITH_AS(run::ptx_text(compressed_ptx({}, 16)), doctest::Contains("cut short"), Error);
 }
 
