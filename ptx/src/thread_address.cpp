@@ -1,0 +1,75 @@
+// Where a thread's global, local and param accesses land: a generic address resolved to its space
+// (PTX #generic-addressing), then the bytes of the caller's allocation, the thread's local memory or
+// the parameter buffer, each access checked against their bounds and writability.
+#include "thread.hpp"
+#include "tcgen/core/hex.hpp"
+
+namespace tcgen::ptx {
+
+const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
+  // From the allocation the thread's last access hit: a loop's accesses mostly stay in one (--profile
+  // of CUTLASS's initialisation kernels: half their time in global loads, most of it this search).
+  const std::size_t count = grid_.memory.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t i = (last_allocation_ + k) % count;
+    const Allocation& a = grid_.memory[i];
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin)) {  // no wrap-around
+      if (write && !a.writable)
+        fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+              "memory the kernel may write: it lies in " + a.name + ", which is read-only", FaultKind::illegal_address);
+      last_allocation_ = i;
+      return reinterpret_cast<const std::uint8_t*>(addr);
+    }
+  }
+  // The allocation nearest to the access, when it lies within 4 KiB of it.
+  std::string near;
+  std::uint64_t best = 4096;
+  for (const Allocation& a : grid_.memory) {
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data), end = begin + a.bytes;
+    const std::uint64_t gap = addr + n <= begin ? begin - (addr + n) : addr >= end ? addr - end : 0;
+    if (gap < best) {
+      best = gap;
+      near = "; nearest: " + a.name + " [" + hex(begin) + ", " + hex(end) + ")";
+    }
+  }
+  fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+        "an address inside memory the kernel was given (out of bounds" + near + ")", FaultKind::illegal_address);
+}
+
+// A generic address to the space whose window holds it (global outside the windows), the
+// alignment checked; then the bytes of a local, param or global access (shared goes to the model).
+std::uint64_t Thread::resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const {
+  if (addr % n != 0 && n <= 16)
+    fault("address", hex(addr) + " (" + in.opcode + ")",
+          "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
+  if (space != Space::generic) return addr;
+  if (in_shared_window(addr)) return space = Space::shared, addr - kSharedWindow;
+  if (in_local_window(addr)) return space = Space::local, addr - kLocalWindow;
+  space = Space::global;
+  return addr;
+}
+
+std::uint8_t* Thread::bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in) {
+  cta_.writes += write;  // progress, for the watchdog
+  switch (space) {
+    case Space::local:
+      if (addr + n > local_.size())
+        fault("local address", hex(addr) + " (" + in.opcode + ")",
+              "inside the thread's " + std::to_string(local_.size()) + " bytes of local memory");
+      return local_.data() + addr;
+    case Space::param:
+      if (addr >= kCallParams && addr - kCallParams + n <= call_params_.size())
+        return call_params_.data() + (addr - kCallParams);  // a call's argument or return value
+      if (write)
+        fault("param address", hex(addr) + " (" + in.opcode + ")",
+              "a call's argument or return value: kernel parameters are read-only");
+      if (addr + n > grid_.params.size())
+        fault("param address", hex(addr) + " (" + in.opcode + ")",
+              "inside the kernel's " + std::to_string(grid_.params.size()) + " bytes of parameters");
+      return grid_.params.data() + addr;
+    default: return const_cast<std::uint8_t*>(host_bytes(addr, n, write, in));
+  }
+}
+
+}  // namespace tcgen::ptx
