@@ -33,7 +33,8 @@ class Profile {
   std::string table() const;
   // One JSON object per kernel, most host time first, for tcgen run --json.
   std::vector<std::string> json() const;
-  // "most host time in reference_gemm (85% of the kernels')": for the summary line; empty without launches.
+  // "most host time in reference_gemm (85% of the kernels')", the kernels of one name together: for
+  // the summary line; empty without launches.
   std::string busiest() const;
 
  private:
