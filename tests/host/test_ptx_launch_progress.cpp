@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ptx_kernel_text.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
 
@@ -19,19 +20,7 @@ namespace {
 // Each thread runs the loop `trips` times (PTX lines 14-16), then only even threads store (line 19,
 // guarded: executed by all) and odd threads branch past a second store (lines 20-21).
 std::string kernel(std::uint32_t trips) {
-  return R"(.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(
-	.param .u64 k_param_0
-)
-{
-	.reg .pred 	%p<4>;
-	.reg .b32 	%r<8>;
-	.reg .b64 	%rd<4>;
-	ld.param.u64 	%rd0, [k_param_0];
-	mov.u32 	%r0, %tid.x;
-LOOP:
+  return one_param_kernel(R"(LOOP:
 	add.s32 	%r1, %r1, 1;
 	setp.lt.u32 	%p1, %r1, )" + std::to_string(trips) + R"(;
 	@%p1 bra.uni 	LOOP;
@@ -40,10 +29,7 @@ LOOP:
 	@%p2 st.global.u32 	[%rd0], %r1;
 	@!%p2 bra 	DONE;
 	st.global.u32 	[%rd0+4], %r1;
-DONE:
-	ret;
-}
-)";
+DONE:)");
 }
 
 struct Run {

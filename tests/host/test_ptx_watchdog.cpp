@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ptx_kernel_text.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
@@ -15,28 +16,10 @@ using namespace tcgen;
 
 namespace {
 
-std::string kernel(const std::string& body) {
-  return R"(.version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(
-	.param .u64 k_param_0
-)
-{
-	.reg .pred 	%p<4>;
-	.reg .b32 	%r<8>;
-	.reg .b64 	%rd<4>;
-	ld.param.u64 	%rd0, [k_param_0];
-	mov.u32 	%r0, %tid.x;
-)" + body + R"(
-	ret;
-}
-)";
-}
 
 // The error of running body with 64 threads and the given watchdog, as text.
 std::string error_of(const std::string& body, std::uint64_t watchdog) {
-  const ptx::Module m = ptx::Module::parse(kernel(body), "spin.ptx");
+  const ptx::Module m = ptx::Module::parse(one_param_kernel(body), "spin.ptx");
   std::vector<std::uint32_t> out(64, 0);
   std::uint32_t* p = out.data();
   const ptx::Argument args[] = {ptx::argument(p)};
