@@ -56,11 +56,14 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
   std::string_view best;
   std::size_t best_edits = 3;  // a near miss: at most two letters wrong, and fewer than a third of the word
   const std::string w = folded(word);
-  for (const std::string_view c : candidates)
+  for (const std::string_view c : candidates) {
+    // Every edit changes the length by at most one: a word this much longer or shorter is no near miss.
+    if (std::max(w.size(), c.size()) - std::min(w.size(), c.size()) >= best_edits) continue;
     if (const std::size_t e = edits(w, folded(c)); e < best_edits && (e == 0 || 3 * e < std::max(w.size(), c.size()))) {
       best = c;
       best_edits = e;
     }
+  }
   return best.empty() ? std::string() : "; did you mean " + std::string(prefix) + std::string(best) + "?";
 }
 

@@ -86,6 +86,9 @@ elseif(CASE STREQUAL "careless_did_you_mean")
   refused("option = --seq_q .*; did you mean --seq-q[?]" sparse-decode --seq_q 8)
   refused("option = --M .*; did you mean --m[?]" gemm --M 8)
   refused("verb = fmah .*; did you mean fmha[?]" fmah)
+  # A letter missing or one too many: the lengths differ by one.
+  refused("option = --caual .*; did you mean --causal[?]" fmha --caual)
+  refused("option = --dtypes .*; did you mean --dtype[?]" gemm --dtypes bf16)
 elseif(CASE STREQUAL "careless_values")
   # --timing-sms 0: its range first, whatever else is missing.
   refused("--timing-sms = 0 is invalid: expected a decimal integer from 1 to 148" fmha --timing-sms 0)
