@@ -391,18 +391,16 @@ void Cta::check_mma_share(const MmaShare& s) {
                     ", and enable-input-d is true, so the MMA adds to it (the first MMA of a chain clears D with "
                     "enable-input-d = false)");
   };
-  // enable-input-d on cells never written, or undefined: the row's sum is undefined too.
-  if (s.enable_input_d && s.undefined_rows)
-    for (int v = 0; v < R; ++v) {
-      const int lane = s.lane(v);
-      tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t) {
-        for (int c = column; c < column + count && !s.undefined_rows[v]; ++c)
-          if (writer == 0 || tmem_.undefined_by(lane, c)) s.undefined_rows[v] = 1;
-      });
-    }
+  // enable-input-d on cells never written, or undefined: the row's sum is undefined too. A row with
+  // the same writers as the row before is as that row while no cell of Tensor Memory is undefined.
+  const bool track_undefined = s.enable_input_d && s.undefined_rows;
+  bool undefined = false;  // the accumulator row last walked
   for (int v = 0; v < R; ++v) {
     const int lane = s.lane(v);
-    if (v > 0 && tmem_.same_ids(s.lane(v - 1), lane, col0, W)) continue;
+    const bool same = v > 0 && tmem_.same_ids(s.lane(v - 1), lane, col0, W);
+    if (track_undefined && (!same || tmem_.any_undefined())) undefined = accumulator_undefined(lane, col0, W);
+    if (track_undefined && undefined) s.undefined_rows[v] = 1;
+    if (same) continue;
     tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t reader) {
       check_run(lane, column, count, writer, reader);
     });
@@ -420,6 +418,19 @@ void Cta::check_mma_share(const MmaShare& s) {
       }
     }
   }
+}
+
+// Whether cells [col0, col0 + W) of the lane hold an accumulator an MMA cannot add to defined: a
+// cell never written, or undefined. Looked at a run at a time (a segment whose cells share a writer),
+// cell by cell only while some cell of Tensor Memory is undefined.
+bool Cta::accumulator_undefined(int lane, int col0, int W) {
+  bool undefined = false;
+  tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t) {
+    undefined = undefined || writer == 0;
+    for (int c = column; tmem_.any_undefined() && c < column + count && !undefined; ++c)
+      undefined = tmem_.undefined_by(lane, c) != 0;
+  });
+  return undefined;
 }
 
 void Cta::write_mma_share(const MmaShare& s) {

@@ -393,6 +393,9 @@ TEST_CASE("Rows of D computed from cells never written are undefined: loading th
   Idesc id;
   id.n = 64;
   kn.cta.mma_ts({0, 0}, MmaKind::f16, kn.tmem, kn.tmem + 256, B.desc(0), idesc(id), false);  // rows 32-127 undefined
+  // enable-input-d onto it: rows 32-127, written by the same MMA as rows 0-31 but undefined, stay
+  // undefined; rows 0-31 add A's rows 0-31 (the TS operand's) · B once more.
+  kn.cta.mma_ss({0, 0}, MmaKind::f16, kn.tmem, A.desc(0), B.desc(0), idesc(id), true);
   // enable-input-d on columns never written: every row undefined.
   kn.cta.mma_ss({0, 0}, MmaKind::f16, kn.tmem + 128, A.desc(0), B.desc(0), idesc(id), true);
   kn.cta.commit({0, 0}, Kernel::kMbar);
@@ -400,7 +403,8 @@ TEST_CASE("Rows of D computed from cells never written are undefined: loading th
 
   const WarpRegisters rows = kn.cta.ld(0, {LdStShape::s32x32b, 64}, kn.tmem);
   const std::vector<float> a_top(a.begin(), a.begin() + 32 * 16);
-  const std::vector<double> ref = reference(a_top, b, 32, 64, 16);
+  std::vector<double> ref = reference(a_top, b, 32, 64, 16);
+  for (double& r : ref) r *= 2;
   std::vector<float> got;
   for (int t = 0; t < 32; ++t)
     for (int n = 0; n < 64; ++n) got.push_back(decode(ElementType::f32, rows[t][n]));

@@ -308,6 +308,7 @@ class Cta {
   // "warp 2", or "warp 2 of rank 0" for the peer's.
   std::string warp_name(int warp) const;
   void check_mma_share(const MmaShare& s);
+  bool accumulator_undefined(int lane, int col0, int W);
   // tcgen05.cp into this CTA's Tensor Memory from its shared memory; check_only: the rules, nothing written.
   void cp_share(const Issue& issue, Thread t, int issuer, CpShape shape, std::uint32_t taddr,
                 const SmemDescriptorFields& f, bool check_only = false);
