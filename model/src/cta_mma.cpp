@@ -84,6 +84,10 @@ void Cta::fetch_smem(const Issue& issue, const char* which, std::uint64_t desc, 
   if (list_chunks) check_proxy(issue, mma_chunks_);
   operand_origins_.clear();
   if (!config_.provenance) return;
+  if (!smem_.any_origin()) {  // every chunk of unknown source: none is judged (check_tile)
+    operand_origins_.resize(mma_chunks_.size(), 0);
+    return;
+  }
   for (std::uint32_t c : mma_chunks_) operand_origins_.push_back(smem_.origin(c));
   check_tile(issue, which, desc, rows, k, type, mn_major, fp4, operand_origins_);
 }

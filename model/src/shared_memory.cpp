@@ -19,6 +19,7 @@ SharedMemory::SharedMemory(std::uint32_t base, std::uint32_t bytes) : base_(base
   chunks_.assign((bytes + 15) / 16, GenericWrite{});
   origins_.assign((bytes + 15) / 16, 0);
   known_.assign((bytes + 15) / 16, 0);
+  known_chunks_ = 0;
   written_.assign((bytes + 63) / 64, 0);
 }
 
@@ -51,6 +52,7 @@ void SharedMemory::set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t
     const std::uint64_t from = global ? global + (at - addr) - (at - start) : 0;  // the chunk's first byte's source
     const std::uint16_t piece = static_cast<std::uint16_t>(((1u << (end - at)) - 1) << (at - start));
     std::uint16_t& known = known_[chunk];
+    known_chunks_ -= known == 0xFFFF;
     if (from == 0) {
       known &= static_cast<std::uint16_t>(~piece);  // these bytes' source is unknown now
     } else {
@@ -58,6 +60,7 @@ void SharedMemory::set_origin(std::uint32_t addr, std::uint32_t n, std::uint64_t
       origins_[chunk] = from;
       known |= piece;
     }
+    known_chunks_ += known == 0xFFFF;
     at = end;
   }
 }

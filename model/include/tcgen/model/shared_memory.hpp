@@ -53,6 +53,8 @@ class SharedMemory {
     const std::uint32_t c = (chunk_addr - base_) / 16;
     return known_[c] == 0xFFFF ? origins_[c] : 0;
   }
+  // Whether origin() is known for any chunk: while none is, an operand's chunks need no lookup.
+  bool any_origin() const { return known_chunks_ != 0; }
 
   // Definedness: per byte, the origin of the undefined value stored there (0: defined), kept only
   // once one is stored (the PTX interpreter's shadow; any write through write() defines the bytes).
@@ -96,6 +98,7 @@ class SharedMemory {
   std::vector<GenericWrite> chunks_;
   std::vector<std::uint64_t> origins_;  // per 16-byte chunk: the global address its first byte came from
   std::vector<std::uint16_t> known_;    // per chunk, a bit per byte whose source agrees with origins_
+  std::uint32_t known_chunks_ = 0;      // chunks whose 16 bytes' source is known
   std::vector<std::uint32_t> undefined_;  // per byte, once any is undefined: its origin (0: defined)
   std::uint32_t undefined_count_ = 0;     // bytes whose origin is not 0
   std::vector<std::uint64_t> written_;    // a bit per byte: written since the CTA started
