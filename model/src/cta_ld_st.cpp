@@ -38,21 +38,25 @@ std::uint32_t Cta::uniform_taddr(const Issue& issue, int warp, const std::array<
       raise(ModelError(issue, Rule::taddr_not_uniform, "taddr", hex(taddr[t]) + " in thread " + std::to_string(t),
                        "thread 0 gives " + hex(taddr[0]) + "; a per-thread address does not select per-thread cells, "
                        "the thread map does."));
-  const std::uint32_t lane = taddr[0] >> 16, quarter = static_cast<std::uint32_t>(warp % 4);
-  if (lane == 0 && quarter != 0) {
-    // A PTX letter: unless it is an error, the access goes on in the warp's own quarter (rule.hpp).
-    raise(ModelError(issue, Rule::lane_quarter_implied, "taddr lane", "0",
-                      "warp " + std::to_string(warp) + " owns lanes " + std::to_string(32 * quarter) + " to " +
-                          std::to_string(32 * quarter + 31) + "; the model takes lane " + std::to_string(32 * quarter) +
-                          ", as B200s do for FlashMLA's kernels, which give the column only."));
-    return quarter * 32 << 16 | (taddr[0] & 0xFFFFu);
+  std::uint32_t lane = taddr[0] >> 16;
+  const std::uint32_t column = taddr[0] & 0xFFFFu, quarter = static_cast<std::uint32_t>(warp % 4);
+  if (lane >= TensorMemory::kLanes) {
+    // A PTX letter: unless it is an error, the access goes on at lane % 128, as on B200s (rule.hpp).
+    raise(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
+                     "the model takes lane " + std::to_string(lane % TensorMemory::kLanes) +
+                         " (lane % 128); an M = 256 pair's second 128 rows are lanes 0-127 of the odd CTA."));
+    lane %= TensorMemory::kLanes;
   }
-  if (lane < TensorMemory::kLanes) return taddr[0];
-  // A PTX letter: unless it is an error, the access goes on at lane % 128, as on B200s (rule.hpp).
-  raise(ModelError(issue, Rule::tmem_lane_past_127, "taddr lane", std::to_string(lane),
-                    "the model takes lane " + std::to_string(lane % TensorMemory::kLanes) +
-                        " (lane % 128); an M = 256 pair's second 128 rows are lanes 0-127 of the odd CTA."));
-  return (lane % TensorMemory::kLanes) << 16 | (taddr[0] & 0xFFFFu);
+  if (lane / 32 == quarter) return lane << 16 | column;
+  // A PTX letter: unless it is an error, the access goes on in the warp's own quarter, at the same
+  // lane within it (rule.hpp): B200s ignore the lane field's quarter bits.
+  const std::uint32_t own = 32 * quarter + lane % 32;
+  raise(ModelError(issue, Rule::lane_quarter_implied, "taddr lane", std::to_string(lane),
+                   "warp " + std::to_string(warp) + " owns lanes " + std::to_string(32 * quarter) + " to " +
+                       std::to_string(32 * quarter + 31) + "; the model takes lane " + std::to_string(own) +
+                       ", as B200s do: they ignore the lane field's warp bits (DeepGEMM's and FlashMLA's kernels "
+                       "rely on it)."));
+  return own << 16 | column;
 }
 
 void Cta::check_ld_st(const Issue& issue, int warp, const LdStAccess& a, std::uint32_t taddr) {

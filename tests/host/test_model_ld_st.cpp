@@ -122,20 +122,20 @@ TEST_CASE("st → wait::st → ld round-trips every shape × .num × pack, each 
   k.end();
 }
 
-TEST_CASE("a warp may touch only its own lane quarter") {
+TEST_CASE("a warp's access may not spill out of its own lane quarter") {
   Kernel k(64, 8);
   const LdStAccess x1{LdStShape::s32x32b, 1};
-  expect_rule([&] { k.cta.st(1, x1, k.tmem + taddr(64, 0), regs_of(x1, 1)); }, Rule::lane_quarter,
-              {"warp 1", "lanes 64 to 95", "only lanes 32 to 63"});
   // A 16-lane access at lane 24 spills into the next quarter.
   const LdStAccess s256{LdStShape::s16x256b, 1};
   expect_rule([&] { k.cta.st(0, s256, k.tmem + taddr(24, 0), regs_of(s256, 1)); }, Rule::lane_quarter,
               {"lanes 24 to 39"});
+  expect_rule([&] { k.cta.st(5, s256, k.tmem + taddr(56, 0), regs_of(s256, 1)); }, Rule::lane_quarter,
+              {"warp 5", "lanes 56 to 71", "only lanes 32 to 63"});
   // Warp 6 is in quarter 2: lanes 64-95 are its own.
   k.cta.st(6, x1, k.tmem + taddr(64, 0), regs_of(x1, 1));
 }
 
-TEST_CASE("a lane field of 0 from another quarter's warp: a PTX letter, the warp's own lanes taken") {
+TEST_CASE("a lane field in another quarter: a PTX letter, the same lane of the warp's own quarter taken") {
   // FlashMLA's MODEL1 decode (csrc/sm100/decode/head64) gives tcgen05.ld the
   // column alone from every warp of its warpgroup and is right on B200s.
   Kernel k(64, 8);
@@ -148,6 +148,17 @@ TEST_CASE("a lane field of 0 from another quarter's warp: a PTX letter, the warp
   CHECK(k.cta.tmem_value(64 + 5, 3) == 0xC0FFEEu);  // lane 64 + thread 5
   CHECK_FALSE(k.cta.tmem_written(5, 3));
   k.cta.wait_st(6);
+  // DeepGEMM's sm100 epilogues (epilogue/sm100_store_cd_swap_ab.cuh) read 16 lanes at lane 16 from every
+  // epilogue warp, "as the hardware will ignore the warp index bits": warp 5 (quarter 1) gets 48-63.
+  const LdStAccess s256{LdStShape::s16x256b, 1};
+  k.cta.st(5, s256, k.tmem + taddr(16, 8), regs_of(s256, 2));
+  CHECK(k.cta.warnings().at(Rule::lane_quarter_implied).count == 2);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int column = 8; column < 16; ++column) {
+      CHECK(k.cta.tmem_written(32 + lane, column) == (lane >= 16));
+      CHECK_FALSE(k.cta.tmem_written(lane, column));
+    }
+  k.cta.wait_st(5);
 }
 
 TEST_CASE("taddr must be the same in every thread of the warp") {

@@ -27,9 +27,9 @@ enum class Severity { fault, letter, convention };
     letter)                                                                                                          \
   X(lane_quarter, "tcgen05-tensor-memory-ld-st-access-restrictions",                                                 \
     "with tcgen05.ld/st, warp w may access only Tensor Memory lanes 32*(w%4) to 32*(w%4)+31", fault)                 \
-  /* FlashMLA's MODEL1 decode gives the column alone from every quarter */                                           \
+  /* FlashMLA's MODEL1 decode gives the column alone from every quarter; DeepGEMM's sm100 kernels too */          \
   X(lane_quarter_implied, "tcgen05-tensor-memory-ld-st-access-restrictions",                                         \
-    "a tcgen05.ld/st taddr names the lanes it accesses: warp w's lie in 32*(w%4) to 32*(w%4)+31, not at lane 0",     \
+    "a tcgen05.ld/st taddr names the lanes it accesses: warp w's lie in 32*(w%4) to 32*(w%4)+31",                    \
     letter)                                                                                                          \
   /* gau-nernst's 2-SM GEMMs read the odd CTA's rows at lanes 128-255 */                                             \
   X(tmem_lane_past_127, "tcgen05-tensor-memory-ld-st-access-restrictions",                                           \
