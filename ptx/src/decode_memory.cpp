@@ -272,7 +272,13 @@ void createpolicy(Thread& t, const Instruction& in) { t.set<std::uint64_t>(in.op
 void mapa(Thread& t, const Instruction& in) {
   const std::uint32_t rank = t.get<std::uint32_t>(in.ops[2]);
   const std::uint64_t a = t.get<std::uint64_t>(in.ops[1]);
-  const std::uint32_t mapped = t.arch().map_shared(t.shared_address(a, in), rank);
+  const std::uint32_t address = t.shared_address(a, in);
+  // A rank outside the cluster makes an address that is wrong only where it is used: CuTe DSL's
+  // cluster launch control scheduler maps %laneid on all 32 lanes and uses the lanes below the
+  // cluster's size, on B200s. The register is undefined, its use the fault (docs/model.md, Definedness).
+  if (rank >= static_cast<std::uint32_t>(t.runtime().cluster().size()))
+    return t.set<std::uint64_t>(in.ops[0], a, t.mapa_origin(address, rank, in));
+  const std::uint32_t mapped = t.arch().map_shared(address, rank);
   t.set<std::uint64_t>(in.ops[0], in.space == Space::generic ? kSharedWindow + mapped : mapped);
 }
 

@@ -176,6 +176,12 @@ void Thread::undefined_use(std::uint32_t origin, std::uint32_t slot, const std::
              ". Shared memory holds no defined value until a store, atom, TMA load, cp.async or the like writes it "
              "(the model's image holds 0 there, silicon's whatever was left).";
       break;
+    case CtaState::Origin::Kind::mapa:
+      held = reg + " holds the address " + o.ld->opcode + " at " + (ld_at.empty() ? "" : ld_at + ", ") + "PTX line " +
+             std::to_string(o.ld->line) + " made of shared::cta " + hex(o.address) + " for rank " +
+             std::to_string(o.rank) + ", outside the cluster's " + std::to_string(rt_.cluster().size()) +
+             " CTAs: it names no CTA's shared memory (PTX #data-movement-and-conversion-instructions-mapa).";
+      break;
     case CtaState::Origin::Kind::local:
       held = reg + " holds local memory never written since the thread started: byte " + hex(o.address) +
              " of thread " + std::to_string(o.thread) + "'s local memory" + read +

@@ -58,14 +58,16 @@ struct CtaState {
   // Definedness: where each undefined value came from (an origin id is its index + 1): a Tensor Memory
   // cell a tcgen05.ld read while it held no defined value, and that load; one per cell and load. Or a
   // byte of shared or local memory never written since the CTA (the thread) started, and the load
-  // that read it; one per byte, load (and thread, for local memory).
+  // that read it; one per byte, load (and thread, for local memory). Or the address a mapa made for a
+  // rank outside the cluster; one per address, rank and mapa (`ld` is the mapa).
   struct Origin {
-    enum class Kind : std::uint8_t { tmem, shared, local };
+    enum class Kind : std::uint8_t { tmem, shared, local, mapa };
     model::Cta::UndefinedRead cell;  // tmem
     const Instruction* ld;
     Kind kind = Kind::tmem;
     std::uint32_t address = 0;  // shared, local: the byte never written (a shared::cta or local address)
-    int rank = -1;              // shared: a peer CTA's memory (its rank in the cluster), -1 the reader's own
+    int rank = -1;              // shared: a peer CTA's memory (its rank in the cluster), -1 the reader's own;
+                                // mapa: the rank it was given
     int thread = -1;            // local: whose memory
   };
   std::vector<Origin> origins;
@@ -196,6 +198,10 @@ class Thread {
   [[noreturn]] void undefined_use(std::uint32_t origin, std::uint32_t slot, const std::string& use) const;
   // The origin of the undefined value tcgen05.ld read from a cell (an id, made once per cell and load).
   std::uint32_t tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld);
+  // The origin of the address `mapa` made of shared::cta `address` for `rank`, outside the cluster.
+  std::uint32_t mapa_origin(std::uint32_t address, std::uint32_t rank, const Instruction& mapa) {
+    return unwritten_origin(CtaState::Origin::Kind::mapa, address, static_cast<int>(rank), mapa);
+  }
   // The origin of [addr, addr + n) of the CTA's own shared memory (a shared::cta address, as the model
   // takes it) as `ld` reads it: an undefined value stored there, or a byte never written; 0: defined.
   std::uint32_t shared_origin(std::uint32_t addr, std::uint32_t n, const Instruction& ld);

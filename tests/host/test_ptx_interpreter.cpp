@@ -1017,6 +1017,55 @@ END:
                "memory") != std::string::npos);
 }
 
+TEST_CASE("mapa of a rank outside the cluster: an undefined address, a fault only where it is used") {
+  // CuTe DSL's cluster launch control scheduler maps %laneid on all 32 lanes and stores through the
+  // lanes below the cluster's size (B200s run it). Clusters of 2: in each CTA, lanes 0 and 1 write
+  // 100 + lane into rank `lane`'s slot; thread 0 reports its slot after the cluster barrier.
+  const auto body = [](const char* writers) {
+    return std::string(R"(
+	mov.u32 	%r3, slot;
+	mov.u32 	%r4, %laneid;
+	mapa.shared::cluster.u32 	%r5, %r3, %r4;
+	add.u32 	%r6, %r4, 100;
+	setp.ge.u32 	%p1, %r4, )") + writers + R"(;
+	@%p1 bra 	WAIT;
+	st.shared::cluster.u32 	[%r5], %r6;
+WAIT:
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	setp.ne.u32 	%p2, %r0, 0;
+	@%p2 bra 	END;
+	ld.shared.u32 	%r7, [slot];
+	mov.u32 	%r8, %ctaid.x;
+	mul.wide.u32 	%rd3, %r8, 4;
+	add.s64 	%rd4, %rd0, %rd3;
+	st.global.u32 	[%rd4], %r7;
+END:
+)";
+  };
+  std::vector<std::uint32_t> out(32 * 16, 0);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  const ptx::LaunchConfig config{.grid = {2, 1, 1}, .block = {32, 1, 1}, .cluster = {2, 1, 1}};
+  const ptx::Module used_below = ptx::Module::parse(kernel(body("2"), 16, ".shared .align 4 .b32 slot;\n"), "mapa.ptx");
+  ptx::launch(used_below, used_below.entry("k"), config, args, memory);
+  CHECK(out[0] == 100);
+  CHECK(out[1] == 101);
+  // Lane 2's address used: the fault, at the store, names the mapa and the rank.
+  const ptx::Module used_all = ptx::Module::parse(kernel(body("3"), 16, ".shared .align 4 .b32 slot;\n"), "mapa.ptx");
+  std::string e;
+  try {
+    ptx::launch(used_all, used_all.entry("k"), config, args, memory);
+  } catch (const Error& x) {
+    e = x.what();
+  }
+  CHECK(e.find("an undefined value reaches an address") != std::string::npos);
+  CHECK(e.find("holds the address mapa.shared::cluster.u32 at PTX line ") != std::string::npos);
+  CHECK(e.find("lane 2") != std::string::npos);
+  CHECK(e.find("for rank 2, outside the cluster's 2 CTAs") != std::string::npos);
+}
+
 TEST_CASE("st.async and red.async: a peer's stores land in this CTA's shared memory and complete its mbarrier's bytes") {
   // Two CTAs of a cluster, each the other's peer (PTX #data-movement-and-conversion-instructions-st-async,
   // -red-async): thread 0 expects 24 bytes on its own mbarrier, then sends its peer a .u32, a .v2.b32, a .b64
