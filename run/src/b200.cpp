@@ -12,7 +12,7 @@ void b200_properties(cudaDeviceProp* p) {
   std::strcpy(p->name, "NVIDIA B200 (tcgen host model)");
   p->major = 10;
   p->minor = 0;
-  p->multiProcessorCount = 148;
+  p->multiProcessorCount = kSms;
   p->totalGlobalMem = kGlobalMemoryBytes;
   p->sharedMemPerBlock = kSharedPerBlockDefault;
   p->sharedMemPerBlockOptin = kSharedPerBlockOptin;

@@ -127,6 +127,8 @@ cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
   return *p ? cudaSuccess : d.result(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
+// Managed memory: device memory is host memory here, so an allocation both sides reach is cudaMalloc's.
+cudaError_t cudaMallocManaged(void** p, std::size_t bytes, unsigned) { return cudaMalloc(p, bytes); }
 cudaError_t cudaFree(void* p) {
   const auto guard = tcgen::run::lock_device();
   return Device::get().release(p, false, "cudaFree");
@@ -257,6 +259,14 @@ cudaError_t cudaPeekAtLastError() {
 }
 const char* cudaGetErrorName(cudaError_t e) { return tcgen::run::error_name(e); }
 const char* cudaGetErrorString(cudaError_t e) { return tcgen::run::error_text(e); }
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  return {x, y, z, w, f};
+}
+// NVIDIA's runtime exports it undeclared; a lookup that finds nothing is a null pointer.
+void* __cudaGetProcAddress() {
+  tcgen::run::unemulated_call("__cudaGetProcAddress");
+  return nullptr;
+}
 
 // ---- the rest of what programs commonly ask: limits, occupancy, pointers, 2-D copies, host callbacks
 // The driver's answers (driver_memory.cpp, driver_context.cpp): the limits share their numbering.
@@ -270,6 +280,19 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
                                                           std::size_t dynamic_smem) {
   const auto guard = tcgen::run::lock_device();
   return Device::get().occupancy(function, block_threads, dynamic_smem, blocks);
+}
+cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* function, const cudaLaunchConfig_t* config) {
+  if (!clusters || !config) return cudaErrorInvalidValue;
+  unsigned cluster = 1;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == cudaLaunchAttributeClusterDimension)
+      cluster = config->attrs[i].val.clusterDim.x * config->attrs[i].val.clusterDim.y * config->attrs[i].val.clusterDim.z;
+  int per_sm = 0;
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, function, static_cast<int>(config->blockDim.x * config->blockDim.y * config->blockDim.z),
+      config->dynamicSmemBytes);
+  if (e == cudaSuccess) *clusters = tcgen::run::max_active_clusters(per_sm, cluster);
+  return e;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_threads,
                                                                    std::size_t dynamic_smem, unsigned) {

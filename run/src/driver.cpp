@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string>
 
 extern "C" {
@@ -129,7 +131,7 @@ namespace {
   X(cuLibraryUnload) X(cuLibraryGetKernel) X(cuKernelGetFunction) X(cuKernelGetAttribute) X(cuKernelSetAttribute)     \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuLaunchKernel) X(cuLaunchKernelEx)           \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters)                                      \
-  X(cuMemAlloc) X(cuMemFree) X(cuMemAllocHost) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo) X(cuMemcpy)         \
+  X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemAllocHost) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo) X(cuMemcpy)         \
   X(cuMemcpyAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)          \
   X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD16) X(cuMemsetD32) X(cuMemsetD8Async) X(cuMemsetD16Async)             \
   X(cuMemsetD32Async) X(cuPointerGetAttribute) X(cuPointerGetAttributes)                                              \
@@ -161,6 +163,20 @@ void* driver_function(const char* symbol) {
     std::fprintf(stderr, "tcgen run: the driver function %s is not emulated; the program gets a null pointer for it\n",
                  s.c_str());
   return nullptr;
+}
+
+int unemulated_call(const char* name) {
+  static std::mutex lock;
+  static std::set<std::string> told;
+  {
+    const std::lock_guard guard(lock);
+    if (!told.insert(name).second) return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  if (std::getenv("TCGEN_RUN_FD"))
+    to_tcgen_run(std::string("unemulated ") + name + "\n");
+  else
+    std::fprintf(stderr, "tcgen run: %s is not emulated; it returns error 801 (not supported)\n", name);
+  return CUDA_ERROR_NOT_SUPPORTED;  // cudaErrorNotSupported has the same value
 }
 
 }  // namespace tcgen::run

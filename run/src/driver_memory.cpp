@@ -89,6 +89,8 @@ CUresult cuMemAlloc(CUdeviceptr* p, std::size_t bytes) {
   return e;
 }
 CUresult cuMemAllocHost(void** p, std::size_t bytes) { return allocate(p, bytes, true, "cuMemAllocHost"); }
+// Managed memory: device memory is host memory here, so an allocation both sides reach is cuMemAlloc's.
+CUresult cuMemAllocManaged(CUdeviceptr* p, std::size_t bytes, unsigned) { return cuMemAlloc(p, bytes); }
 CUresult cuMemHostAlloc(void** p, std::size_t bytes, unsigned) { return allocate(p, bytes, true, "cuMemHostAlloc"); }
 CUresult cuMemFree(CUdeviceptr p) {
   const auto guard = tcgen::run::lock_device();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "b200.hpp"
 #include "device.hpp"
 #include "errors.hpp"
 
@@ -222,7 +223,7 @@ CUresult cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunc
   const CUresult e = cuOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, f, static_cast<int>(config->blockDimX * config->blockDimY * config->blockDimZ), config->sharedMemBytes);
   if (e != CUDA_SUCCESS) return e;
-  *clusters = static_cast<int>(148u * static_cast<unsigned>(per_sm) / std::max(cluster, 1u));
+  *clusters = tcgen::run::max_active_clusters(per_sm, cluster);
   return CUDA_SUCCESS;
 }
 

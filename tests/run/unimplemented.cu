@@ -1,15 +1,35 @@
-// A program that calls a runtime function tcgen's libcudart.so.13 does not
-// define (managed memory): the dynamic loader stops it at that call, naming
-// the function, with exit 127.
+// A program that calls runtime functions tcgen's libcudart.so.13 exports as NVIDIA's does: managed
+// memory, which is host memory here; the clusters a kernel fits (CUTLASS's examples size their grids
+// so); and a graph, which tcgen does not emulate: the call returns cudaErrorNotSupported and tcgen run
+// names the function after the program ends.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
+__global__ void idle() {}
+
 int main() {
   float* p = nullptr;
-  std::printf("before the call\n");
-  std::fflush(stdout);
-  const cudaError_t e = cudaMallocManaged(&p, 1024);
-  std::printf("cudaMallocManaged returned %d\n", static_cast<int>(e));
+  const cudaError_t managed = cudaMallocManaged(&p, 1024 * sizeof(float));
+  bool kept = managed == cudaSuccess;
+  for (int i = 0; kept && i < 1024; ++i) p[i] = static_cast<float>(i);
+  for (int i = 0; kept && i < 1024; ++i) kept = p[i] == static_cast<float>(i);
+  if (managed == cudaSuccess) cudaFree(p);
+  cudaLaunchAttribute pair{};
+  pair.id = cudaLaunchAttributeClusterDimension;
+  pair.val.clusterDim = {2, 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = {2, 1, 1};
+  config.blockDim = {128, 1, 1};
+  config.attrs = &pair;
+  config.numAttrs = 1;
+  int clusters = 0;
+  const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&clusters, idle, &config);
+  cudaGraph_t graph;
+  const cudaError_t created = cudaGraphCreate(&graph, 0);
+  std::printf("cudaMallocManaged: %s, host writes read back: %s\n", cudaGetErrorName(managed), kept ? "yes" : "no");
+  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads\n", cudaGetErrorName(occupancy),
+              clusters);
+  std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(created));
   return 0;
 }

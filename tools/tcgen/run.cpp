@@ -386,9 +386,10 @@ int run_program(std::span<const std::string> args) {
       names += (names.empty() ? "" : ", ") + heard.unemulated[n];
     if (heard.unemulated.size() > kNamed)
       names += " and " + std::to_string(heard.unemulated.size() - kNamed) + " more (--json lists them all)";
-    std::cerr << "tcgen run: " << program << " asked the driver for " << heard.unemulated.size() << " function"
+    std::cerr << "tcgen run: " << program << " asked for " << heard.unemulated.size() << " function"
               << (heard.unemulated.size() == 1 ? "" : "s")
-              << " tcgen does not emulate, and was given null pointers for them: " << names << '\n';
+              << " tcgen does not emulate (a lookup gets a null pointer, a call error 801, not supported): " << names
+              << '\n';
   }
   if (heard.loaded && heard.text.empty() && heard.json.empty())
     return finish(program + " ended (exit code " + std::to_string(code) +
