@@ -208,80 +208,6 @@ void Device::register_variable(void** handle, const void* host_variable, const c
   symbols_[host_variable] = {reinterpret_cast<Binary*>(handle), device_name};
 }
 
-Binary::~Binary() = default;
-
-Binary* Device::load_module(const void* image, const char* call, cudaError_t* error) {
-  const auto* bytes = static_cast<const std::uint8_t*>(image);
-  const auto refuse = [&](cudaError_t code, const std::string& why) -> Binary* {
-    const char* name = "";
-    driver_error_name(driver_error(code), &name);
-    report(std::string(call) + ": " + why + " (" + name + ")");
-    *error = code;
-    return nullptr;
-  };
-  if (!image) return refuse(cudaErrorInvalidValue, "the image is a null pointer");
-  // A cubin is the GPU's machine code, which the host model cannot run: it runs the PTX.
-  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0)
-    return refuse(cudaErrorNoKernelImageForDevice,
-                  "the image is a cubin (ELF), machine code the host model cannot run: give it the PTX text "
-                  "(nvcc -ptx -arch=sm_100a; Triton under tcgen run does, through TRITON_PTXAS_BLACKWELL_PATH)");
-  auto b = std::make_unique<Binary>();
-  try {
-    std::uint32_t magic = 0;
-    std::memcpy(&magic, bytes, sizeof magic);
-    const std::uint8_t* fatbin = magic == 0x466243B1u ? unwrap_fatbin(image) : magic == 0xBA55ED50u ? bytes : nullptr;
-    if (fatbin) {
-      const std::vector<FatbinEntry> entries = parse_fatbin(fatbin);
-      const FatbinEntry& ptx = sm100a_ptx(entries);
-      b->module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
-    } else {
-      b->module = std::make_unique<ptx::Module>(ptx::Module::parse(reinterpret_cast<const char*>(bytes), "module.ptx"));
-    }
-  } catch (const Error& e) {
-    // A fatbinary without compute_100a PTX is the missing image a GPU reports; anything else, PTX it cannot read.
-    return refuse(e.field() == "the program's device code" ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx,
-                  e.what());
-  }
-  binaries_.push_back(std::move(b));
-  return binaries_.back().get();
-}
-
-Binary* Device::loaded_module(const void* handle, const char* call) {
-  for (const auto& b : binaries_)
-    if (b.get() == handle && !b->wrapper) return b.get();
-  report(std::string(call) + ": " + hex(reinterpret_cast<std::uintptr_t>(handle)) +
-         " is no loaded module (CUDA_ERROR_INVALID_HANDLE)");
-  return nullptr;
-}
-
-void Device::unload_module(Binary* b) {
-  if (b->module) profile_.retire(*b->module);
-  for (const auto& [name, handle] : b->functions) kernels_.erase(handle.get());
-  std::erase_if(binaries_, [b](const std::unique_ptr<Binary>& p) { return p.get() == b; });
-}
-
-const void* Device::module_function(Binary& b, const char* name, const char* call) {
-  if (const auto f = b.functions.find(name ? name : ""); f != b.functions.end()) return f->second.get();
-  try {
-    module(b).entry(name ? name : "");
-  } catch (const Error& e) {
-    report(std::string(call) + ": " + e.what() + " (CUDA_ERROR_NOT_FOUND)");
-    return nullptr;
-  }
-  const void* handle = (b.functions[name] = std::make_unique<char>()).get();
-  kernels_[handle] = {&b, name, std::nullopt};
-  return handle;
-}
-
-const ptx::Module& Device::module(Binary& b) {
-  if (!b.module) {
-    const std::vector<FatbinEntry> entries = parse_fatbin(unwrap_fatbin(b.wrapper));
-    const FatbinEntry& ptx = sm100a_ptx(entries);
-    b.module = std::make_unique<ptx::Module>(ptx::Module::parse(ptx_text(ptx), ptx.target() + ".ptx"));
-  }
-  return *b.module;
-}
-
 Kernel* Device::kernel(const void* function, const char* call) {
   const auto k = kernels_.find(function);
   if (k != kernels_.end()) return &k->second;
@@ -331,20 +257,15 @@ cudaError_t Device::function_attributes(const void* function, cudaFuncAttributes
   Kernel* k = kernel(function, "cudaFuncGetAttributes");
   if (!k) return result(cudaErrorInvalidDeviceFunction);
   try {
-    const ptx::Module& m = module(*k->binary);
-    const ptx::Function& f = m.entry(k->name);
-    const ptx::LaunchBounds bounds = ptx::launch_bounds(f);
+    const KernelFacts f = facts(*k);
     std::memset(a, 0, sizeof *a);
-    a->sharedSizeBytes = f.static_shared_bytes;
+    a->sharedSizeBytes = f.shared_bytes;
     a->localSizeBytes = f.local_bytes;
-    const auto limit = bounds.reqntid ? bounds.reqntid : bounds.maxntid;
-    a->maxThreadsPerBlock = limit ? static_cast<int>(limit->x * limit->y * limit->z) : 1024;
-    // PTX registers are virtual: what ptxas allocates is unknown here; at most 255 per thread.
-    a->numRegs = static_cast<int>(std::min<std::uint32_t>(f.registers, 255));
-    const auto version = m.version();  // "9.0"
-    a->ptxVersion = 10 * (version[0] - '0') + (version.size() > 2 ? version[2] - '0' : 0);
+    a->maxThreadsPerBlock = f.max_threads;
+    a->numRegs = f.registers;
+    a->ptxVersion = f.ptx_version;
     a->binaryVersion = 100;
-    a->maxDynamicSharedSizeBytes = k->max_dynamic_smem.value_or(kDefaultSmem - static_cast<int>(f.static_shared_bytes));
+    a->maxDynamicSharedSizeBytes = k->max_dynamic_smem.value_or(kDefaultSmem - static_cast<int>(f.shared_bytes));
     return cudaSuccess;
   } catch (const Error& e) {
     report(std::string("cudaFuncGetAttributes: ") + e.what());
@@ -358,7 +279,7 @@ cudaError_t Device::set_function_attribute(const void* function, cudaFuncAttribu
   if (!k) return result(cudaErrorInvalidDeviceFunction);
   if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;  // hints and cluster policies
   try {
-    const int limit = kMaxSmem - static_cast<int>(module(*k->binary).entry(k->name).static_shared_bytes);
+    const int limit = kMaxSmem - static_cast<int>(facts(*k).shared_bytes);
     if (value < 0 || value > limit) {
       report("cudaFuncSetAttribute: cudaFuncAttributeMaxDynamicSharedMemorySize = " + std::to_string(value) +
              " is invalid: 0 to " + std::to_string(limit) + " (227 KiB less the static shared memory; cudaErrorInvalidValue)");
@@ -477,7 +398,7 @@ cudaError_t Device::occupancy(const void* function, int block_threads, std::size
   try {
     // Per SM of compute capability 10.0: 2048 threads, 32 CTAs, 228 KiB of shared memory of which each
     // CTA's first KiB is the system's (CUDA C++ Programming Guide, Table 23).
-    const std::uint64_t smem = module(*k->binary).entry(k->name).static_shared_bytes + dynamic_smem + 1024;
+    const std::uint64_t smem = facts(*k).shared_bytes + dynamic_smem + 1024;
     const std::uint64_t warps = (static_cast<std::uint64_t>(block_threads) + 31) / 32;
     *blocks = static_cast<int>(std::min<std::uint64_t>({kWarpsPerSm / warps, kCtasPerSm, kSharedPerSm / smem}));
     return cudaSuccess;

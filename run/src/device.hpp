@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cubin.hpp"
 #include "profile.hpp"
 #include "tcgen/timing/chrome_trace.hpp"
 #include "tcgen/timing/machine.hpp"
@@ -31,6 +32,8 @@ namespace tcgen::run {
 struct Binary {
   const void* wrapper = nullptr;        // what __cudaRegisterFatBinary received; null for a driver module
   std::unique_ptr<ptx::Module> module;  // parsed at the first use of one of its kernels or variables
+  // A driver module loaded from a cubin: its kernels answer queries, their launches are refused.
+  std::optional<std::vector<CubinKernel>> cubin;
   // A driver module's kernels (cuModuleGetFunction): name → the handle the program holds.
   std::map<std::string, std::unique_ptr<char>> functions;
   ~Binary();
@@ -144,8 +147,15 @@ class Device {
 
  private:
   Device();
-  // The module of b, parsed from its compute_100a PTX at the first use. Throws tcgen::Error.
+  // The module of b, parsed from its compute_100a PTX at the first use. Throws tcgen::Error (for a
+  // cubin's, which has none, with the field a launch reads as the missing kernel image).
   const ptx::Module& module(Binary& b);
+  // What the queries ask of a kernel, from its PTX entry or its cubin. Throws tcgen::Error.
+  struct KernelFacts {
+    std::uint32_t shared_bytes = 0, local_bytes = 0;
+    int registers = 0, max_threads = 1024, ptx_version = 0;
+  };
+  KernelFacts facts(const Kernel& k);
   // The kernel registered for a host stub, or null with a report.
   Kernel* kernel(const void* function, const char* call);
 

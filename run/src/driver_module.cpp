@@ -3,8 +3,9 @@
 // takes an image of PTX text, or a fatbinary holding compute_100a PTX, and
 // the device parses it at once (a driver JIT-compiles PTX at load too);
 // cuModuleGetFunction names an entry; cuLaunchKernel and cuLaunchKernelEx run
-// it on the host model as the runtime's launches do (device.hpp). A cubin is
-// refused with a sentence saying how to give the PTX instead.
+// it on the host model as the runtime's launches do (device.hpp). A cubin's
+// kernels answer queries (cubin.hpp); their launches are refused with a
+// sentence saying how to give the PTX instead.
 #include <cuda.h>
 
 #include <algorithm>

@@ -24,6 +24,7 @@ namespace {
   X(cudaErrorNoKernelImageForDevice, CUDA_ERROR_NO_BINARY_FOR_GPU,                                               \
     "no kernel image is available for execution on the device")                                                  \
   X(cudaErrorInvalidPtx, CUDA_ERROR_INVALID_PTX, "a PTX JIT compilation failed")                                 \
+  X(cudaErrorInvalidKernelImage, CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid")                     \
   X(cudaErrorNotReady, CUDA_ERROR_NOT_READY, "device not ready")                                                 \
   X(cudaErrorNotSupported, CUDA_ERROR_NOT_SUPPORTED, "operation not supported")                                  \
   X(cudaErrorIllegalAddress, CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered")             \

@@ -1,6 +1,6 @@
 // A host program (g++, no nvcc) that runs a kernel through the driver API alone, as Triton's launcher
-// does: a context made current, the kernel's PTX loaded with cuModuleLoadData (its cubin refused, with
-// why), cuModuleGetFunction, driver memory, and three launches: cuLaunchKernel with a pointer per
+// does: a context made current, the kernel's cubin loaded for queries (ptxas's registers; its launch
+// refused, with why), its PTX loaded with cuModuleLoadData, cuModuleGetFunction, driver memory, and three launches: cuLaunchKernel with a pointer per
 // parameter, with the parameters packed in a buffer (`extra`), and cuLaunchKernelEx with a cluster
 // and a programmatic-serialisation attribute, which the summary names. PASSED when every answer is
 // the driver's and y = 1 + 2 x after the first launch, 1 + 2 x + 3 x after the second, and so on.
@@ -44,7 +44,22 @@ int main(int argc, char** argv) {
   ok &= expect("cuCtxGetDevice", cuCtxGetDevice(&dev), CUDA_SUCCESS) && dev == 0;
 
   CUmodule module = nullptr;
-  ok &= expect("cuModuleLoadData of a cubin", cuModuleLoadData(&module, cubin.c_str()), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  std::string other = cubin;
+  other[0x12] = 62;  // e_machine: x86-64's
+  ok &= expect("cuModuleLoadData of an ELF for another machine", cuModuleLoadData(&module, other.data()),
+               CUDA_ERROR_INVALID_IMAGE);
+  ok &= expect("cuModuleLoadData of a cubin", cuModuleLoadData(&module, cubin.data()), CUDA_SUCCESS);
+  CUfunction machine = nullptr;
+  ok &= expect("cuModuleGetFunction of the cubin's kernel", cuModuleGetFunction(&machine, module, "scale_add"), CUDA_SUCCESS);
+  int registers = 0, limit = 0;
+  ok &= expect("cuFuncGetAttribute of the cubin's registers",
+               cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, machine), CUDA_SUCCESS) &&
+        registers > 0 && registers <= 255;
+  ok &= expect("cuFuncGetAttribute of the cubin's thread limit",
+               cuFuncGetAttribute(&limit, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, machine), CUDA_SUCCESS) && limit == 1024;
+  ok &= expect("cuLaunchKernel of the cubin's kernel", cuLaunchKernel(machine, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr),
+               CUDA_ERROR_NO_BINARY_FOR_GPU);
+  ok &= expect("cuModuleUnload of the cubin", cuModuleUnload(module), CUDA_SUCCESS);
   ok &= expect("cuModuleLoadData of PTX", cuModuleLoadData(&module, ptx.c_str()), CUDA_SUCCESS);
   CUfunction f = nullptr, missing = nullptr;
   ok &= expect("cuModuleGetFunction of no entry", cuModuleGetFunction(&missing, module, "scale_sub"), CUDA_ERROR_NOT_FOUND);

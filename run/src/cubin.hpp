@@ -1,0 +1,24 @@
+#pragma once
+// A cubin's kernels, for the queries a program makes of machine code it loads without launching it
+// (CuTe DSL's HardwareInfo loads one to ask cuOccupancyMaxActiveClusters): the host model runs PTX,
+// so a cubin's kernels answer attribute and occupancy queries and refuse launches.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcgen::run {
+
+struct CubinKernel {
+  std::string name;
+  int registers = 0;               // ptxas's count
+  std::uint32_t shared_bytes = 0;  // static shared memory: the size of its .nv.shared.<name> section
+  std::uint32_t local_bytes = 0;   // its stack frame
+  int max_threads = 1024;          // __launch_bounds__ / .maxntid, or .reqntid
+};
+
+// The entry kernels of the 64-bit little-endian CUDA ELF image at `image`, whose extent its own
+// header gives (a module image comes as a pointer alone). A tcgen::Error names the field when the
+// image is no such ELF or a table of it is malformed.
+std::vector<CubinKernel> read_cubin(const std::uint8_t* image);
+
+}  // namespace tcgen::run
