@@ -1,12 +1,15 @@
 // The CUDA runtime API as programs built by nvcc call it (libcudart.so.13),
 // over the host model: registration of the embedded device code, launches,
-// memory, errors, streams and events, the device's properties (a B200). A
-// function this library does not define is missing from it, so the dynamic
-// loader stops the program at its first call, naming it.
+// memory, errors, streams and events, the device's properties (a B200). Every
+// other function NVIDIA's runtime exports is a stub (run/exports) that returns
+// cudaErrorNotSupported and is named to tcgen run.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <unistd.h>
 #include <deque>
 
 #include "b200.hpp"
@@ -65,6 +68,33 @@ void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* de
   Device::get().register_variable(handle, host_variable, device_name);
 }
 char __cudaInitModule(void**) { return 1; }
+// What nvcc registers and the host model does not emulate: a __managed__ variable, whose host
+// pointer the runtime would have to set to memory both sides reach, and the registrations of host
+// variables and unified tables. Carrying on would leave the program a pointer never set: it stops
+// at the registration (before main), naming the variable.
+[[noreturn]] static void refuse_registration(const std::string& what) {
+  std::fprintf(stderr, "tcgen run: the program registers %s, which tcgen does not emulate\n", what.c_str());
+  std::fflush(stderr);
+  _exit(2);
+}
+void __cudaRegisterManagedVar(void**, void**, char*, const char* name, int, std::size_t, int, int) {
+  refuse_registration(std::string("the __managed__ variable ") + (name ? name : "(unnamed)"));
+}
+void __cudaRegisterHostVar() { refuse_registration("a host variable (__cudaRegisterHostVar)"); }
+void __cudaRegisterUnifiedTable() { refuse_registration("a unified table (__cudaRegisterUnifiedTable)"); }
+
+}  // extern "C"
+
+namespace tcgen::run {
+// The runtime's stubs (run/exports/stubs.cmake): named to tcgen run, and the error is the last error.
+int unemulated_runtime_call(const char* name) {
+  unemulated_call(name);
+  const auto guard = lock_device();
+  return Device::get().result(cudaErrorNotSupported);
+}
+}  // namespace tcgen::run
+
+extern "C" {
 
 // ---- launches
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t smem, void* stream) {

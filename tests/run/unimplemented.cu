@@ -30,6 +30,7 @@ int main() {
   std::printf("cudaMallocManaged: %s, host writes read back: %s\n", cudaGetErrorName(managed), kept ? "yes" : "no");
   std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads\n", cudaGetErrorName(occupancy),
               clusters);
-  std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(created));
+  const cudaError_t last = cudaGetLastError();
+  std::printf("cudaGraphCreate: %s, then cudaGetLastError: %s\n", cudaGetErrorName(created), cudaGetErrorName(last));
   return 0;
 }
