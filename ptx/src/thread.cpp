@@ -125,7 +125,8 @@ std::uint32_t Thread::tmem_origin(const model::Cta::UndefinedRead& r, const Inst
 std::uint32_t Thread::unwritten_origin(CtaState::Origin::Kind kind, std::uint32_t address, int rank,
                                        const Instruction& in) {
   const bool local = kind == CtaState::Origin::Kind::local;
-  const std::uint64_t key = std::uint64_t{address} | std::uint64_t{static_cast<std::uint32_t>(local ? linear_ : rank + 1)} << 32;
+  const std::uint32_t whose = local ? static_cast<std::uint32_t>(linear_) : static_cast<std::uint32_t>(rank) + 1u;
+  const std::uint64_t key = std::uint64_t{address} | std::uint64_t{whose} << 32;
   auto [it, added] = cta_.origin_ids.try_emplace({kind, key, &in}, 0);
   if (added) {
     CtaState::Origin o{};
@@ -179,7 +180,8 @@ void Thread::undefined_use(std::uint32_t origin, std::uint32_t slot, const std::
     case CtaState::Origin::Kind::mapa:
       held = reg + " holds the address " + o.ld->opcode + " at " + (ld_at.empty() ? "" : ld_at + ", ") + "PTX line " +
              std::to_string(o.ld->line) + " made of shared::cta " + hex(o.address) + " for rank " +
-             std::to_string(o.rank) + ", outside the cluster's " + std::to_string(rt_.cluster().size()) +
+             std::to_string(static_cast<std::uint32_t>(o.rank)) + ", outside the cluster's " +
+             std::to_string(rt_.cluster().size()) +
              " CTAs: it names no CTA's shared memory (PTX #data-movement-and-conversion-instructions-mapa).";
       break;
     case CtaState::Origin::Kind::local:
