@@ -396,7 +396,8 @@ void Cta::check_mma_share(const MmaShare& s) {
                     "enable-input-d = false)");
   };
   // enable-input-d on cells never written, or undefined: the row's sum is undefined too. A row with
-  // the same writers as the row before is as that row while no cell of Tensor Memory is undefined.
+  // the same writers as the row before is as that row while Tensor Memory has held no undefined cell
+  // (TensorMemory::any_undefined: its store of undefined marks exists from the first one on).
   const bool track_undefined = s.enable_input_d && s.undefined_rows;
   bool undefined = false;  // the accumulator row last walked
   for (int v = 0; v < R; ++v) {
@@ -426,7 +427,7 @@ void Cta::check_mma_share(const MmaShare& s) {
 
 // Whether cells [col0, col0 + W) of the lane hold an accumulator an MMA cannot add to defined: a
 // cell never written, or undefined. Looked at a run at a time (a segment whose cells share a writer),
-// cell by cell only while some cell of Tensor Memory is undefined.
+// cell by cell once Tensor Memory has held an undefined cell.
 bool Cta::accumulator_undefined(int lane, int col0, int W) {
   bool undefined = false;
   tmem_.for_each_run(lane, col0, W, [&](int column, int count, std::uint32_t writer, std::uint32_t) {

@@ -364,7 +364,7 @@ class Cta {
   // then no chunk can break the proxy-fence rule, and none need be listed.
   bool any_unfenced_st() const;
   // The warp's one taddr, its lane taken modulo 128 (Rule::tmem_lane_past_127).
-  // A lane field of 0 from a warp of another quarter: that quarter's first lane (Rule::lane_quarter_implied).
+  // A lane in another quarter than the warp's: the same lane of the warp's own quarter (Rule::lane_quarter_implied).
   std::uint32_t uniform_taddr(const Issue& issue, int warp, const std::array<std::uint32_t, 32>& taddr);
   void check_ld_st(const Issue& issue, int warp, const LdStAccess& access, std::uint32_t taddr);
   MbarrierSlot& slot(const Issue& issue, std::uint32_t mbar, bool must_be_valid);
