@@ -89,6 +89,8 @@ elseif(CASE STREQUAL "careless_did_you_mean")
   # A letter missing or one too many: the lengths differ by one.
   refused("option = --caual .*; did you mean --causal[?]" fmha --caual)
   refused("option = --dtypes .*; did you mean --dtype[?]" gemm --dtypes bf16)
+  # Two letters missing: the lengths differ by two, still a near miss.
+  refused("option = --timng-sm .*; did you mean --timing-sms[?]" gemm --timng-sm 4)
 elseif(CASE STREQUAL "careless_values")
   # --timing-sms 0: its range first, whatever else is missing.
   refused("--timing-sms = 0 is invalid: expected a decimal integer from 1 to 148" fmha --timing-sms 0)
