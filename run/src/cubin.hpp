@@ -2,7 +2,9 @@
 // A cubin's kernels, for the queries a program makes of machine code it loads without launching it
 // (CuTe DSL's HardwareInfo loads one to ask cuOccupancyMaxActiveClusters): the host model runs PTX,
 // so a cubin's kernels answer attribute and occupancy queries and refuse launches.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,9 +18,13 @@ struct CubinKernel {
   int max_threads = 1024;          // __launch_bounds__ / .maxntid, or .reqntid
 };
 
-// The entry kernels of the 64-bit little-endian CUDA ELF image at `image`, whose extent its own
-// header gives (a module image comes as a pointer alone). A tcgen::Error names the field when the
-// image is no such ELF or a table of it is malformed.
-std::vector<CubinKernel> read_cubin(const std::uint8_t* image);
+// The entry kernels of a 64-bit little-endian CUDA ELF. A tcgen::Error names the field when the
+// image is no such ELF or a table or section of it lies outside `elf`.
+std::vector<CubinKernel> read_cubin(std::span<const std::uint8_t> elf);
+
+// The bytes an ELF image spans, from its own header and section table (a module image comes as a
+// pointer alone): the end of its table or of its furthest section. A tcgen::Error when the image at
+// `image` (64 bytes of header, then the table where the header says) is no such ELF.
+std::size_t cubin_extent(const std::uint8_t* image);
 
 }  // namespace tcgen::run

@@ -31,7 +31,7 @@ Binary* Device::load_module(const void* image, const char* call, cudaError_t* er
     // A cubin is the GPU's machine code, which the host model cannot run: its kernels answer queries
     // (attributes, occupancy) and their launches are refused, naming the kernel.
     if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
-      b->cubin = read_cubin(bytes);
+      b->cubin = read_cubin({bytes, cubin_extent(bytes)});
       binaries_.push_back(std::move(b));
       return binaries_.back().get();
     }

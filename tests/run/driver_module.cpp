@@ -4,7 +4,10 @@
 // parameter, with the parameters packed in a buffer (`extra`), and cuLaunchKernelEx with a cluster
 // and a programmatic-serialisation attribute, which the summary names. PASSED when every answer is
 // the driver's and y = 1 + 2 x after the first launch, 1 + 2 x + 3 x after the second, and so on.
-//   driver_module KERNEL.ptx KERNEL.cubin   (scale_add: y[i] += a * x[i] for i < n)
+// A second cubin (tests/fuzz/seeds/cubin/launch_bounds_shared_cluster.cubin, nvcc 13.0) answers with
+// what readelf and its .nv.info records say: `bounded` (__launch_bounds__(256), 400 bytes of
+// __shared__) 256 threads, a .nv.shared.bounded of 1424 bytes, 10 registers; `clustered` 8 registers.
+//   driver_module KERNEL.ptx KERNEL.cubin OTHER.cubin   (scale_add: y[i] += a * x[i] for i < n)
 #include <cuda.h>
 
 #include <cstdio>
@@ -32,8 +35,8 @@ bool expect(const char* what, CUresult got, CUresult want) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
-  const std::string ptx = read(argv[1]), cubin = read(argv[2]);
+  if (argc != 4) return 2;
+  const std::string ptx = read(argv[1]), cubin = read(argv[2]), other_cubin = read(argv[3]);
   bool ok = expect("cuInit", cuInit(0), CUDA_SUCCESS);
   CUcontext ctx = nullptr;
   CUdevice dev = -1;
@@ -60,6 +63,21 @@ int main(int argc, char** argv) {
   ok &= expect("cuLaunchKernel of the cubin's kernel", cuLaunchKernel(machine, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr),
                CUDA_ERROR_NO_BINARY_FOR_GPU);
   ok &= expect("cuModuleUnload of the cubin", cuModuleUnload(module), CUDA_SUCCESS);
+  ok &= expect("cuModuleLoadData of the second cubin", cuModuleLoadData(&module, other_cubin.data()), CUDA_SUCCESS);
+  CUfunction bounded = nullptr, clustered = nullptr;
+  ok &= expect("cuModuleGetFunction bounded", cuModuleGetFunction(&bounded, module, "bounded"), CUDA_SUCCESS);
+  ok &= expect("cuModuleGetFunction clustered", cuModuleGetFunction(&clustered, module, "clustered"), CUDA_SUCCESS);
+  int bounded_threads = 0, bounded_shared = 0, bounded_registers = 0, clustered_registers = 0;
+  cuFuncGetAttribute(&bounded_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, bounded);
+  cuFuncGetAttribute(&bounded_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, bounded);
+  cuFuncGetAttribute(&bounded_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, bounded);
+  cuFuncGetAttribute(&clustered_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, clustered);
+  if (bounded_threads != 256 || bounded_shared != 1424 || bounded_registers != 10 || clustered_registers != 8) {
+    std::printf("second cubin: %d threads, %d shared bytes, %d and %d registers\n", bounded_threads, bounded_shared,
+                bounded_registers, clustered_registers);
+    ok = false;
+  }
+  ok &= expect("cuModuleUnload of the second cubin", cuModuleUnload(module), CUDA_SUCCESS);
   ok &= expect("cuModuleLoadData of PTX", cuModuleLoadData(&module, ptx.c_str()), CUDA_SUCCESS);
   CUfunction f = nullptr, missing = nullptr;
   ok &= expect("cuModuleGetFunction of no entry", cuModuleGetFunction(&missing, module, "scale_sub"), CUDA_ERROR_NOT_FOUND);
