@@ -5,7 +5,8 @@ Installs NVIDIA's CUTLASS sources from PyPI (nvidia-cutlass ships them whole)
 into the build tree, builds each program unmodified for compute_100a with the
 shared CUDA runtime, runs it under `tcgen run` at a small problem with its own
 verification on, and asks for its own pass verdict, exit 0 and no fault.
-Prints one line per program; --report writes docs/corpus.md.
+Prints one line per program, then the interpreter's speed over them all (the kernels' PTX
+thread-instructions a host second, from tcgen run --profile); --report writes docs/corpus.md.
 
   tools/corpus.py [--build DIR] [--ci] [--report] [--jobs N] [NAME ...]
 
@@ -105,9 +106,15 @@ def where_time_goes(summary):
     return f"{100 * by_name[top] / seconds:.0f}% {top}; {rate:.2g}/s"
 
 
-def run(p, binary, tcgen, timeout):
+def profile_totals(summary):
+    """(PTX thread-instructions, host seconds) over a run's kernels (tcgen run --profile)."""
+    kernels = summary.get("profile") or []
+    return sum(k["thread_instructions"] for k in kernels), sum(k["host_seconds"] for k in kernels)
+
+
+def run(p, binary, tcgen, timeout, totals):
     """(verdict, seconds, letters {rule: count}, reason, where the time goes) of one run under
-    tcgen run --json --profile."""
+    tcgen run --json --profile; its kernels' thread-instructions and host seconds are added to totals."""
     start = time.monotonic()
     # Its own session: on a timeout the program goes too, not tcgen run alone (it would hold the pipes open).
     # No progress lines: a failure's reason is the first line the run says.
@@ -131,6 +138,9 @@ def run(p, binary, tcgen, timeout):
         return "fail", seconds, {}, f"exit {r.returncode} without tcgen run's summary", ""
     letters = summary.get("warnings", {})
     where = where_time_goes(summary)
+    instructions, kernel_seconds = profile_totals(summary)
+    totals[0] += instructions
+    totals[1] += kernel_seconds
     said = [l for l in lines[:-1] if l.strip()]
     if summary.get("fault") or summary.get("ended_without_summary") or r.returncode != 0:
         # The report's first line names it (a fault's file:line: error:, a refusal, an unknown opcode);
@@ -207,12 +217,17 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
         built = list(pool.map(lambda p: build(p, source, corpus, a.nvcc), chosen))
     results = []
+    totals = [0, 0.0]  # PTX thread-instructions and host seconds of every kernel run
     for p, (binary, error) in zip(chosen, built):
-        r = ("fail", 0.0, {}, error, "") if error else run(p, binary, tcgen, a.timeout)
+        r = ("fail", 0.0, {}, error, "") if error else run(p, binary, tcgen, a.timeout, totals)
         results.append((p, r))
         letters = ", ".join(f"{k} {v}" for k, v in sorted(r[2].items()))
         print(f"{p.name}: {r[0]} ({r[1]:.1f} s{'; ' + r[4] if r[4] else ''}){'; letters: ' + letters if letters else ''}"
               f"{'; ' + r[3] if r[3] else ''}", flush=True)
+    if totals[1] > 0:
+        wall = sum(r[1] for _, r in results)
+        print(f"corpus: {len(results)} programs in {wall:.1f} s; their kernels {totals[0]:,} PTX thread-instructions in "
+              f"{totals[1]:.1f} host s, {totals[0] / totals[1]:.3g}/s", flush=True)
     if a.report:
         report(results, os.path.join(ROOT, "docs", "corpus.md"), programs())
     return 0 if all(r[0] == "pass" for _, r in results) else 1
