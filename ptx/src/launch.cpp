@@ -133,158 +133,189 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& next) {
   return *this;
 }
 
+namespace {
+
+// One launch's run: its grid of clusters, each run as a unit on some OS thread (run_cluster), and
+// each finished in the grid's order (finish_cluster), where what its CTAs counted and printed joins
+// the launch's statistics; then, under timing, the trace replayed (simulate).
+class GridRun {
+ public:
+  GridRun(const Module& module, const Function& entry, const LaunchConfig& config, std::span<const Argument> args,
+          std::span<const Allocation> memory)
+      : entry_(entry), config_(config),
+        // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
+        active_(static_cast<unsigned>(count(config.block))), threads_((active_ + 31) / 32 * 32),
+        smem_(static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem)),
+        grid_{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}},
+        cluster_(cluster_shape(entry, config)),
+        clusters_{config.grid.x / cluster_.x, config.grid.y / cluster_.y, config.grid.z / cluster_.z},
+        units_(count(clusters_)) {
+    grid_.memory.push_back({grid_.params.data(), grid_.params.size(), "the kernel's parameters", false});
+    for (const Module::Storage& s : module.storage())
+      grid_.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
+    grid_.ctas = units_ * count(cluster_);
+    // The timing trace: which clusters run (all, or a sample's), and what each left.
+    if (config.timing) {
+      placement_ = timing::place(*config.timing, units_, static_cast<int>(count(cluster_)), active_, smem_);
+      for (std::uint64_t g : placement_->sampled_groups(config.timing_sms, static_cast<int>(count(cluster_))))
+        sampled_groups_.insert(g);
+    }
+  }
+
+  std::uint64_t units() const { return units_; }
+  void run_cluster(std::uint64_t index, exec::UnitPool& pool);
+  void finish_cluster(std::uint64_t index);
+  LaunchStats finish();
+
+ private:
+  std::vector<CtaState>& states_of(std::uint64_t index) {
+    const std::lock_guard lock(states_lock_);
+    return states_[index];
+  }
+
+  const Function& entry_;
+  const LaunchConfig& config_;
+  const unsigned active_, threads_;
+  const std::uint32_t smem_;
+  Grid grid_;
+  const exec::Dim3 cluster_, clusters_;
+  const std::uint64_t units_;
+  // Each CTA's state lives from its cluster's run to its finish.
+  std::mutex states_lock_;
+  std::map<std::uint64_t, std::vector<CtaState>> states_;
+  LaunchStats stats_;
+  std::optional<timing::Placement> placement_;
+  std::set<std::uint64_t> sampled_groups_;
+  timing::LaunchTrace trace_;
+  TouchedChunks touched_;
+  std::mutex trace_lock_;
+};
+
+void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
+  if (placement_ && !sampled_groups_.contains(placement_->group_of(index))) return;  // outside the sample
+  exec::LaunchOptions options = config_.options;
+  if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
+  options.letters_as_errors = options.letters_as_errors || config_.strict;
+  exec::ClusterRuntime c(clusters_.at(index), cluster_, config_.grid, static_cast<int>(threads_), smem_, options, &pool);
+  c.set_active_threads(static_cast<int>(active_));
+  // A rule first broken is placed at the instruction of the thread running then (fiber tags).
+  for (int rank = 0; rank < c.size(); ++rank)
+    c.cta(rank).cta().set_locator([&rt = c.cta(rank)] {
+      const auto* t = static_cast<const Thread*>(rt.fiber_tag());
+      return t ? t->where_now() : std::string();
+    });
+  std::vector<CtaState>& ctas = states_of(index);
+  ctas.resize(static_cast<std::size_t>(c.size()));
+  for (CtaState& state : ctas) {
+    state.uniform.resize(threads_ / 32);
+    state.register_counts.resize(threads_ / 32);
+    if (config_.profile) state.executed.assign(entry_.code.size(), 0);
+    if (config_.timing) state.warp_traces.resize(threads_ / 32);
+  }
+  // The arrivals and complete_tx an instruction applies: the phases its record completes.
+  if (config_.timing)
+    for (int rank = 0; rank < c.size(); ++rank)
+      c.cta(rank).cta().set_mbarrier_hook([&rt = c.cta(rank), rank](std::uint32_t mbar, std::uint64_t phase) {
+        const auto* t = static_cast<const Thread*>(rt.fiber_tag());
+        if (t && t->recorder())
+          t->recorder()->signal(static_cast<std::uint32_t>(rank), mbar & exec::ClusterRuntime::kOffsetMask, phase);
+      });
+  c.run([&](exec::HostArch& arch) {
+    if (arch.thread_index() >= active_) return;  // padding of a partial last warp
+    const int rank = static_cast<int>(arch.cluster_rank());
+    CtaState& state = ctas[static_cast<std::size_t>(rank)];
+    Thread t(grid_, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
+    std::optional<WarpRecorder> recorder;
+    if (config_.timing && arch.thread_index() % 32 == 0)
+      recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));
+    if (config_.timing) t.set_timing(recorder ? &*recorder : nullptr, &state.touched);
+    t.run();
+  });
+  for (int rank = 0; rank < c.size(); ++rank) {
+    CtaState& state = ctas[static_cast<std::size_t>(rank)];
+    const exec::Dim3 b = c.cta(rank).block();
+    check_register_counts(state, config_,
+                          "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")");
+    for (const auto& [rule, w] : c.cta(rank).cta().warnings()) {
+      state.warnings[model::name(rule)] += w.count;
+      state.first_warning.try_emplace(model::name(rule), w.where.empty() ? w.first : w.where + ": " + w.first);
+    }
+  }
+}
+
+void GridRun::finish_cluster(std::uint64_t index) {
+  std::vector<CtaState> ctas = [&] {
+    const std::lock_guard lock(states_lock_);
+    std::vector<CtaState> s = std::move(states_[index]);
+    states_.erase(index);
+    return s;
+  }();
+  if (config_.timing && !ctas.empty()) {
+    const std::lock_guard lock(trace_lock_);
+    timing::ClusterTrace& unit = trace_.clusters.emplace_back();
+    unit.index = index;
+    for (std::size_t rank = 0; rank < ctas.size(); ++rank) {
+      unit.ctas.push_back({static_cast<std::uint32_t>(rank), std::move(ctas[rank].warp_traces)});
+      touched_.read.merge(ctas[rank].touched.read);
+      touched_.written.merge(ctas[rank].touched.written);
+    }
+  }
+  for (const CtaState& state : ctas) {
+    std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
+    stats_.printed += state.printed;
+    stats_.instructions += state.instructions;
+    grid_.executed.fetch_add(state.instructions % Thread::kBeat, std::memory_order_relaxed);  // beat() had the rest
+    grid_.ctas_done.fetch_add(1, std::memory_order_relaxed);
+    if (stats_.executed.empty()) stats_.executed.assign(state.executed.size(), 0);
+    for (std::size_t i = 0; i < state.executed.size(); ++i) stats_.executed[i] += state.executed[i];
+    for (const auto& [rule, n] : state.warnings) stats_.warnings[rule] += n;
+    for (const auto& [rule, text] : state.first_warning) stats_.first_warning.try_emplace(rule, text);
+    ++stats_.ctas;
+  }
+  std::fflush(stdout);
+  if (config_.options.progress) config_.options.progress(index + 1, units_);
+  // A grid of many short CTAs beats here: none of them may reach Thread::kBeat on its own.
+  if (config_.heartbeat)
+    config_.heartbeat({grid_.executed.load(std::memory_order_relaxed), grid_.ctas_done.load(std::memory_order_relaxed),
+                       grid_.ctas});
+}
+
+LaunchStats GridRun::finish() {
+  if (!config_.timing) return std::move(stats_);
+  trace_.kernel = entry_.demangled;
+  const exec::Dim3 dims[3] = {config_.grid, config_.block, cluster_};
+  std::uint32_t* into[3] = {trace_.grid, trace_.block, trace_.cluster};
+  for (int i = 0; i < 3; ++i) into[i][0] = dims[i].x, into[i][1] = dims[i].y, into[i][2] = dims[i].z;
+  trace_.threads = active_;
+  trace_.smem_bytes = smem_;
+  trace_.clusters_total = units_;
+  for (const Allocation& a : grid_.memory) {
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data) >> 12,
+               end = (reinterpret_cast<std::uint64_t>(a.data) + a.bytes + 4095) >> 12;
+    timing::MemoryUse use{a.name, a.bytes, 0, 0};
+    for (std::uint64_t c : touched_.read) use.chunks_read += c >= begin && c < end;
+    for (std::uint64_t c : touched_.written) use.chunks_written += c >= begin && c < end;
+    if (use.chunks_read || use.chunks_written) trace_.memory.push_back(use);
+  }
+  std::vector<timing::Span> spans;
+  stats_.timing.push_back(timing::simulate(trace_, *placement_, *config_.timing, config_.timeline ? &spans : nullptr));
+  if (config_.timeline) stats_.timelines.push_back(std::move(spans));
+  return std::move(stats_);
+}
+
+}  // namespace
+
 LaunchStats launch(const Module& module, const Function& entry, const LaunchConfig& config,
                    std::span<const Argument> args, std::span<const Allocation> memory) {
   check_launch(entry, config, args);
-  // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
-  const auto active = static_cast<unsigned>(count(config.block)), threads = (active + 31) / 32 * 32;
-  const auto smem = static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem);
-
-  Grid grid{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}};
-  grid.memory.push_back({grid.params.data(), grid.params.size(), "the kernel's parameters", false});
-  for (const Module::Storage& s : module.storage())
-    grid.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
-
-  // The clusters run as units. Each CTA's state lives from its cluster's run
-  // to its finish, where what it counted and printed joins the launch's in
-  // the grid's order (clusters in order, ranks within each).
-  const exec::Dim3 cluster = cluster_shape(entry, config);
-  const exec::Dim3 clusters{config.grid.x / cluster.x, config.grid.y / cluster.y, config.grid.z / cluster.z};
-  const std::uint64_t units = count(clusters);
-  grid.ctas = units * count(cluster);
-  std::mutex states_lock;
-  std::map<std::uint64_t, std::vector<CtaState>> states;
-  const auto states_of = [&](std::uint64_t index) -> std::vector<CtaState>& {
-    const std::lock_guard lock(states_lock);
-    return states[index];
-  };
-  LaunchStats stats;
-  // The timing trace: which clusters run (all, or a sample's), and what each left.
-  const std::uint32_t cluster_ctas = static_cast<std::uint32_t>(count(cluster));
-  std::optional<timing::Placement> placement;
-  std::set<std::uint64_t> sampled_groups;
-  if (config.timing) {
-    placement = timing::place(*config.timing, units, static_cast<int>(cluster_ctas), active, smem);
-    for (std::uint64_t g : placement->sampled_groups(config.timing_sms, static_cast<int>(cluster_ctas)))
-      sampled_groups.insert(g);
-  }
-  timing::LaunchTrace trace;
-  TouchedChunks touched;
-  std::mutex trace_lock;
-
-  exec::UnitPool pool(units, config.options.threads);
+  GridRun run(module, entry, config, args, memory);
+  exec::UnitPool pool(run.units(), config.options.threads);
   // clusterlaunchcontrol.try_cancel finds no cluster under timing: the host runs two or so clusters at
   // once, which would take every other's work; each then runs its own, placed as the hardware launches.
   if (config.timing) pool.refuse_cancels();
-  pool.run(
-      [&](std::uint64_t index) {
-        if (placement && !sampled_groups.contains(placement->group_of(index))) return;  // outside the sample
-        exec::LaunchOptions options = config.options;
-        if (options.shuffle_seed) options.shuffle_seed = *options.shuffle_seed + index;
-        options.letters_as_errors = options.letters_as_errors || config.strict;
-        exec::ClusterRuntime c(clusters.at(index), cluster, config.grid, static_cast<int>(threads), smem, options, &pool);
-        c.set_active_threads(static_cast<int>(active));
-        // A rule first broken is placed at the instruction of the thread running then (fiber tags).
-        for (int rank = 0; rank < c.size(); ++rank)
-          c.cta(rank).cta().set_locator([&rt = c.cta(rank)] {
-            const auto* t = static_cast<const Thread*>(rt.fiber_tag());
-            return t ? t->where_now() : std::string();
-          });
-        std::vector<CtaState>& ctas = states_of(index);
-        ctas.resize(static_cast<std::size_t>(c.size()));
-        for (CtaState& state : ctas) {
-          state.uniform.resize(threads / 32);
-          state.register_counts.resize(threads / 32);
-          if (config.profile) state.executed.assign(entry.code.size(), 0);
-          if (config.timing) state.warp_traces.resize(threads / 32);
-        }
-        // The arrivals and complete_tx an instruction applies: the phases its record completes.
-        if (config.timing)
-          for (int rank = 0; rank < c.size(); ++rank)
-            c.cta(rank).cta().set_mbarrier_hook([&rt = c.cta(rank), rank](std::uint32_t mbar, std::uint64_t phase) {
-              const auto* t = static_cast<const Thread*>(rt.fiber_tag());
-              if (t && t->recorder())
-                t->recorder()->signal(static_cast<std::uint32_t>(rank), mbar & exec::ClusterRuntime::kOffsetMask, phase);
-            });
-        c.run([&](exec::HostArch& arch) {
-          if (arch.thread_index() >= active) return;  // padding of a partial last warp
-          const int rank = static_cast<int>(arch.cluster_rank());
-          CtaState& state = ctas[static_cast<std::size_t>(rank)];
-          Thread t(grid, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
-          std::optional<WarpRecorder> recorder;
-          if (config.timing && arch.thread_index() % 32 == 0)
-            recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index,
-                             static_cast<std::uint32_t>(rank));
-          if (config.timing) t.set_timing(recorder ? &*recorder : nullptr, &state.touched);
-          t.run();
-        });
-        for (int rank = 0; rank < c.size(); ++rank) {
-          CtaState& state = ctas[static_cast<std::size_t>(rank)];
-          const exec::Dim3 b = c.cta(rank).block();
-          check_register_counts(state, config, "block (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
-                                                   std::to_string(b.z) + ")");
-          for (const auto& [rule, w] : c.cta(rank).cta().warnings()) {
-            state.warnings[model::name(rule)] += w.count;
-            state.first_warning.try_emplace(model::name(rule), w.where.empty() ? w.first : w.where + ": " + w.first);
-          }
-        }
-      },
-      [&](std::uint64_t index) {
-        std::vector<CtaState> ctas = [&] {
-          const std::lock_guard lock(states_lock);
-          std::vector<CtaState> s = std::move(states[index]);
-          states.erase(index);
-          return s;
-        }();
-        if (config.timing && !ctas.empty()) {
-          const std::lock_guard lock(trace_lock);
-          timing::ClusterTrace& unit = trace.clusters.emplace_back();
-          unit.index = index;
-          for (std::size_t rank = 0; rank < ctas.size(); ++rank) {
-            unit.ctas.push_back({static_cast<std::uint32_t>(rank), std::move(ctas[rank].warp_traces)});
-            touched.read.merge(ctas[rank].touched.read);
-            touched.written.merge(ctas[rank].touched.written);
-          }
-        }
-        for (const CtaState& state : ctas) {
-          std::fwrite(state.printed.data(), 1, state.printed.size(), stdout);
-          stats.printed += state.printed;
-          stats.instructions += state.instructions;
-          grid.executed.fetch_add(state.instructions % Thread::kBeat, std::memory_order_relaxed);  // beat() had the rest
-          grid.ctas_done.fetch_add(1, std::memory_order_relaxed);
-          if (stats.executed.empty()) stats.executed.assign(state.executed.size(), 0);
-          for (std::size_t i = 0; i < state.executed.size(); ++i) stats.executed[i] += state.executed[i];
-          for (const auto& [rule, n] : state.warnings) stats.warnings[rule] += n;
-          for (const auto& [rule, text] : state.first_warning) stats.first_warning.try_emplace(rule, text);
-          ++stats.ctas;
-        }
-        std::fflush(stdout);
-        if (config.options.progress) config.options.progress(index + 1, units);
-        // A grid of many short CTAs beats here: none of them may reach Thread::kBeat on its own.
-        if (config.heartbeat)
-          config.heartbeat({grid.executed.load(std::memory_order_relaxed), grid.ctas_done.load(std::memory_order_relaxed),
-                            grid.ctas});
-      });
-  if (config.timing) {
-    trace.kernel = entry.demangled;
-    const exec::Dim3 dims[3] = {config.grid, config.block, cluster};
-    std::uint32_t* into[3] = {trace.grid, trace.block, trace.cluster};
-    for (int i = 0; i < 3; ++i) into[i][0] = dims[i].x, into[i][1] = dims[i].y, into[i][2] = dims[i].z;
-    trace.threads = active;
-    trace.smem_bytes = smem;
-    trace.clusters_total = units;
-    for (const Allocation& a : grid.memory) {
-      const auto begin = reinterpret_cast<std::uint64_t>(a.data) >> 12, end = (reinterpret_cast<std::uint64_t>(a.data) + a.bytes + 4095) >> 12;
-      timing::MemoryUse use{a.name, a.bytes, 0, 0};
-      for (std::uint64_t c : touched.read) use.chunks_read += c >= begin && c < end;
-      for (std::uint64_t c : touched.written) use.chunks_written += c >= begin && c < end;
-      if (use.chunks_read || use.chunks_written) trace.memory.push_back(use);
-    }
-    std::vector<timing::Span> spans;
-    stats.timing.push_back(timing::simulate(trace, *placement, *config.timing, config.timeline ? &spans : nullptr));
-    if (config.timeline) stats.timelines.push_back(std::move(spans));
-  }
-  return stats;
+  pool.run([&](std::uint64_t index) { run.run_cluster(index, pool); },
+           [&](std::uint64_t index) { run.finish_cluster(index); });
+  return run.finish();
 }
 
 }  // namespace tcgen::ptx
