@@ -17,10 +17,10 @@ inline constexpr int kSharedPerSm = tma::kSmemBytesPerSm;         // 228 KiB
 inline constexpr int kWarpsPerSm = 64, kCtasPerSm = 32;
 inline constexpr int kSms = 148;
 
-// cudaOccupancyMaxActiveClusters and the driver's: the clusters of `cluster_ctas` CTAs the SMs hold
-// at `ctas_per_sm` CTAs each.
+// cudaOccupancyMaxActiveClusters and the driver's: the clusters of `cluster_ctas` CTAs (at least 1:
+// the callers refuse a cluster dimension of 0) the SMs hold at `ctas_per_sm` CTAs each.
 inline int max_active_clusters(int ctas_per_sm, unsigned cluster_ctas) {
-  return static_cast<int>(static_cast<unsigned>(kSms * ctas_per_sm) / (cluster_ctas ? cluster_ctas : 1u));
+  return static_cast<int>(static_cast<unsigned>(kSms * ctas_per_sm) / cluster_ctas);
 }
 
 void b200_properties(cudaDeviceProp* p);

@@ -317,6 +317,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* function, 
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == cudaLaunchAttributeClusterDimension)
       cluster = config->attrs[i].val.clusterDim.x * config->attrs[i].val.clusterDim.y * config->attrs[i].val.clusterDim.z;
+  if (cluster == 0) return cudaErrorInvalidValue;  // a cluster dimension of 0
   int per_sm = 0;
   const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, function, static_cast<int>(config->blockDim.x * config->blockDim.y * config->blockDim.z),

@@ -220,6 +220,7 @@ CUresult cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunc
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
       cluster = config->attrs[i].value.clusterDim.x * config->attrs[i].value.clusterDim.y *
                 config->attrs[i].value.clusterDim.z;
+  if (cluster == 0) return CUDA_ERROR_INVALID_VALUE;  // a cluster dimension of 0
   int per_sm = 0;
   const CUresult e = cuOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, f, static_cast<int>(config->blockDimX * config->blockDimY * config->blockDimZ), config->sharedMemBytes);

@@ -25,11 +25,14 @@ int main() {
   config.numAttrs = 1;
   int clusters = 0;
   const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&clusters, idle, &config);
+  pair.val.clusterDim = {0, 1, 1};
+  int none = 0;
+  const cudaError_t empty = cudaOccupancyMaxActiveClusters(&none, idle, &config);
   cudaGraph_t graph;
   const cudaError_t created = cudaGraphCreate(&graph, 0);
   std::printf("cudaMallocManaged: %s, host writes read back: %s\n", cudaGetErrorName(managed), kept ? "yes" : "no");
-  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads\n", cudaGetErrorName(occupancy),
-              clusters);
+  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads; of 0 CTAs: %s\n",
+              cudaGetErrorName(occupancy), clusters, cudaGetErrorName(empty));
   const cudaError_t last = cudaGetLastError();
   std::printf("cudaGraphCreate: %s, then cudaGetLastError: %s\n", cudaGetErrorName(created), cudaGetErrorName(last));
   return 0;
