@@ -1,9 +1,12 @@
 #include <algorithm>
+#include <cstdlib>
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/ptx/module.hpp"
 
 namespace tcgen::ptx {
+
+void Module::FreeBytes::operator()(std::uint8_t* p) const { std::free(p); }
 
 namespace {
 

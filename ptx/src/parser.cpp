@@ -350,8 +350,8 @@ class Parser {
   void variable(Function* f, bool external) {
     Variable v = var_spec(external);
     if (v.space == Space::global || v.space == Space::const_) {
-      auto bytes = std::make_unique<std::uint8_t[]>(v.bytes + 16);
-      std::memset(bytes.get(), 0, v.bytes + 16);
+      std::unique_ptr<std::uint8_t, Module::FreeBytes> bytes(static_cast<std::uint8_t*>(std::calloc(v.bytes + 16, 1)));
+      if (!bytes) error("'" + v.name + "' storage", "its " + std::to_string(v.bytes) + " bytes in the host's memory");
       // No initializer leaves init_ empty, its data() possibly null: memcpy's arguments must not be.
       if (!init_.empty()) std::memcpy(bytes.get(), init_.data(), std::min<std::size_t>(init_.size(), v.bytes));
       v.address = reinterpret_cast<std::uint64_t>(bytes.get());

@@ -133,7 +133,12 @@ class Module {
   std::vector<Function> functions_;
   std::vector<Variable> variables_;
   std::vector<std::string> files_;
-  std::vector<std::unique_ptr<std::uint8_t[]>> storage_;  // .global/.const bytes: addresses stay put when moved
+  // .global/.const bytes: addresses stay put when moved. From calloc, whose large blocks are the
+  // kernel's zero pages until written: a declared array costs memory only where it is used.
+  struct FreeBytes {
+    void operator()(std::uint8_t* p) const;
+  };
+  std::vector<std::unique_ptr<std::uint8_t, FreeBytes>> storage_;
 };
 
 // The C++ name of a mangled one (_Z…); the name itself when it is not one.
