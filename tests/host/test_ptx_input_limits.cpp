@@ -71,7 +71,8 @@ TEST_CASE("blocks 200,000 deep in a kernel are refused at the limit: each name l
 TEST_CASE("a module's large .global arrays cost memory only where they are written") {
   // Four arrays of 3 GiB (fuzz_ptx_module's out-of-memory report was of this kind): zero-filled on
   // the host, they would take 12 GiB before any kernel runs. They must read as zero, and the peak
-  // resident size must not grow by more than 64 MiB.
+  // resident size must grow by under a sixteenth of that (AddressSanitizer's shadow of the blocks
+  // takes 3% of them; writing a third of each made it 4 GiB, checked).
   const auto peak_kib = [] {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -87,5 +88,5 @@ TEST_CASE("a module's large .global arrays cost memory only where they are writt
     CHECK(s.end - s.begin == 3221225472u);
     CHECK(*reinterpret_cast<const std::uint8_t*>(s.begin + 1234567) == 0);
   }
-  CHECK(peak_kib() - before < 64 * 1024);
+  CHECK(peak_kib() - before < 4 * 3221225472L / 1024 / 16);
 }
