@@ -351,6 +351,7 @@ class Thread {
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
   std::uint64_t* pending_ = nullptr;  // per slot, the model's id of the tcgen05.ld that filled it, unwaited (0: none)
   std::vector<std::uint64_t> pending_storage_;
+  mutable std::vector<std::uint32_t> pending_slots_;  // the slots marked since the last wait (some since cleared)
   // Definedness: per slot its origin (0: defined), kept once one is undefined; how many are; shadowed_
   // while pending_ or undefined_ (get/set's one test); the instruction's first undefined source.
   std::vector<std::uint32_t> origin_;

@@ -1649,7 +1649,10 @@ TEST_CASE("a tcgen05.ld destination read before tcgen05.wait::ld: a counted PTX 
 	tcgen05.fence::after_thread_sync;
 	tcgen05.st.sync.aligned.32x32b.x1.b32 	[%r2], {%r0};
 	tcgen05.wait::st.sync.aligned;
+	tcgen05.ld.sync.aligned.32x32b.x1.b32 	{%r3}, [%r2];
+	tcgen05.wait::ld.sync.aligned;
 	tcgen05.ld.sync.aligned.32x32b.x1.b32 	{%r5}, [%r2];
+	add.s32 	%r4, %r3, 0;                // waited for before the second load: no letter
 	add.s32 	%r6, %r5, 1;                // before the wait
 	tcgen05.wait::ld.sync.aligned;
 	add.s32 	%r7, %r5, 2;                // after it
