@@ -68,7 +68,11 @@ constexpr auto to_float = [](double x) { return static_cast<float>(x); };
 // A NaN gives `nan`: 0x7FFF, or a signed 0x7E00 for f16 from f64 (an H200's results).
 std::uint16_t to_half(ElementType e, double x, RoundingMode mode, std::uint16_t nan = 0x7FFF) {
   if (std::isnan(x)) return nan;
-  if (mode == RoundingMode::nearest_even) return static_cast<std::uint16_t>(encode(e, round_to_odd<float>(to_float, x)));
+  if (mode == RoundingMode::nearest_even) {
+    // A float's value (every f32 source) needs no rounding to float, nor the rounding-mode switch.
+    if (const float f = static_cast<float>(x); static_cast<double>(f) == x) return static_cast<std::uint16_t>(encode(e, f));
+    return static_cast<std::uint16_t>(encode(e, round_to_odd<float>(to_float, x)));
+  }
   const float f = rounded(mode, to_float, x);
   std::uint16_t bits = static_cast<std::uint16_t>(encode(e, f));
   const float got = decode(e, bits);
