@@ -400,7 +400,10 @@ class Parser {
     f.line = peek().line;
     if (!entry && is("(")) {  // return parameters
       next();
-      while (!accept(")")) next();
+      while (!accept(")")) {
+        if (at_end()) error("the end of the file", "')' closing the return parameters of a .func");  // no loop at end
+        next();
+      }
     }
     f.name = std::string(word());
     f.demangled = demangle(f.name);

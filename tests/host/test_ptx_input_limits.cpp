@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,18 @@ TEST_CASE("an initializer 200,000 braces deep is an error naming its depth and t
   const std::string text = std::string(kHeader) + ".global .b32 g[1] = " + nested(200000, "1") + ";\n";
   CHECK(error_of(text) ==
         "PTX = deep.ptx:4: the initializer nests braces 1001 deep is invalid: at most 1000 levels of '{'");
+}
+
+// libFuzzer's timeouts (fuzz_ptx_module): the return parameters' loop waited for ')' at the end of the
+// file forever. Each input ends inside that list.
+TEST_CASE("a .func whose return parameters never close is an error at the end of the file, not a hang") {
+  const std::string tails[] = {"(", "( I8.5\n", std::string(81, '('), "(G;\n\t.param .u64 ._t%f<11>"};
+  for (const std::string& tail : tails) {
+    CAPTURE(tail);
+    CHECK(error_of(std::string(kHeader) + ".func " + tail) ==
+          "PTX = deep.ptx:" + std::to_string(4 + std::count(tail.begin(), tail.end(), '\n')) +
+              ": the end of the file is invalid: ')' closing the return parameters of a .func");
+  }
 }
 
 TEST_CASE("nested initializers within the limit still give their values in order") {
