@@ -93,10 +93,16 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
                                                  w.pending.knows_complete(issued, c.writer));
       // Not waited for, and not yet let through by this warp (the letter below, once).
       const bool unwaited = c.writer >= warps_[op.warp].st_done && !w.effective.knows_complete(op.issuer, c.writer);
-      if (unwaited && !published)
-        raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
-                         writer() + ", which has not executed tcgen05.wait::st since."));
-      if (unwaited) {
+      if (unwaited && same_warp(op) && touch == Touch::ld) {
+        // One warp's st then ld of the same cells: PTX orders them only through wait::st; CUTLASS's
+        // stream-K reduction relies on the warp's own order. Unless an error, as if it had waited.
+        raise(ModelError(issue, Rule::st_read_back_unwaited, "cell", cell_name(lane, column),
+                         writer() + ", which reads it back with no tcgen05.wait::st between."));
+        state(warp).effective.complete.raise(op.issuer, c.writer + 1);
+      } else if (unwaited) {
+        if (!published)
+          raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
+                           writer() + ", which has not executed tcgen05.wait::st since."));
         raise(ModelError(issue, Rule::st_published_unwaited, "cell", cell_name(lane, column),
                           writer() + ", which then reached " + warp_name(warp) +
                               " through a barrier or mbarrier arrival without tcgen05.wait::st before it."));

@@ -219,12 +219,29 @@ TEST_CASE("illegal .num and a wrong register count are errors") {
 }
 
 TEST_CASE("tcgen05.ld of cells a tcgen05.st wrote needs tcgen05.wait::st first") {
-  Kernel k(64);
+  Kernel k(64, 8);
   const LdStAccess x2{LdStShape::s32x32b, 2};
   k.cta.st(0, x2, k.tmem, regs_of(x2, 3));
-  expect_rule([&] { k.cta.ld(0, x2, k.tmem); }, Rule::st_without_wait, {"tcgen05.st", "wait::st"});
+  // Another warp of the quarter (4), with nothing between: a fault.
+  expect_rule([&] { k.cta.ld(4, x2, k.tmem); }, Rule::st_without_wait, {"tcgen05.st", "wait::st"});
   k.cta.wait_st(0);
   CHECK(k.cta.ld(0, x2, k.tmem)[5][1] == 3u);
+}
+
+TEST_CASE("a warp's tcgen05.ld of what it stored with no tcgen05.wait::st between is a PTX letter") {
+  // CUTLASS's stream-K tile scheduler (sm100_tile_scheduler_stream_k.hpp, tmem_fixup, B200s) stores
+  // the reduced accumulators with tcgen05.st and its epilogue, in the same warps, loads them.
+  const LdStAccess x2{LdStShape::s32x32b, 2};
+  Kernel k(64, 8);
+  k.cta.st(0, x2, k.tmem, regs_of(x2, 3));
+  expect_letter(k.cta, [&] { CHECK(k.cta.ld(0, x2, k.tmem)[5][1] == 3u); }, Rule::st_read_back_unwaited,
+                {"tcgen05.st.sync.aligned.32x32b.x2.b32 of warp 0", "reads it back"});
+  // As if it had waited: another load of those cells is no second warning.
+  (void)k.cta.ld(0, x2, k.tmem);
+  CHECK(k.cta.warnings().at(Rule::st_read_back_unwaited).count == 1);
+  Kernel strict(64, 8, true);
+  strict.cta.st(0, x2, strict.tmem, regs_of(x2, 3));
+  expect_rule([&] { strict.cta.ld(0, x2, strict.tmem); }, Rule::st_read_back_unwaited, {"reads it back"});
 }
 
 TEST_CASE("reading never-written Tensor Memory is an error; a fresh allocation holds nothing") {

@@ -57,6 +57,10 @@ enum class Severity { fault, letter, convention };
     "before the tcgen05 access that depends on it", letter)                                                          \
   X(st_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
     "cells written by tcgen05.st may be read by tcgen05.ld or tcgen05.mma only after tcgen05.wait::st", fault)       \
+  /* CUTLASS's stream-K tile scheduler (sm100_tile_scheduler_stream_k.hpp, tmem_fixup) stores the reduced */         \
+  /* accumulators and its epilogue, the same warps, loads them with no wait::st between */                            \
+  X(st_read_back_unwaited, "tcgen05-instructions-tcgen05-wait",                                                      \
+    "cells a warp wrote with tcgen05.st may be read by its own tcgen05.ld only after tcgen05.wait::st", letter)     \
   /* 77_blackwell_fmha arrives right after its statistics' tcgen05.st */                                             \
   X(st_published_unwaited, "tcgen05-instructions-tcgen05-wait",                                                      \
     "cells written by tcgen05.st may be read by another warp only after the writing warp's tcgen05.wait::st, "       \
