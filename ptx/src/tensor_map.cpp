@@ -73,13 +73,22 @@ std::string held(Bits f, std::uint64_t v) {
 // A CUtensorMapDataType's code in kType, its kTf32 bit and its bytes. Codes 0-10 are PTX's .elemtype
 // values (u8 u16 u32 s32 u64 s64 f16 f32 f32.ftz f64 bf16): the driver's FLOAT64 is 9, BFLOAT16 10 and
 // FLOAT32_FTZ 8; tensormap.replace.elemtype 11 and 12 (tf32, tf32.ftz) write 7 and 8 with kTf32 (H200
-// sweep and replace_probe). UNCONFIRMED: the packed types (13-15), which an H200 refuses, as codes 13-15.
+// sweep and replace_probe). The packed types, which an H200 refuses, are NVIDIA's codes from CuTe DSL's
+// encoder (cute_nvgpu.TmaDataFormat, "bits 74-71 of the TMA descriptor"; tests/data/
+// tensormap_dsl_formats.csv): 11 U4 (16U4_ALIGN8B), 12 U4_UNPACK_U8 (16U4_ALIGN16B), 13 U6_UNPACK_U8
+// (16U6_ALIGN16B).
 struct TypeCode {
   std::uint32_t code, tf32, bytes;
 };
 constexpr std::array<TypeCode, 16> kTypes{{{0, 0, 1}, {1, 0, 2}, {2, 0, 4}, {3, 0, 4}, {4, 0, 8}, {5, 0, 8},
                                             {6, 0, 2}, {7, 0, 4}, {9, 0, 8}, {10, 0, 2}, {8, 0, 4}, {7, 1, 4},
-                                            {8, 1, 4}, {13, 0, 1}, {14, 0, 1}, {15, 0, 1}}};
+                                            {8, 1, 4}, {11, 0, 1}, {12, 0, 1}, {13, 0, 1}}};
+// The other spelling of TFLOAT32 and TFLOAT32_FTZ: CuTe DSL's encoder writes them as codes 14 (TF32_RN)
+// and 15 (TF32_FTZ_RN) without kTf32, where the H200's driver writes 7 and 8 with it.
+struct TypeAlias {
+  std::uint32_t code, data_type;
+};
+constexpr std::array<TypeAlias, 2> kDslTf32{{{14, 11}, {15, 12}}};
 
 // The data type a spec is encoded with: its own, or the unsigned type of its element size.
 int data_type_of(const tma::TensorMapSpec& s) {
@@ -170,6 +179,8 @@ std::optional<DecodedTensorMap> decode_tensor_map(const std::uint8_t* b, std::st
   int data_type = -1;
   for (std::size_t t = 0; t < kTypes.size(); ++t)
     if (kTypes[t].code == code && kTypes[t].tf32 == tf32) data_type = static_cast<int>(t);
+  for (const TypeAlias& a : kDslTf32)
+    if (a.code == code && tf32 == 0) data_type = static_cast<int>(a.data_type);
   if (data_type < 0)
     return refuse("element type: " + held(kType, code) + " with tf32 " + held(kTf32, tf32) +
                   ", not a type the layout is known to hold");
@@ -219,8 +230,8 @@ void replace_field(std::uint8_t* b, TensorMapField field, std::uint32_t ord, std
       set(b, stride_high(ord), v >> 36);
       break;
     case TensorMapField::element_stride: set(b, element_stride(ord), v - 1); break;
-    case TensorMapField::elemtype:  // 11, 12: tf32, tf32.ftz, the f32 codes with kTf32
-      set(b, kType, v == 11 ? 7 : v == 12 ? 8 : v);
+    case TensorMapField::elemtype:  // PTX's numbers: 11, 12 tf32, tf32.ftz; 13-15 the packed types
+      set(b, kType, v >= 11 && v <= 15 ? kTypes[v].code : v);  // the CUtensorMapDataType of that number
       set(b, kTf32, v == 11 || v == 12);
       break;
     case TensorMapField::interleave_layout: set(b, kInterleave, v); break;

@@ -6,7 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "../shared/tensor_map_sweep.hpp"
@@ -253,10 +256,56 @@ TEST_CASE("a bit outside the layout's fields, or a value the model does not move
   CHECK(refusal(ptx::TensorMapField::interleave_layout, 2).find("interleave: bits 75-76 = 2") == 0);
   CHECK(refusal(ptx::TensorMapField::swizzle_atomicity, 3).find("swizzle: mode 0 with atomicity bits 83-84 = 3") == 0);
   CHECK(refusal(ptx::TensorMapField::rank, 5).find("rank: bits 68-70 = 5") == 0);
-  ptx::TensorMap type11 = base;
-  type11.bytes[8] = static_cast<std::uint8_t>((type11.bytes[8] & 0x7f) | 0x80);  // code 11 (bits 71-74 = 0b1011)
-  type11.bytes[9] = static_cast<std::uint8_t>((type11.bytes[9] & ~0x07) | 0x05);
+  ptx::TensorMap f16_tf32 = base;  // the tf32 bit on a code that is not an f32 one
+  f16_tf32.bytes[10] = static_cast<std::uint8_t>(f16_tf32.bytes[10] | 0x01);
   std::string why;
-  CHECK_FALSE(ptx::decode_tensor_map(type11.bytes, &why));
-  CHECK(why.find("element type: bits 71-74 = 11") == 0);
+  CHECK_FALSE(ptx::decode_tensor_map(f16_tf32.bytes, &why));
+  CHECK(why.find("element type: bits 71-74 = 6 with tf32 bits 80-80 = 1") == 0);
+}
+
+TEST_CASE("NVIDIA's element-type codes, as CuTe DSL's encoder writes them, decode to their types") {
+  // tests/data/tensormap_dsl_formats.csv: cute_nvgpu.get_default_tma_format of nvidia-cutlass-dsl
+  // (tools/tensormap_sweep/dsl_formats.py), the code the DSL writes in bits 71-74 with bit 80 clear,
+  // and its name; the name's CUtensorMapDataType (cuda.h) and element bytes are what decoding must give.
+  const std::map<std::string, std::pair<int, std::uint32_t>> kByName = {
+      {"U8", {0, 1}},      {"U16", {1, 2}},     {"U32", {2, 4}},     {"U64", {4, 8}},
+      {"F16_RN", {6, 2}},  {"F32_RN", {7, 4}},  {"F64_RN", {8, 8}},  {"BF16_RN", {9, 2}},
+      {"TF32_RN", {11, 4}}, {"U4", {13, 1}},    {"U4_UNPACK_U8", {14, 1}}, {"U6_UNPACK_U8", {15, 1}}};
+  std::ifstream in(kData + "tensormap_dsl_formats.csv");
+  REQUIRE(in);
+  tma::TensorMapSpec s;
+  s.element_bytes = 2;
+  s.data_type = 6;
+  s.rank = 2;
+  s.global_dims = {256, 32, 0, 0, 0};
+  s.global_strides = {256, 0, 0, 0};
+  s.box_dims = {128, 8, 0, 0, 0};
+  const ptx::TensorMap base = ptx::encode_unchecked(s, 0x7f0000001000);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.starts_with("dsl_type")) continue;
+    CAPTURE(line);
+    std::istringstream fields(line);
+    std::string type, unpack, code, name;
+    std::getline(fields, type, ',');
+    std::getline(fields, unpack, ',');
+    std::getline(fields, code, ',');
+    std::getline(fields, name, ',');
+    REQUIRE(kByName.contains(name));
+    ptx::TensorMap m = base;
+    const std::uint64_t word = (std::uint64_t{m.bytes[8]} | std::uint64_t{m.bytes[9]} << 8 | std::uint64_t{m.bytes[10]} << 16);
+    const std::uint64_t with = (word & ~(std::uint64_t{0xF} << 7) & ~(std::uint64_t{1} << 16)) | std::stoull(code) << 7;
+    for (int k = 0; k < 3; ++k) m.bytes[8 + k] = static_cast<std::uint8_t>(with >> (8 * k));
+    std::string why;
+    const std::optional<ptx::DecodedTensorMap> d = ptx::decode_tensor_map(m.bytes, &why);
+    REQUIRE_MESSAGE(d, why);
+    CHECK(d->spec.data_type == kByName.at(name).first);
+    CHECK(d->spec.element_bytes == kByName.at(name).second);
+    // tcgen's encoder writes the packed types as NVIDIA does (tf32 keeps the H200 driver's spelling), in
+    // the 64 bytes that define a map (the derived words after them count the new type's bytes).
+    if (name.starts_with("U4") || name.starts_with("U6"))
+      CHECK(hex(ptx::encode_unchecked(d->spec, d->global).bytes).substr(0, 128) == hex(m.bytes).substr(0, 128));
+    ++rows;
+  }
+  CHECK(rows == 40);
 }
