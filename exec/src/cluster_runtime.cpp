@@ -42,6 +42,11 @@ void ClusterRuntime::run(const std::function<void(HostArch&)>& kernel) {
         std::string report = "deadlock in " + text() + ": every thread of the cluster that has not exited waits.\n";
         for (const auto& cta : ctas_) report += "rank " + std::to_string(cta->rank()) + ", " + cta->deadlock_report();
         return std::make_exception_ptr(DeadlockError(text(), report));
+      },
+      [&] {
+        for (auto& cta : ctas_)
+          if (cta->run_collectives_apart()) return true;
+        return false;
       });
   for (auto& cta : ctas_) cta->finish();
 }

@@ -1,11 +1,13 @@
 #include "tcgen/exec/cta_runtime.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <exception>
 #include <sstream>
 
 #include "tcgen/core/error.hpp"
 #include "tcgen/exec/cluster_runtime.hpp"
+#include "tcgen/model/model_error.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/exec/host_arch.hpp"
 
@@ -55,7 +57,33 @@ CtaRuntime::CtaRuntime(ClusterRuntime& cluster, int rank, Dim3 block, Dim3 grid,
       cta_(config(rank, threads, smem_bytes, options)),
       waiting_(static_cast<std::size_t>(threads)),
       exited_(static_cast<std::size_t>(threads), false) {
-  for (int w = 0; w < threads / 32; ++w) warps_.emplace_back(w);
+  for (int w = 0; w < threads / 32; ++w) {
+    warps_.emplace_back(w);
+    warps_.back().allow_apart([this, w](const CollectiveOp& op, std::uint32_t arrived, std::uint32_t missing) {
+      return collective_apart(w, op, arrived, missing);
+    });
+  }
+}
+
+// tcgen05.ld and tcgen05.wait::ld/st, .sync.aligned, by part of a warp while the rest is elsewhere: CUTLASS's
+// and CuTe DSL's kernels whose producer lane loads Tensor Memory while its warp-mates wait on an mbarrier
+// run on B200s, which execute the instruction for the lanes that come and the others when they come.
+bool CtaRuntime::collective_apart(int warp, const CollectiveOp& op, std::uint32_t arrived, std::uint32_t missing) {
+  if (!op.instruction.starts_with("tcgen05.ld.") && !op.instruction.starts_with("tcgen05.wait::")) return false;
+  const auto lanes = [](std::uint32_t m) { return std::to_string(std::popcount(m)) + " lane" + (std::popcount(m) == 1 ? "" : "s"); };
+  cta_.raise(model::ModelError({op.instruction, warp, -1}, model::Rule::aligned_lanes_apart, "lanes",
+                               lanes(arrived) + " of warp " + std::to_string(warp) + " at " + site_text(op.site),
+                               lanes(missing) + " of the warp did not come (exited, or waiting elsewhere)."));
+  return true;
+}
+
+bool CtaRuntime::run_collectives_apart() {
+  for (int w = 0; w < static_cast<int>(warps_.size()); ++w)
+    if (const std::uint32_t lanes = warps_[static_cast<std::size_t>(w)].run_apart()) {
+      wake_lanes(w, lanes);
+      return true;
+    }
+  return false;
 }
 
 void CtaRuntime::run_thread(int thread, const std::function<void(HostArch&)>& kernel) {

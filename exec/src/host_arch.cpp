@@ -1,6 +1,7 @@
 #include "tcgen/core/hex.hpp"
 #include "tcgen/exec/host_arch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -637,15 +638,18 @@ void HostArch::ld(const model::LdStAccess& access, std::uint32_t taddr, std::uin
   } frame{taddr, regs, undefined};
   rt_.collective(thread_, {model::instruction_name(true, access), true, site}, kFullMask, frame,
                  [&](const std::array<Frame*, 32>& f) {
+                   // Lanes that run it apart (WarpCollectives::Apart) have no frame: they read at the
+                   // address of a lane that came, and what they read goes nowhere.
+                   const Frame* any = *std::find_if(f.begin(), f.end(), [](const Frame* p) { return p != nullptr; });
                    std::array<std::uint32_t, 32> taddrs;
-                   for (int lane = 0; lane < 32; ++lane) taddrs[lane] = f[lane]->taddr;
+                   for (int lane = 0; lane < 32; ++lane) taddrs[lane] = (f[lane] ? f[lane] : any)->taddr;
                    std::vector<model::Cta::UndefinedRead> reads;
                    const model::WarpRegisters out =
-                       rt_.cta().ld(warp(), access, taddrs, f[0]->undefined ? &reads : nullptr);
+                       rt_.cta().ld(warp(), access, taddrs, any->undefined ? &reads : nullptr);
                    for (int lane = 0; lane < 32; ++lane)
-                     std::memcpy(f[lane]->regs, out[lane].data(), sizeof(std::uint32_t) * out[lane].size());
+                     if (f[lane]) std::memcpy(f[lane]->regs, out[lane].data(), sizeof(std::uint32_t) * out[lane].size());
                    for (const model::Cta::UndefinedRead& r : reads)
-                     if (f[r.thread]->undefined) f[r.thread]->undefined->push_back(r);
+                     if (f[r.thread] && f[r.thread]->undefined) f[r.thread]->undefined->push_back(r);
                  });
 }
 

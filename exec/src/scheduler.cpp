@@ -13,7 +13,7 @@ Scheduler::Scheduler(const LaunchOptions& options)
       rng_(options.shuffle_seed.value_or(0)) {}
 
 void Scheduler::run(int fibers, const std::function<void(int)>& task,
-                    const std::function<std::exception_ptr()>& deadlock) {
+                    const std::function<std::exception_ptr()>& deadlock, const std::function<bool()>& unstick) {
   task_ = &task;
   states_.assign(static_cast<std::size_t>(fibers), State::ready);
   started_.assign(static_cast<std::size_t>(fibers), false);
@@ -24,6 +24,16 @@ void Scheduler::run(int fibers, const std::function<void(int)>& task,
   std::exception_ptr stop;
   for (;;) {
     const int next = pick();
+    if (next < 0 && unstick) {
+      bool woke = false;
+      try {
+        woke = unstick();
+      } catch (...) {
+        stop = std::current_exception();
+        break;
+      }
+      if (woke) continue;
+    }
     if (next < 0) {
       for (State s : states_)
         if (s != State::done) {

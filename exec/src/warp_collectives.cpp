@@ -57,7 +57,8 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
     fail(op, "it is issued with member mask " + hex(mask, 8) + " at " + site_text(op.site));
   if (!(mask & me))
     fail(op, "lane " + std::to_string(lane) + " executes it with membermask " + hex(mask, 8) + ", which leaves it out");
-  if (op.aligned && (exited_ & mask))
+  const bool apart = op.aligned && (exited_ & mask) && apart_ && apart_(op, me, exited_ & mask);
+  if (op.aligned && (exited_ & mask) && !apart)
     fail(op, "lane " + std::to_string(lane) + " arrives at " + site_text(op.site) + " but " + lanes_text(exited_) +
                  " of the warp have exited");
   for (std::size_t i = 0; i < pending_.size(); ++i) {
@@ -76,7 +77,7 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
       fail(op, "lane " + std::to_string(lane) + " arrives at " + at(op) + with_mask(op, mask) + ", but " +
                    lanes_wait(p.arrived & mask) + " at " + at(p.op) + with_mask(p.op, p.mask));
   }
-  Pending p{op, mask, me, {}, std::move(run)};
+  Pending p{op, mask, me, {}, std::move(run), apart};
   p.frames[lane] = frame;
   pending_.push_back(std::move(p));
   return complete_if_ready(pending_.size() - 1, lane);
@@ -84,7 +85,7 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
 
 std::optional<std::uint32_t> WarpCollectives::complete_if_ready(std::size_t i, int lane) {
   Pending& p = pending_[i];
-  const std::uint32_t needed = p.op.aligned ? p.mask : p.mask & ~exited_;
+  const std::uint32_t needed = p.op.aligned && !p.apart ? p.mask : p.mask & ~exited_;
   if ((p.arrived & needed) != needed) return std::nullopt;
   Pending done = std::move(p);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -100,9 +101,26 @@ std::uint32_t WarpCollectives::exit(int lane) {
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     const Pending& p = pending_[i];
     if (!(p.mask & me)) continue;
-    if (p.op.aligned)
-      fail(p.op, "lane " + std::to_string(lane) + " exits while " + lanes_wait(p.arrived) + " at " + at(p.op));
+    if (p.op.aligned && !p.apart) {
+      if (!apart_ || !apart_(p.op, p.arrived, p.mask & ~p.arrived))
+        fail(p.op, "lane " + std::to_string(lane) + " exits while " + lanes_wait(p.arrived) + " at " + at(p.op));
+      pending_[i].apart = true;
+    }
     return complete_if_ready(i, lane).value_or(0);
+  }
+  return 0;
+}
+
+std::uint32_t WarpCollectives::run_apart() {
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    Pending& p = pending_[i];
+    if (!p.op.aligned || !apart_ || !apart_(p.op, p.arrived, p.mask & ~p.arrived)) continue;
+    Pending done = std::move(p);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+    for (int l = 0; l < 32; ++l)
+      if (done.arrived >> l & 1u) ++met_[static_cast<std::size_t>(l)];
+    done.run(done.frames);
+    return done.arrived;
   }
   return 0;
 }
@@ -123,7 +141,7 @@ void WarpCollectives::remove_lanes(std::uint32_t lanes) {
 std::string WarpCollectives::describe(int lane) const {
   for (const Pending& p : pending_)
     if (p.arrived >> lane & 1u) {
-      const std::uint32_t needed = p.op.aligned ? p.mask : p.mask & ~exited_;
+      const std::uint32_t needed = p.op.aligned && !p.apart ? p.mask : p.mask & ~exited_;
       return "wait at " + at(p.op) + " (warp " + std::to_string(warp_) + "): " + lanes_text(p.arrived) +
              " arrived, " + lanes_text(needed & ~p.arrived) + " missing";
     }

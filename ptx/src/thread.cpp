@@ -58,6 +58,11 @@ void Thread::execute() {
 
 void Thread::run() {
   rt_.set_fiber_tag(this);  // the model's locator finds the running thread by it (launch.cpp)
+  // Until it returns: the runtime's exit of the thread may raise a rule after this object is gone.
+  struct Untag {
+    exec::CtaRuntime& rt;
+    ~Untag() { rt.set_fiber_tag(nullptr); }
+  } untag{rt_};
   const std::uint64_t watchdog = grid_.config.options.watchdog;
   watchdog_left_ = watchdog ? watchdog : ~std::uint64_t{0};
   progressed();

@@ -46,6 +46,9 @@ class CtaRuntime {
   void finish() { cta_.finish(); }
   // The waits of every thread that has not exited, for a deadlock report.
   std::string deadlock_report() const;  // deadlock_report.cpp
+  // While no thread of the cluster can run: runs a warp's waiting tcgen05.ld or wait::ld/st for the
+  // lanes there (WarpCollectives::run_apart) and wakes them; false when there is none.
+  bool run_collectives_apart();
   // Where each thread that has not exited is, one line per group of threads alike, for a livelock
   // report: `spinning` is said to spin, the others wait or are ready to run (deadlock_report.cpp).
   std::string threads_report(int spinning) const;
@@ -142,6 +145,8 @@ class CtaRuntime {
   };
 
   void arrive(int thread, const CollectiveOp& op, std::uint32_t mask, void* frame, WarpCollectives::Run run);
+  // WarpCollectives::Apart for warp `warp`: which aligned instructions may run for part of it, a counted letter.
+  bool collective_apart(int warp, const CollectiveOp& op, std::uint32_t arrived, std::uint32_t missing);
   void block(int thread, Waiting waiting);
   void wake_lanes(int warp, std::uint32_t lanes);
   void exit(int thread);

@@ -30,7 +30,9 @@ class Scheduler {
   // Cancelled) and the exception is rethrown here. When no fiber can run
   // and some are blocked, the run stops the same way with the exception
   // deadlock() makes (called while every fiber is still where it blocked).
-  void run(int fibers, const std::function<void(int)>& task, const std::function<std::exception_ptr()>& deadlock);
+  // Before it gives up, `unstick` (when given) may wake blocked fibers: true when it did.
+  void run(int fibers, const std::function<void(int)>& task, const std::function<std::exception_ptr()>& deadlock,
+           const std::function<bool()>& unstick = {});
 
   bool shuffled() const { return shuffled_; }
   bool cancelling() const { return cancelling_; }

@@ -69,12 +69,25 @@ class WarpCollectives {
   // from the start, never converged with anyone.
   void remove_lanes(std::uint32_t lanes);
 
+  // A .sync.aligned instruction whose lanes meet apart: PTX asks all 32 at
+  // once, and B200s run it for the lanes that come, the others later.
+  // `apart(op, arrived, missing)` is asked when that would happen (lanes that
+  // exited, or lanes blocked elsewhere while no thread can run); true: it
+  // runs for `arrived` alone (frames of the others null), false: it stays
+  // the ConvergenceError or the deadlock.
+  using Apart = std::function<bool(const CollectiveOp& op, std::uint32_t arrived, std::uint32_t missing)>;
+  void allow_apart(Apart apart) { apart_ = std::move(apart); }
+  // While no thread can run: the first waiting aligned collective `apart`
+  // allows runs for its lanes; returns them (0: none ran).
+  std::uint32_t run_apart();
+
  private:
   struct Pending {
     CollectiveOp op;
     std::uint32_t mask = 0, arrived = 0;
     Frames frames{};
     Run run;
+    bool apart = false;  // an aligned one that does not wait for exited lanes
   };
   // When Pending i needs no more lanes: runs it, removes it and returns the
   // lanes it held other than `lane`.
@@ -85,6 +98,7 @@ class WarpCollectives {
   std::uint32_t exited_ = 0, absent_ = 0;
   std::array<std::uint64_t, 32> met_{};  // collectives each lane has completed
   std::vector<Pending> pending_;
+  Apart apart_;
 };
 
 }  // namespace tcgen::exec

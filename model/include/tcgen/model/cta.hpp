@@ -214,6 +214,11 @@ class Cta {
   void finish();
   // The PTX-letter rules broken so far (empty under letters_as_errors).
   const std::map<Rule, Warning>& warnings() const { return warnings_; }
+  // A broken rule, by its severity (rule.hpp): a fault is thrown; a letter or a
+  // convention is counted in warnings() (thrown under letters_as_errors), and the
+  // caller goes on as if it had been obeyed. Public for the rules the runtime around
+  // the model finds (exec's warp collectives).
+  void raise(const ModelError& e);
   // The warp's newest tcgen05.ld (its id, 0 for none), and a use of a register that load filled: the
   // hardware's register scoreboard waits for it, so from then on it (and the warp's older loads) are
   // complete, as after tcgen05.wait::ld, published by the warp's next arrival without a fence.
@@ -317,10 +322,6 @@ class Cta {
                 std::optional<std::uint32_t> a_tmem, std::uint64_t a_desc, std::uint64_t b_desc, bool enable_input_d,
                 const MmaVariant& variant);
   void check_thread(const Issue& issue, Thread t) const;
-  // A broken rule, by its severity (rule.hpp): a fault is thrown; a letter or a
-  // convention is counted in warnings() (thrown under letters_as_errors), and the
-  // caller goes on as if it had been obeyed.
-  void raise(const ModelError& e);
   // The warp waited for op, which `touched` the cell, but ran no fence::after_thread_sync since:
   // a PTX letter; unless it is an error, the warp goes on as if it had fenced.
   void unfenced_wait(const Issue& issue, int warp, int lane, int column, const AsyncOp& op, const char* touched);

@@ -57,6 +57,9 @@ enum class Severity { fault, letter, convention };
     "before the tcgen05 access that depends on it", letter)                                                          \
   X(st_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
     "cells written by tcgen05.st may be read by tcgen05.ld or tcgen05.mma only after tcgen05.wait::st", fault)       \
+  /* B200s run a .sync.aligned tcgen05.ld or wait for the lanes that reach it, the others later (see docs) */       \
+  X(aligned_lanes_apart, "tcgen05-instructions-tcgen05-ld",                                                          \
+    "all 32 threads of the warp must execute the same .sync.aligned tcgen05 instruction together", letter)          \
   /* CUTLASS's stream-K tile scheduler (sm100_tile_scheduler_stream_k.hpp, tmem_fixup) stores the reduced */         \
   /* accumulators and its epilogue, the same warps, loads them with no wait::st between */                            \
   X(st_read_back_unwaited, "tcgen05-instructions-tcgen05-wait",                                                      \
