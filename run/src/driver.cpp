@@ -78,11 +78,17 @@ namespace {
 // program (nvcc's default) or a package, and none of that runtime's CUDA calls would reach tcgen's: the
 // program is stopped at the call, with why. Looking it up is harmless: cuda-python's driver bindings look
 // up every driver function, this one too, and never call it.
+// The caller's file names where that runtime lives: the program, or a library it loaded (a Python
+// package's extension module), which is what the user must replace.
 CUresult stop_static_runtime(const void**, const CUuuid*) {
+  Dl_info caller{};
+  const std::string where =
+      dladdr(__builtin_return_address(0), &caller) != 0 && caller.dli_fname ? caller.dli_fname : "";
   tcgen::run::to_tcgen_run(std::getenv("TCGEN_RUN_FD")
-                               ? "static_runtime\n"
-                               : "tcgen run: the program carries NVIDIA's CUDA runtime (linked statically, nvcc's "
-                                 "default), which tcgen cannot stand in for: rebuild it with -cudart shared\n");
+                               ? "static_runtime " + where + "\n"
+                               : "tcgen run: " + (where.empty() ? std::string("the program") : where) +
+                                     " carries NVIDIA's CUDA runtime (linked statically, nvcc's default), which tcgen "
+                                     "cannot stand in for: rebuild it with -cudart shared\n");
   _exit(2);
 }
 

@@ -135,6 +135,7 @@ constexpr Option kOptions[] = {
 // and the summary text for people (every other line).
 struct Heard {
   bool loaded = false, static_runtime = false;
+  std::string static_runtime_in;  // the file that carries it, where the library could tell
   std::string exec_failed;  // why the program could not be started
   std::vector<std::string> unemulated;
   std::string json, text;
@@ -153,7 +154,10 @@ Heard parse_heard(const std::string& pipe) {
   std::istringstream in(pipe);
   for (std::string line; std::getline(in, line);) {
     if (line == "loaded") h.loaded = true;
-    else if (line == "static_runtime") h.static_runtime = true;
+    else if (line == "static_runtime" || line.starts_with("static_runtime ")) {
+      h.static_runtime = true;
+      h.static_runtime_in = line.size() > 15 ? line.substr(15) : "";
+    }
     else if (line.starts_with("unemulated ")) {
       if (std::find(h.unemulated.begin(), h.unemulated.end(), line.substr(11)) == h.unemulated.end())
         h.unemulated.push_back(line.substr(11));  // once each: a runtime looks some up under two versions
@@ -373,10 +377,17 @@ int run_program(std::span<const std::string> args) {
     if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, "it could not be started") << '\n';
     return 2;
   }
-  if (heard.static_runtime)  // tcgen's libcuda ended it at its first call for NVIDIA's private tables
-    return finish(program + " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it called the driver's "
-                            "cuGetExportTable), so its CUDA calls cannot reach tcgen's: rebuild it with -cudart shared",
+  if (heard.static_runtime) {  // tcgen's libcuda ended it at its first call for NVIDIA's private tables
+    // A library the program loaded, not the program: a Python package's module (CuPy's, docs/run.md).
+    const std::string& in = heard.static_runtime_in;
+    const bool library = !in.empty() && std::filesystem::path(in).filename() != std::filesystem::path(program).filename();
+    return finish((library ? program + " loaded " + in + ", which" : program) +
+                      " carries NVIDIA's CUDA runtime, linked statically (nvcc's default: it called the driver's "
+                      "cuGetExportTable), so its CUDA calls cannot reach tcgen's: " +
+                      (library ? "it cannot run under tcgen run (docs/run.md, Libraries that carry NVIDIA's runtime)"
+                               : "rebuild it with -cudart shared"),
                   "linked with the static CUDA runtime", 2);
+  }
   if (signal) std::cerr << "tcgen run: " << program << " was killed by signal " << signal << " (" << strsignal(signal) << ")\n";
   if (!heard.unemulated.empty()) {
     // The first few by name: bindings such as cuda-python look up every driver function there is.
