@@ -23,7 +23,8 @@ import numpy as np
 from cutlass.cute.runtime import from_dlpack
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "python"))
-from device_array import DeviceArray, report  # noqa: E402
+from row_report import report  # noqa: E402
+from tcgen_device import DeviceArray  # noqa: E402  (run/python: tcgen run puts it on the path)
 
 
 def pair(text):

@@ -7,7 +7,6 @@ binds tcgen's CuTe DSL runtime and the kernel's PTX runs on the host model.
 Checked against numpy in fp64, at a shape that is no multiple of the tile.
 With --unmasked the mask is left out: the last tiles read past A, a fault
 that tcgen run reports at this file's line (CUTE_DSL_LINEINFO)."""
-import ctypes
 import sys
 
 import cutlass
@@ -15,7 +14,8 @@ import cutlass.cute as cute
 import numpy as np
 from cutlass.cute.runtime import from_dlpack
 
-from device_array import DeviceArray, report
+from row_report import report
+from tcgen_device import DeviceArray  # run/python: tcgen run puts it on the path
 
 TILE = (16, 32)
 
@@ -42,13 +42,6 @@ def scaled_add(mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor, alpha: cutlass
                                                              block=[128, 1, 1])
 
 
-def device_view(array):
-    """A numpy view of a DeviceArray's memory, which from_dlpack hands the DSL as a tensor."""
-    ctype = {np.float16: ctypes.c_uint16, np.float32: ctypes.c_float}[array.dtype.type]
-    view = np.ctypeslib.as_array(ctypes.cast(array.data_ptr(), ctypes.POINTER(ctype)), shape=array.shape)
-    return view.view(array.dtype)
-
-
 def main():
     M, N = 50, 100
     rng = np.random.default_rng(4)
@@ -56,7 +49,11 @@ def main():
     b = rng.standard_normal((M, N)).astype(np.float32)
     da, db, dc = DeviceArray(a), DeviceArray(b), DeviceArray.zeros((M, N), np.float32)
     alpha = 0.75
-    scaled_add(*(from_dlpack(device_view(d)) for d in (da, db, dc)), alpha, "--unmasked" not in sys.argv)
+    tensors = [from_dlpack(d) for d in (da, db, dc)]
+    if not all("@gmem" in str(t) for t in tensors):  # DLPack's kDLCUDA: global memory, not generic
+        print(f"FAILED: the DSL did not type the device arrays as global memory: {tensors}")
+        return False
+    scaled_add(*tensors, alpha, "--unmasked" not in sys.argv)
     want = alpha * a.astype(np.float64) + b.astype(np.float64)
     return report(f"CuTe DSL scaled add {M}x{N}", dc.numpy(), want, 1e-6)
 

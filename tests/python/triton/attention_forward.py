@@ -10,7 +10,8 @@ import numpy as np
 import triton
 import triton.language as tl
 
-from device_array import DeviceArray, report
+from row_report import report
+from tcgen_device import DeviceArray  # run/python: tcgen run puts it on the path
 
 
 @triton.jit

@@ -15,7 +15,8 @@ from triton.experimental.gluon.language.nvidia.blackwell import (TensorMemoryLay
                                                                 fence_async_shared, mbarrier, tcgen05_mma, tma)
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-from device_array import DeviceArray, report
+from row_report import report
+from tcgen_device import DeviceArray  # run/python: tcgen run puts it on the path
 
 
 @gluon.jit
