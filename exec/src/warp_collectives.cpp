@@ -57,13 +57,14 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
     fail(op, "it is issued with member mask " + hex(mask, 8) + " at " + site_text(op.site));
   if (!(mask & me))
     fail(op, "lane " + std::to_string(lane) + " executes it with membermask " + hex(mask, 8) + ", which leaves it out");
-  const bool apart = op.aligned && (exited_ & mask) && apart_ && apart_(op, me, exited_ & mask);
-  if (op.aligned && (exited_ & mask) && !apart)
+  const auto exited_fail = [&] {
     fail(op, "lane " + std::to_string(lane) + " arrives at " + site_text(op.site) + " but " + lanes_text(exited_) +
                  " of the warp have exited");
+  };
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     Pending& p = pending_[i];
     if (p.mask & me) {
+      if (op.aligned && (exited_ & mask) && !p.apart) exited_fail();
       if (!same_instruction(p.op, op) || p.mask != mask)
         fail(op, "lane " + std::to_string(lane) + " arrives at " + at(op) + with_mask(op, mask) + ", while " +
                      lanes_wait(p.arrived) + " at " + at(p.op) + with_mask(p.op, p.mask));
@@ -77,6 +78,9 @@ std::optional<std::uint32_t> WarpCollectives::arrive(int lane, const CollectiveO
       fail(op, "lane " + std::to_string(lane) + " arrives at " + at(op) + with_mask(op, mask) + ", but " +
                    lanes_wait(p.arrived & mask) + " at " + at(p.op) + with_mask(p.op, p.mask));
   }
+  // The first lane of an aligned instruction whose warp has exited lanes asks once whether it runs apart.
+  const bool apart = op.aligned && (exited_ & mask) && apart_ && apart_(op, mask & ~exited_, exited_ & mask);
+  if (op.aligned && (exited_ & mask) && !apart) exited_fail();
   Pending p{op, mask, me, {}, std::move(run), apart};
   p.frames[lane] = frame;
   pending_.push_back(std::move(p));

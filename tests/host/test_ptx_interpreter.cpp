@@ -1778,6 +1778,16 @@ L1:
     CHECK(e.find("lanes = 16 lanes of warp 0 at " +
                  line_of(body, "@%p1 tcgen05").substr(0, line_of(body, "@%p1 tcgen05").size() - 2)) != std::string::npos);
     CHECK(e.find("16 lanes of the warp did not come") != std::string::npos);
+    // Lanes that exited before the others arrive: one warning for the instruction, not one per lane.
+    ptx::LaunchStats stats;
+    run(R"(
+	setp.ge.u32 	%p1, %r0, 16;
+	@%p1 bra 	END;
+	nanosleep.u32 	100;
+	tcgen05.wait::st.sync.aligned;
+END:
+)", 32, 16, &stats);
+    CHECK(stats.warnings["aligned_lanes_apart"] == 1u);
   }
   SUBCASE("a trap") {
     CHECK(error_of("\ttrap;\n").find("the kernel aborted") != std::string::npos);
