@@ -181,7 +181,11 @@ def report(results, path, everything):
             "CuTe DSL, compiled by the languages from PyPI and launched their own way, are in docs/run.md",
             "(Python kernel languages; ctest labels `triton` and `cute_dsl`). Where the time goes",
             "(`tcgen run --profile`): the share of the kernels' host time the kernel that took most took,",
-            "and the PTX thread-instructions a second over all its kernels; `-` where not measured yet.", "",
+            "and the PTX thread-instructions a second over all its kernels; `-` where not measured yet.",
+            "Letter counts depend on the schedule where CTAs share work through global memory (a persistent",
+            "kernel's tile scheduler): CTAs run on several OS threads at once, so such counts vary from run",
+            "to run (`72b_blackwell_nvfp4_nvfp4_gemm`'s `missing_before_thread_sync`: 4 to 32 in six runs,",
+            "88 in each run under `tcgen run --threads 1`); the verdicts do not.", "",
             "| program | arguments | verdict | time on the host model | where the time goes | "
             "PTX letters broken (rule: times) | why not |",
             "|---|---|---|---|---|---|---|"]
