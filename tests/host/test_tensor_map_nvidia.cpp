@@ -83,6 +83,18 @@ void check_same(const tma::TensorMapSpec& got, const tma::TensorMapSpec& want) {
   }
 }
 
+// A 64 x 32 f16 tensor's map with a 64 x 8 box: the base the tests below change one field of.
+ptx::TensorMap f16_map() {
+  tma::TensorMapSpec s;
+  s.element_bytes = 2;
+  s.data_type = 6;
+  s.rank = 2;
+  s.global_dims = {64, 32, 0, 0, 0};
+  s.global_strides = {128, 0, 0, 0};
+  s.box_dims = {64, 8, 0, 0, 0};
+  return ptx::encode_unchecked(s, 0x7f0000001000);
+}
+
 std::string hex(const std::uint8_t* b) {
   static const char* digits = "0123456789abcdef";
   std::string s;
@@ -211,14 +223,7 @@ TEST_CASE("random specs come back from their bytes, and their bytes from the dec
 }
 
 TEST_CASE("a bit outside the layout's fields, or a value the model does not move, is named, not guessed") {
-  tma::TensorMapSpec s;
-  s.element_bytes = 2;
-  s.data_type = 6;
-  s.rank = 2;
-  s.global_dims = {64, 32, 0, 0, 0};
-  s.global_strides = {128, 0, 0, 0};
-  s.box_dims = {64, 8, 0, 0, 0};
-  const ptx::TensorMap base = ptx::encode_unchecked(s, 0x7f0000001000);
+  const ptx::TensorMap base = f16_map();
   REQUIRE(ptx::decode_tensor_map(base.bytes));
   // The bits no field holds (docs/tensor_map.md): 66-67, 86-95, 240-255, 431-439, 490-511. Bit 65 (CuTe
   // DSL's encoder sets it) and bytes 64-127 (it leaves them uninitialised) are read past.
@@ -273,14 +278,7 @@ TEST_CASE("NVIDIA's element-type codes, as CuTe DSL's encoder writes them, decod
       {"TF32_RN", {11, 4}}, {"U4", {13, 1}},    {"U4_UNPACK_U8", {14, 1}}, {"U6_UNPACK_U8", {15, 1}}};
   std::ifstream in(kData + "tensormap_dsl_formats.csv");
   REQUIRE(in);
-  tma::TensorMapSpec s;
-  s.element_bytes = 2;
-  s.data_type = 6;
-  s.rank = 2;
-  s.global_dims = {256, 32, 0, 0, 0};
-  s.global_strides = {256, 0, 0, 0};
-  s.box_dims = {128, 8, 0, 0, 0};
-  const ptx::TensorMap base = ptx::encode_unchecked(s, 0x7f0000001000);
+  const ptx::TensorMap base = f16_map();
   int rows = 0;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#' || line.starts_with("dsl_type")) continue;
