@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "opcode_table_lookup.hpp"
 
@@ -212,7 +213,9 @@ bool runs_form(std::string_view opcode, std::size_t operands) {
   return entry && accepts(entry->row, op, operands);
 }
 
-std::string nearest_form(const OpcodeRow& row, const Opcode& op, std::size_t operands) {
+namespace {
+
+std::string nearest_form_of(const OpcodeRow& row, const Opcode& op, std::size_t operands) {
   const Opcode whole_name(row.name);
   std::vector<std::string_view> parts(whole_name.parts.begin() + 1, whole_name.parts.end());
   for (std::string_view p : modifiers_of(row, op)) parts.push_back(p);
@@ -231,6 +234,19 @@ std::string nearest_form(const OpcodeRow& row, const Opcode& op, std::size_t ope
     }
   }
   return best;
+}
+
+}  // namespace
+
+std::string nearest_form(const OpcodeRow& row, const Opcode& op, std::size_t operands) {
+  // Once per distinct form a thread meets: a row such as cvt expands to thousands of candidates, and
+  // a file may repeat one malformed line (20,000 copies of one took 0.62 s, 0.09 s remembered).
+  thread_local std::unordered_map<std::string, std::string> found;
+  std::string key = std::string(row.name) + '\n' + std::to_string(operands);
+  for (std::string_view p : op.parts) key.append("\n").append(p);
+  if (const auto it = found.find(key); it != found.end()) return it->second;
+  if (found.size() >= 4096) found.clear();  // a bound on a hostile file's distinct forms
+  return found[key] = nearest_form_of(row, op, operands);
 }
 
 std::vector<std::string> form_patterns(const OpcodeRow& row) {

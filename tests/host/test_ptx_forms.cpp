@@ -101,6 +101,11 @@ TEST_CASE("a form not modelled is refused at load, naming the nearest form the i
   const std::string extra = refusal("lop3.b32 %r1, %r2, %r3, %r4, 0x96, %r5;", regs);
   CHECK(extra.find("not modelled: lop3.b32 with 6 operands") != std::string::npos);
   CHECK(extra.find("lop3.b32 with 5 operands") != std::string::npos);
+  // Each form's own nearest one, also after another form of the row was refused (nearest_form
+  // remembers what it found, by the whole opcode and count).
+  const std::string rz = refusal("add.rz.bogus.f32 %f1, %f2, %f3;", regs);
+  CHECK(rz.find("the nearest form the interpreter runs is add.rz.f32 with 3 operands") != std::string::npos);
+  CHECK(refusal("add.rn.bogus.f32 %f1, %f2, %f3;", regs) == modifier);
 }
 
 TEST_CASE("setp without a comparison is refused, not read past its opcode's parts (found by fuzz_ptx_module)") {
