@@ -25,9 +25,9 @@
 //                       O/l to global memory.
 //
 // Blocks of keys that no row of the CTA sees (causal, window) are skipped;
-// within the others every score is masked per element. The TMEM plan is
-// FmhaPlan (plan.hpp), two Q tiles in flight for head_dim 64 and 128,
-// one for 256.
+// a block the row's key range cuts is masked per element, the others not at
+// all. The TMEM plan is FmhaPlan (plan.hpp), two Q tiles in flight for
+// head_dim 64 and 128, one for 256.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -354,10 +354,52 @@ struct Fmha {
     o_done(smem, t).commit(a, PvAtom{}, i);
   }
 
+  // Key key0 + col of the block is masked out of the row's range (FmhaMask::keys).
+  template <bool kMasked>
+  static TCGEN_HD bool visible(KeyRange keys, int key0, int col) {
+    return !kMasked || (key0 + col >= keys.begin && key0 + col < keys.end);
+  }
+
+  // The row's maximum over the keys it sees in one block of S.
+  template <bool kMasked, exec::KernelArch Arch>
+  static TCGEN_HD float block_max(Arch& a, const STile& s, int quarter, KeyRange keys, int key0) {
+    float m = -std::numeric_limits<float>::infinity();
+    TCGEN_KEEP_ROLLED
+    for (int c = 0; c < SWalk::accesses; ++c) {
+      const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
+      a.wait_ld();
+      TCGEN_UNROLL
+      for (int j = 0; j < SWalk::registers; ++j)
+        if (visible<kMasked>(keys, key0, SWalk::column(c, j))) m = m > tile::f32(v[j]) ? m : tile::f32(v[j]);
+    }
+    return m;
+  }
+
+  // P of one block over S's upper half, chunks from last to first (plan.hpp says why); the row sum.
+  template <bool kMasked, exec::KernelArch Arch>
+  static TCGEN_HD void write_p(Arch& a, const FmhaProblem& pr, const STile& s, const PTile& pt, int quarter,
+                               KeyRange keys, int key0, attention::SoftmaxRow& r) {
+    TCGEN_KEEP_ROLLED
+    for (int c = SWalk::accesses - 1; c >= 0; --c) {
+      const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
+      a.wait_ld();
+      typename PSt::Registers packed;
+      TCGEN_UNROLL
+      for (int j = 0; j < PWalk::registers; ++j) {
+        const int col = PWalk::column(c, j);
+        const float p0 = visible<kMasked>(keys, key0, col) ? r.probability(tile::f32(v[2 * j]), pr.scale) : 0.0f;
+        const float p1 =
+            visible<kMasked>(keys, key0, col + 1) ? r.probability(tile::f32(v[2 * j + 1]), pr.scale) : 0.0f;
+        packed[j] = tile::pack2<E>(p0, p1);
+        r.add(p0 + p1);
+      }
+      a.st(PSt{}, PWalk::address(pt, quarter, c), packed);
+    }
+  }
+
   template <exec::KernelArch Arch>
   static TCGEN_HD void softmax(Arch& a, const Params<Arch>& p, std::uint32_t smem, tmem::TmemAddress base,
                                const Work& w, int t) {
-    constexpr float kNone = -std::numeric_limits<float>::infinity();
     const FmhaProblem& pr = p.problem;
     const int quarter = static_cast<int>(a.warp_index() % 4);
     const int row = 32 * quarter + static_cast<int>(a.lane_index());  // this thread's row of tile t
@@ -365,43 +407,28 @@ struct Fmha {
     const KeyRange keys = pr.mask.keys(m, pr.seq_q, pr.seq_k);
     const STile s = Plan::s(base, t);
     const PTile pt = Plan::p(base, t);
+    // Only a block the key range of some row of the warp cuts is masked per element, as FA4 masks
+    // only its boundary blocks: the test was half the softmax's instructions. The warp decides as one
+    // (tcgen05.ld is .sync.aligned): FmhaMask::keys' begin and end rise with the row, so its first row
+    // has the lowest end and its last the highest begin.
+    const int warp_row = m - static_cast<int>(a.lane_index());
+    const int warp_begin = pr.mask.keys(warp_row + 31, pr.seq_q, pr.seq_k).begin;
+    const int warp_end = pr.mask.keys(warp_row, pr.seq_q, pr.seq_k).end;
     attention::SoftmaxRow r;
     for (int i = 0; i < w.blocks; ++i) {
       const int key0 = (w.first_block + i) * kN;
-      const auto visible = [&](int col) { return key0 + col >= keys.begin && key0 + col < keys.end; };
+      const bool cut = key0 < warp_begin || key0 + kN > warp_end;
       s_full(smem, t).wait(a, i);
       a.fence_after_thread_sync();
-      // The row's maximum over the keys it sees; the factor to the correction warps.
-      float block_max = kNone;
-      TCGEN_KEEP_ROLLED
-      for (int c = 0; c < SWalk::accesses; ++c) {
-        const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
-        a.wait_ld();
-        TCGEN_UNROLL
-        for (int j = 0; j < SWalk::registers; ++j)
-          if (visible(SWalk::column(c, j))) block_max = block_max > tile::f32(v[j]) ? block_max : tile::f32(v[j]);
-      }
-      const float factor = r.rescale_to(block_max, pr.scale);
-      if (i > 0) {
+      const float factor = r.rescale_to(cut ? block_max<true>(a, s, quarter, keys, key0)
+                                            : block_max<false>(a, s, quarter, keys, key0),
+                                        pr.scale);
+      if (i > 0) {  // the factor to the correction warps
         a.smem_store(row_slot(at<"factor">(smem), t, row), factor);
         stats(smem, t).arrive_warp(a, i - 1);
       }
-      // P over S's upper half, chunks from last to first (plan.hpp says why).
-      TCGEN_KEEP_ROLLED
-      for (int c = SWalk::accesses - 1; c >= 0; --c) {
-        const typename Ld::Registers v = a.ld(Ld{}, SWalk::address(s, quarter, c));
-        a.wait_ld();
-        typename PSt::Registers packed;
-        TCGEN_UNROLL
-        for (int j = 0; j < PWalk::registers; ++j) {
-          const int col = PWalk::column(c, j);
-          const float p0 = visible(col) ? r.probability(tile::f32(v[2 * j]), pr.scale) : 0.0f;
-          const float p1 = visible(col + 1) ? r.probability(tile::f32(v[2 * j + 1]), pr.scale) : 0.0f;
-          packed[j] = tile::pack2<E>(p0, p1);
-          r.add(p0 + p1);
-        }
-        a.st(PSt{}, PWalk::address(pt, quarter, c), packed);
-      }
+      if (cut) write_p<true>(a, pr, s, pt, quarter, keys, key0, r);
+      else write_p<false>(a, pr, s, pt, quarter, keys, key0, r);
       a.wait_st();
       a.fence_before_thread_sync();
       p_full(smem, t).arrive(a, i);
