@@ -216,11 +216,7 @@ void ld(Thread& t, const Instruction& in) {
         if (u.reg < v.count && !origins[u.reg]) origins[u.reg] = t.tmem_origin(u, in);
     }
   }
-  for (std::uint32_t i = 0; i < v.count; ++i) {
-    const Operand& r = in.elements[v.first + i];
-    t.set<std::uint32_t>(r, regs[i], any ? origins[i] : 0u);
-    if (r.kind == Operand::Kind::reg) t.mark_pending(r.slot);
-  }
+  t.load_pending(in.elements.data() + v.first, v.count, regs, any ? origins : nullptr);
 }
 
 // tcgen05.st.sync.aligned.shape.num[.unpack::16b].b32 [taddr][, immHalfSplitoff], {r...}

@@ -508,13 +508,20 @@ void Thread::check_uniform_branch(const Instruction& in, bool taken) {
 
 // ---- tcgen05.ld's registers before tcgen05.wait::ld
 
-void Thread::mark_pending(std::uint32_t slot) {
+void Thread::load_pending(const Operand* registers, std::uint32_t n, const std::uint32_t* values,
+                          const std::uint32_t* origins) {
   // The storage stays between waits and only the slots marked are cleared: the FMHA's kernel has
   // thousands of slots and issues a tcgen05.ld every few hundred instructions (bench_ptx: 6% in memset).
   if (pending_storage_.empty()) pending_storage_.assign(r_.size(), 0);
   pending_ = pending_storage_.data();
-  if (pending_[slot] == 0) pending_slots_.push_back(slot);
-  pending_[slot] = rt_.cta().last_ld(warp());
+  const std::uint64_t id = rt_.cta().last_ld(warp());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Operand& r = registers[i];
+    set<std::uint32_t>(r, values[i], origins ? origins[i] : 0u);  // first: a write clears the slot's mark
+    if (r.kind != Operand::Kind::reg) continue;
+    if (pending_[r.slot] == 0) pending_slots_.push_back(r.slot);
+    pending_[r.slot] = id;
+  }
   shadowed_ = true;
 }
 

@@ -241,8 +241,10 @@ class Thread {
   // Device printf and assert output, and the launch's text sink.
   void print(const std::string& text);
 
-  // tcgen05.ld's destinations hold no value until tcgen05.wait::ld.
-  void mark_pending(std::uint32_t slot);
+  // tcgen05.ld's destinations: values[i] into registers[i], with origins[i] (0: defined; no origins:
+  // all defined), each holding no value until tcgen05.wait::ld (pending on the warp's last load).
+  void load_pending(const Operand* registers, std::uint32_t n, const std::uint32_t* values,
+                    const std::uint32_t* origins);
   void clear_pending();
 
   template <class T>
