@@ -241,16 +241,66 @@ T round_to_odd(F f, A... operands) {
   return out;
 }
 
+// ---- Registers: handlers for the common case, chosen at decode, that read and write the register file
+// directly (Thread::reg) while no register is pending or undefined, and run the checked handler
+// otherwise. The case: the destination and the first source plain registers, the last source a
+// register or (kImmediate) a literal (not a variable's name, whose value shared memory's layout
+// sets after decode), and for floats no modifier that changes the result
+// (rounding, .ftz, .sat, .NaN). bench_ptx and the corpus's SIMT kernels spend most of their
+// instructions there; get/set test each operand's kind and the thread's shadow state each time.
+
+// Whether `in`'s operands are such, its sources ops[1 .. n - 1].
+inline bool plain_registers(const Instruction& in, std::size_t n) {
+  if (in.ops.size() != n) return false;
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    if (in.ops[i].kind != Operand::Kind::reg) return false;
+  const Operand& last = in.ops[n - 1];
+  return last.kind == Operand::Kind::reg || (last.kind == Operand::Kind::imm && !last.symbol);
+}
+inline bool plain_float(const FloatModifiers& m) {
+  return m.mode == RoundingMode::nearest_even && !m.ftz && !m.sat && !m.nan;
+}
+// The last source of a plain-register instruction.
+template <class T, bool kImmediate>
+T last_source(const Thread& t, const Operand& o) {
+  if constexpr (kImmediate) return Thread::immediate<T>(o);
+  else return t.reg<T>(o.slot);
+}
+// `checked` for an instruction whose operands are not plain, else `fast` instantiated for an
+// immediate or a register last source.
+template <template <class, bool> class Fast, class T>
+Handler plain_or(const Instruction& in, std::size_t n, bool plain, Handler checked) {
+  if (!plain || !plain_registers(in, n)) return checked;
+  return in.ops[n - 1].kind == Operand::Kind::imm ? &Fast<T, true>::run : &Fast<T, false>::run;
+}
+
 template <class Op>
-Handler arith_binary(Type type) {
-  return by_any(type, []<class T>() -> Handler {
+struct BinaryRegisters {
+  template <class T, bool kImmediate>
+  struct Of {
+    static void run(Thread& t, const Instruction& in) {
+      if (t.shadowed()) [[unlikely]] return binary<T, Op>(t, in);
+      const T r = Op{}(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2]));
+      if constexpr (std::is_floating_point_v<T>) t.put_reg(in.ops[0].slot, finish(r, false, false));
+      else t.put_reg(in.ops[0].slot, r);
+    }
+  };
+};
+
+template <class Op>
+Handler arith_binary(const Instruction& in) {
+  return by_any(in.type, [&]<class T>() -> Handler {
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
-    else return &binary<T, Op>;
+    else
+      return plain_or<BinaryRegisters<Op>::template Of, T>(
+          in, 3, !std::is_floating_point_v<T> || plain_float(in.modifiers.get<FloatModifiers>()), &binary<T, Op>);
   });
 }
 template <class Op>
-Handler int_binary(Type type) {
-  return by_int(type, []<class T>() -> Handler { return &binary<T, Op>; });
+Handler int_binary(const Instruction& in) {
+  return by_int(in.type, [&]<class T>() -> Handler {
+    return plain_or<BinaryRegisters<Op>::template Of, T>(in, 3, true, &binary<T, Op>);
+  });
 }
 template <class Op>
 Handler float_unary(Type type) {

@@ -174,6 +174,15 @@ void fma_float(Thread& t, const Instruction& in) {
   const T a = flush(t.get<T>(in.ops[1]), m.ftz), b = flush(t.get<T>(in.ops[2]), m.ftz), c = flush(t.get<T>(in.ops[3]), m.ftz);
   t.set<T>(in.ops[0], finish(rounded(m.mode, [](T x, T y, T z) { return std::fma(x, y, z); }, a, b, c), m));
 }
+// fma.rn.type d, a, b, c of plain registers (alu.hpp, Registers), c a register or a literal.
+template <class T, bool kImmediate>
+struct FmaRegisters {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return fma_float<T>(t, in);
+    const T r = std::fma(t.reg<T>(in.ops[1].slot), t.reg<T>(in.ops[2].slot), last_source<T, kImmediate>(t, in.ops[3]));
+    t.put_reg(in.ops[0].slot, finish(r, false, false));
+  }
+};
 
 // PTX #mixed-precision-floating-point-instructions-add / -sub (PTX ISA 8.6, sm_100):
 // add{.rnd}{.sat}.f32.atype d, a, c with .atype .f16 or .bf16: a (the only 16-bit operand) widened
@@ -226,7 +235,7 @@ bool decode_add_sub(const Opcode& op, Instruction& in, std::string& why) {
   if (!packed_int(op, in, why, Code, h)) return false;
   if (h || (h = packed(in.type, Code))) return typed(op, in, why, h);
   if (op.has("sat") && in.type == Type::s32) return typed(op, in, why, &add_saturated<Code == kHalfSub>);
-  return typed(op, in, why, arith_binary<Op>(in.type));
+  return typed(op, in, why, arith_binary<Op>(in));
 }
 
 // min and max: .f32 with two or three inputs, .abs, .xorsign.abs (min_max_f32); the 16-bit floats
@@ -252,7 +261,7 @@ bool decode_min_max(const Opcode& op, Instruction& in, std::string& why) {
   if (!packed_int(op, in, why, Code, h)) return false;  // refuses .relu on any float type
   if (f32) return typed(op, in, why, &min_max_f32<Code == kHalfMax>);
   if (h || (h = packed(in.type, Code))) return typed(op, in, why, h);
-  return typed(op, in, why, arith_binary<Op>(in.type));
+  return typed(op, in, why, arith_binary<Op>(in));
 }
 
 template <class Op, HalfOp Code>
@@ -266,7 +275,9 @@ bool decode_any_unary(const Opcode& op, Instruction& in, std::string& why) {
 bool decode_multiply_add(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(float_modifiers(op, kHalfFma));
   const Type ty = in.type;
-  if (ty == Type::f32 || ty == Type::f64) return typed(op, in, why, by_float(ty, []<class T>() -> Handler { return &fma_float<T>; }));
+  const bool plain = plain_float(in.modifiers.get<FloatModifiers>());
+  if (ty == Type::f32 || ty == Type::f64)
+    return typed(op, in, why, by_float(ty, [&]<class T>() -> Handler { return plain_or<FmaRegisters, T>(in, 4, plain, &fma_float<T>); }));
   if (op.has("wide"))
     return typed(op, in, why, by_int(ty, []<class T>() -> Handler {
                    if constexpr (sizeof(T) >= 8) return nullptr;
@@ -294,7 +305,7 @@ bool decode_mul(const Opcode& op, Instruction& in, std::string& why) {
                    else return &mul_wide<T>;
                  }));
   if (op.has("hi")) return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &binary<T, MulHi>; }));
-  return typed(op, in, why, arith_binary<MulLo>(in.type));
+  return typed(op, in, why, arith_binary<MulLo>(in));
 }
 
 bool decode_fma(const Opcode& op, Instruction& in, std::string& why) {
@@ -315,9 +326,9 @@ bool decode_mad(const Opcode& op, Instruction& in, std::string& why) {
 
 bool decode_div(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(float_modifiers(op));
-  return typed(op, in, why, op.has("approx") && in.type == Type::f32 ? &div_approx<float> : arith_binary<Div>(in.type));
+  return typed(op, in, why, op.has("approx") && in.type == Type::f32 ? &div_approx<float> : arith_binary<Div>(in));
 }
-bool decode_rem(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, int_binary<Rem>(in.type)); }
+bool decode_rem(const Opcode& op, Instruction& in, std::string& why) { return typed(op, in, why, int_binary<Rem>(in)); }
 bool decode_copysign(const Opcode& op, Instruction& in, std::string& why) {
   return typed(op, in, why, by_float(in.type, []<class T>() -> Handler { return &copysign<T>; }));
 }

@@ -67,6 +67,15 @@ void setp(Thread& t, const Instruction& in) {
   t.set<bool>(in.ops[0], combine(r));
   if (second) t.set<bool>(in.ops[1], combine(!r));  // p|q: q gets the complement
 }
+// setp.cmp.type p, a, b of plain registers (alu.hpp, Registers): no .ftz, combination or second destination.
+template <class T, bool kImmediate>
+struct SetpRegisters {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return setp<T>(t, in);
+    t.put_reg(in.ops[0].slot, compare(in.modifiers.get<SetpModifiers>().cmp, t.reg<T>(in.ops[1].slot),
+                                      last_source<T, kImmediate>(t, in.ops[2])));
+  }
+};
 template <class T>
 void setp_half(Thread& t, const Instruction& in) {
   const float a = T{t.get<std::uint16_t>(in.ops[1])}.value(), b = T{t.get<std::uint16_t>(in.ops[2])}.value();
@@ -122,9 +131,10 @@ bool decode_setp(const Opcode& op, Instruction& in, std::string& why) {
     return false;
   }
   if (ty == Type::f16 || ty == Type::bf16) return typed(op, in, why, ty == Type::f16 ? &setp_half<F16> : &setp_half<BF16>);
-  return typed(op, in, why, by_any(ty, []<class T>() -> Handler {
+  const bool plain = m.combine == Combine::none && !m.ftz && !m.second_destination;
+  return typed(op, in, why, by_any(ty, [&]<class T>() -> Handler {
                  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, F16> || std::is_same_v<T, BF16>) return nullptr;
-                 else return &setp<T>;
+                 else return plain_or<SetpRegisters, T>(in, 3, plain, &setp<T>);
                }));
 }
 // PTX #floating-point-instructions-testp: testp.op.{f32,f64} p, a, a property of a as a predicate;

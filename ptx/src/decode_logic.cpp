@@ -206,7 +206,7 @@ bool decode_logic(const Opcode& op, Instruction& in, std::string& why) {
   if constexpr (std::is_same_v<Op, Not> || std::is_same_v<Op, Cnot>)
     return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &unary<T, Op>; }));
   else
-    return typed(op, in, why, int_binary<Op>(in.type));
+    return typed(op, in, why, int_binary<Op>(in));
 }
 
 }  // namespace

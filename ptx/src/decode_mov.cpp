@@ -12,6 +12,14 @@ template <class T>
 void mov(Thread& t, const Instruction& in) {
   t.set<T>(in.ops[0], t.get<T>(in.ops[1]));
 }
+// mov.type d, a of plain registers (alu.hpp, Registers), a an immediate or a register.
+template <class T, bool kImmediate>
+struct MovRegisters {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return mov<T>(t, in);
+    t.put_reg(in.ops[0].slot, last_source<T, kImmediate>(t, in.ops[1]));
+  }
+};
 // mov.bN d, {a, b, ...}: the elements packed low first; mov.bN {a, b, ...}, d: unpacked.
 struct PackModifiers {
   int bytes;  // N / 8
@@ -77,7 +85,7 @@ bool decode_mov(const Opcode& op, Instruction& in, std::string& why) {
     in.modifiers.set(PackModifiers{.bytes = size_of(ty)});
     return typed(op, in, why, &mov_unpack);
   }
-  return typed(op, in, why, by_any(ty, []<class T>() -> Handler { return &mov<T>; }));
+  return typed(op, in, why, by_any(ty, [&]<class T>() -> Handler { return plain_or<MovRegisters, T>(in, 2, true, &mov<T>); }));
 }
 
 }  // namespace tcgen::ptx

@@ -657,6 +657,7 @@ class Parser {
     }
     if (const auto [v, index] = find_symbol(w); v) {
       o.kind = Operand::Kind::imm;
+      o.symbol = true;
       symbol_value(o, *v, index, instr, op_index);
       return o;
     }

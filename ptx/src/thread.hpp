@@ -140,6 +140,25 @@ class Thread {
     r_[o.slot] = to_bits(v);
   }
   bool pred(const Operand& o) const { return (get<std::uint32_t>(o) & 1u) != o.negate; }
+  // Straight to the register file, for the handlers decode chose because their operands are plain
+  // registers (alu.hpp, Registers): valid only while shadowed() is false (no register pending or
+  // undefined, no undefined source read), which they test first, falling back to get/set.
+  bool shadowed() const { return shadowed_; }
+  template <class T>
+  T reg(std::uint32_t slot) const {
+    return from_bits<T>(r_[slot]);
+  }
+  template <class T>
+  void put_reg(std::uint32_t slot, T v) {
+    r_[slot] = to_bits(v);
+  }
+  // An immediate operand's value as T.
+  template <class T>
+  static T immediate(const Operand& o) {
+    if constexpr (std::is_same_v<T, float>) return o.f;
+    else if constexpr (std::is_same_v<T, double>) return o.d;
+    else return convert<T>(o.ival);
+  }
   // A register slot read or written directly (.b128 halves, bra.uni's predicate), its definedness kept.
   std::uint64_t read_slot(std::uint32_t s) const {
     if (shadowed_) read_shadow(s);
@@ -292,10 +311,7 @@ class Thread {
   template <class T>
   T get_other(const Operand& o) const {
     switch (o.kind) {
-      case Operand::Kind::imm:
-        if constexpr (std::is_same_v<T, float>) return o.f;
-        else if constexpr (std::is_same_v<T, double>) return o.d;
-        else return convert<T>(o.ival);
+      case Operand::Kind::imm: return immediate<T>(o);
       case Operand::Kind::special: return convert<T>(special(o.special));
       case Operand::Kind::address: return convert<T>(address(o));
       default: return T{};

@@ -45,6 +45,7 @@ struct Operand {
   Kind kind = Kind::none;
   bool negate = false;     // !p
   bool predicate = false;  // a register declared .pred
+  bool symbol = false;     // a variable's name: an imm that may become an address once shared memory is laid out
   Special special{};
   std::uint32_t slot = kNoReg;
   std::uint32_t first = 0, count = 0;
