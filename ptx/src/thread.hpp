@@ -187,7 +187,16 @@ class Thread {
   // The shared address behind an operand of a .shared(::cta/::cluster) instruction.
   std::uint32_t shared_address(std::uint64_t addr, const Instruction& in) const;
   // Reads n bytes at a generic, global or param address that must lie in declared memory.
-  const std::uint8_t* host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const;
+  // The allocation the thread's last global access hit is tried inline (a loop's accesses mostly
+  // stay in one); the rest is host_bytes_search.
+  const std::uint8_t* host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
+    const Allocation& a = grid_.memory[last_allocation_];
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin) && (a.writable || !write))
+        [[likely]]
+      return reinterpret_cast<const std::uint8_t*>(addr);
+    return host_bytes_search(addr, n, write, in);
+  }
   // The address an address operand ([reg + off]) names.
   std::uint64_t address(const Operand& o) const {
     if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);
@@ -336,7 +345,21 @@ class Thread {
   std::uint32_t unwritten_origin(CtaState::Origin::Kind kind, std::uint32_t address, int rank, const Instruction& in);
   [[noreturn]] void strict_read_fault(std::uint32_t origin) const;
   void run_shadowed(const Instruction& in);  // one instruction while some register is undefined
-  std::uint64_t resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const;
+  const std::uint8_t* host_bytes_search(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const;
+  // A generic address to the space whose window holds it (global outside the windows), the
+  // alignment checked. Access sizes are powers of two (PTX's types, vectors of 2 and 4): a mask, not
+  // a division, tested by n & (n - 1), not std::has_single_bit, a libgcc call without -mpopcnt (3% of
+  // a curand kernel).
+  std::uint64_t resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const {
+    if (n <= 16 && ((n & (n - 1)) == 0 ? (addr & (n - 1)) != 0 : addr % n != 0)) [[unlikely]]
+      misaligned(addr, n, in);
+    if (space != Space::generic) return addr;
+    if (in_shared_window(addr)) return space = Space::shared, addr - kSharedWindow;
+    if (in_local_window(addr)) return space = Space::local, addr - kLocalWindow;
+    space = Space::global;
+    return addr;
+  }
+  [[noreturn]] void misaligned(std::uint64_t addr, std::uint32_t n, const Instruction& in) const;
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;

@@ -6,7 +6,8 @@
 
 namespace tcgen::ptx {
 
-const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
+const std::uint8_t* Thread::host_bytes_search(std::uint64_t addr, std::uint64_t n, bool write,
+                                              const Instruction& in) const {
   // From the allocation the thread's last access hit: a loop's accesses mostly stay in one (--profile
   // of CUTLASS's initialisation kernels: half their time in global loads, most of it this search).
   // The search wraps around by a compare, not `%`: a division per access was a tenth of its cost.
@@ -37,21 +38,12 @@ const std::uint8_t* Thread::host_bytes(std::uint64_t addr, std::uint64_t n, bool
         "an address inside memory the kernel was given (out of bounds" + near + ")", FaultKind::illegal_address);
 }
 
-// A generic address to the space whose window holds it (global outside the windows), the
-// alignment checked; then the bytes of a local, param or global access (shared goes to the model).
-std::uint64_t Thread::resolve(Space& space, std::uint64_t addr, std::uint32_t n, const Instruction& in) const {
-  // Access sizes are powers of two (PTX's types, vectors of 2 and 4): a mask, not a division. Tested
-  // by n & (n - 1), not std::has_single_bit, a libgcc call without -mpopcnt (3% of a curand kernel).
-  if (n <= 16 && ((n & (n - 1)) == 0 ? (addr & (n - 1)) != 0 : addr % n != 0))
-    fault("address", hex(addr) + " (" + in.opcode + ")",
-          "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
-  if (space != Space::generic) return addr;
-  if (in_shared_window(addr)) return space = Space::shared, addr - kSharedWindow;
-  if (in_local_window(addr)) return space = Space::local, addr - kLocalWindow;
-  space = Space::global;
-  return addr;
+void Thread::misaligned(std::uint64_t addr, std::uint32_t n, const Instruction& in) const {
+  fault("address", hex(addr) + " (" + in.opcode + ")",
+        "a multiple of the access size, " + std::to_string(n) + " bytes (PTX #addresses-as-operands)");
 }
 
+// The bytes of a local, param or global access (shared goes to the model).
 std::uint8_t* Thread::bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in) {
   cta_.writes += write;  // progress, for the watchdog
   switch (space) {
