@@ -360,6 +360,8 @@ bool Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     arch_.dsmem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
   else if (space == Space::shared)
     arch_.smem_load(static_cast<std::uint32_t>(addr), {static_cast<std::uint8_t*>(out), n}, in.opcode.c_str());
+  else if (space == Space::global)  // inline (host_bytes), not through bytes()'s frame
+    copy_access(out, host_bytes(addr, n, false, in), n);
   else
     copy_access(out, bytes(space, addr, n, false, in), n);
   // Definedness: bytes never written, or that an undefined value was stored to, make the loaded value undefined.
@@ -470,7 +472,12 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
     if (taint_) [[unlikely]]  // the model's write defined the bytes; these are not
       rt_.cta().set_smem_undefined(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n, taint_);
   } else {
-    std::memcpy(bytes(space, addr, n, true, in), data, n);
+    if (space == Space::global) {  // inline (host_bytes), not through bytes()'s frame
+      ++cta_.writes;                // progress, for the watchdog, as bytes() counts it
+      std::memcpy(const_cast<std::uint8_t*>(host_bytes(addr, n, true, in)), data, n);
+    } else {
+      std::memcpy(bytes(space, addr, n, true, in), data, n);
+    }
     if (space == Space::local) set_bits(local_written_, addr, n);
     if (space == Space::local && (taint_ || local_undefined_)) [[unlikely]] {
       if (local_origin_.empty()) local_origin_.assign(local_.size(), 0);
