@@ -229,11 +229,17 @@ void Cta::mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes
   mbarrier_op(issue, mbar, MbarOp::complete_tx, bytes);
 }
 
-bool Cta::mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity) {
+bool Cta::mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity, std::optional<std::uint64_t> since) {
   const Issue issue{"mbarrier.try_wait.parity.shared::cta.b64", warp};
   check_thread(issue, {warp, 0});
   const MbarrierSlot& s = slot(issue, mbar, true);
-  if (!s.state.test_wait(parity)) return false;
+  if (!s.state.test_wait(parity)) {
+    if (!since || s.state.phase() <= *since) return false;
+    raise(ModelError(issue, Rule::mbarrier_phase_overtaken, "phase",
+                     std::to_string(s.state.phase()) + " of the mbarrier at " + hex(mbar) + " (parity " +
+                         std::to_string(parity) + " waited for since phase " + std::to_string(*since) + ")",
+                     "the phase the warp waits for seen complete before the next one completes"));
+  }
   warps_[warp].pending.merge(s.completed);
   return true;
 }

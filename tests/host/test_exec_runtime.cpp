@@ -254,6 +254,51 @@ TEST_CASE("mbarrier: try_wait in a loop, and try_wait as a poll between other wo
   });
 }
 
+TEST_CASE("mbarrier: a waiter the producer overtook by two phases sees the phase it waited for") {
+  // Thread 0 finds phase 0 incomplete first (index order); thread 32 then completes phases 0 and 1 without
+  // waiting. On a B200 the polling waiter sees phase 0 complete: a PTX letter (mbarrier_phase_overtaken),
+  // an error under letters_as_errors. Before, the parity matched again and the waiter never woke.
+  for (const bool blocking : {false, true}) {
+    const auto kernel = [blocking](HostArch& a) {
+      const std::uint32_t bar = a.smem_base();
+      if (a.thread_index() == 0) a.mbarrier_init(bar, 1);
+      a.sync_threads();
+      if (a.thread_index() == 0) {
+        if (blocking) {
+          a.mbarrier_wait(bar, 0);
+        } else {
+          while (!a.mbarrier_try_wait(bar, 0)) {
+          }
+        }
+      } else if (a.thread_index() == 32) {
+        a.mbarrier_arrive(bar);  // phase 0 completes
+        a.mbarrier_arrive(bar);  // and phase 1
+      }
+    };
+    CAPTURE(blocking);
+    launch({1, 1, 1}, 64, 64, kernel);
+    LaunchOptions strict;
+    strict.letters_as_errors = true;
+    const std::string m = message_of<Error>([&] { launch({1, 1, 1}, 64, 64, kernel, strict); });
+    CHECK(contains(m, "phase = 2 of the mbarrier at 0x400 (parity 0 waited for since phase 0)"));
+    CHECK(contains(m, "#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait"));
+  }
+  // A waiter that first looks after both phases waits for phase 2, as on silicon: a deadlock here.
+  message_of<exec::DeadlockError>([] {
+    launch({1, 1, 1}, 64, 64, [](HostArch& a) {
+      const std::uint32_t bar = a.smem_base();
+      if (a.thread_index() == 0) a.mbarrier_init(bar, 1);
+      a.sync_threads();
+      if (a.thread_index() == 32) {
+        a.mbarrier_arrive(bar);
+        a.mbarrier_arrive(bar);
+      }
+      a.sync_threads();
+      if (a.thread_index() == 0) a.mbarrier_wait(bar, 0);
+    });
+  });
+}
+
 TEST_CASE("deadlock: the report names the mbarrier, its phase, the waiters and the last arrival") {
   const auto kernel = [](HostArch& a) {
     const std::uint32_t full = a.smem_base() + 8;

@@ -315,6 +315,12 @@ class HostArch {
     friend bool operator==(const Poll&, const Poll&) = default;
   };
   std::optional<Poll> polled_;
+  struct Waiting {  // the phase a failed try_wait waits for: the phases completed then
+    std::uint32_t mbar, parity;
+    std::uint64_t since;
+  };
+  std::optional<Waiting> waiting_;
+  std::optional<std::uint64_t> waiting_since(std::uint32_t mbar, std::uint32_t parity) const;
 };
 
 // ---- templates

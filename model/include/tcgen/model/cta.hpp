@@ -157,8 +157,12 @@ class Cta {
   void mbarrier_complete_tx(Thread t, std::uint32_t mbar, std::uint32_t bytes);
   // try_wait.parity by the whole warp; true when that phase has completed.
   // A true result makes what the phase carried known to the warp, in force
-  // after its next tcgen05.fence::after_thread_sync.
-  bool mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity);
+  // after its next tcgen05.fence::after_thread_sync. `since`: the phases
+  // completed when the waiter, polling since, first found its phase
+  // incomplete; if more have completed since, its phase has, though the
+  // next one too made the parity match again (Rule::mbarrier_phase_overtaken).
+  bool mbarrier_try_wait(int warp, std::uint32_t mbar, std::uint32_t parity,
+                         std::optional<std::uint64_t> since = std::nullopt);
   const Mbarrier& mbarrier(std::uint32_t mbar) const;  // the state, for inspection
 
   // ---- Tensor Memory allocation (PTX #tcgen05-instructions-tcgen05-alloc)

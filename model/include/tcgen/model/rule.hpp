@@ -166,6 +166,11 @@ enum class Severity { fault, letter, convention };
     "an arrival may not exceed the pending arrival count of the current phase", fault)                               \
   X(mbarrier_tx, "parallel-synchronization-and-communication-instructions-mbarrier-contents",                        \
     "the tx-count stays within [-(2^20 - 1), 2^20 - 1]", fault)                                                      \
+  /* B200s' waiters poll faster than a phase completes; the model's schedule may run a producer that never */        \
+  /* waits through two phases while a waiter sleeps (programs outside the corpus that run on B200s) */               \
+  X(mbarrier_phase_overtaken, "parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait", \
+    "try_wait.parity tests the current phase or the one before it: a waiter sees the phase it waits for "            \
+    "complete before the mbarrier completes the next", letter)                                                       \
   /* CuTe's tutorials and 77_blackwell_fmha issue no tcgen05.wait::ld */                                             \
   X(ld_register_before_wait, "tcgen05-instructions-tcgen05-wait",                                                    \
     "tcgen05.wait::ld comes between a tcgen05.ld and any use of its destination registers", letter)                  \
