@@ -8,6 +8,7 @@
 #include "tcgen/exec/cluster_runtime.hpp"
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/model/model_error.hpp"
+#include "slot_pool.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 
 namespace tcgen::ptx {
@@ -26,11 +27,17 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
 }
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
-    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(grid.function.registers, 0),
+    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(slot_pool::take(grid.function.registers)),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
       local_written_((grid.function.local_bytes + 63) / 64, 0) {
   if (grid.function.shared_window_slot != Operand::kNoReg)
     r_[grid.function.shared_window_slot] = exec::ClusterRuntime::cluster_address(0, rt.rank());
+}
+
+Thread::~Thread() {
+  slot_pool::give(std::move(r_), false);
+  for (const std::uint32_t s : pending_slots_) pending_storage_[s] = 0;  // every mark is listed there
+  slot_pool::give(std::move(pending_storage_), true);
 }
 
 void Thread::print(const std::string& text) { cta_.printed += text; }
@@ -519,7 +526,7 @@ void Thread::load_pending(const Operand* registers, std::uint32_t n, const std::
                           const std::uint32_t* origins) {
   // The storage stays between waits and only the slots marked are cleared: the FMHA's kernel has
   // thousands of slots and issues a tcgen05.ld every few hundred instructions (bench_ptx: 6% in memset).
-  if (pending_storage_.empty()) pending_storage_.assign(r_.size(), 0);
+  if (pending_storage_.empty()) pending_storage_ = slot_pool::take(r_.size());
   pending_ = pending_storage_.data();
   const std::uint64_t id = rt_.cta().last_ld(warp());
   for (std::uint32_t i = 0; i < n; ++i) {

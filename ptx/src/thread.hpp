@@ -113,6 +113,9 @@ class Thread {
   static constexpr std::uint64_t kBeat = std::uint64_t{1} << 20;  // instructions of a CTA per heartbeat
 
   Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear);
+  ~Thread();  // its slots back to the pool (slot_pool.hpp)
+  Thread(const Thread&) = delete;
+  Thread& operator=(const Thread&) = delete;
 
   // Runs to exit; a tcgen::Error becomes an ExecutionError with this thread's context.
   void run();
