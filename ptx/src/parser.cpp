@@ -211,6 +211,9 @@ class Parser {
     } else if (w == ".file") {
       next();
       const std::uint64_t n = number();
+      // The index sizes the file table: a bound far above any module's file count (nvcc numbers them
+      // from 1), or a damaged one, 2^64 - 1, wrapped the size to 0 (a fuzzed input) or asked for GiBs.
+      if (n > kMaxFileIndex) error(".file " + std::to_string(n), "a file index of at most " + std::to_string(kMaxFileIndex));
       if (peek().kind != Token::Kind::string) error("'" + std::string(peek().text) + "'", "a file name in quotes");
       if (m_.files_.size() <= n) m_.files_.resize(n + 1);
       m_.files_[n] = std::string(next().text);
@@ -328,6 +331,7 @@ class Parser {
 
   // PTX nests nothing deeper than a handful of levels (nvcc's inline asm blocks, an array's dimensions).
   static constexpr int kMaxNesting = 1000;
+  static constexpr std::uint64_t kMaxFileIndex = 65535;  // .file: a module names a few hundred files at most
   void nesting(const std::string& what, int depth) const {
     if (depth > kMaxNesting)
       error(what + " nests braces " + std::to_string(depth) + " deep",

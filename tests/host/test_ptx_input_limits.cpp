@@ -41,6 +41,15 @@ TEST_CASE("an initializer 200,000 braces deep is an error naming its depth and t
 
 // libFuzzer's timeouts (fuzz_ptx_module): the return parameters' loop waited for ')' at the end of the
 // file forever. Each input ends inside that list.
+TEST_CASE("a .file index past the limit is an error, not a file table of that size") {
+  // 2^64 - 1 wrapped the table's size to 0 and wrote past it (UBSan, fuzz_ptx_module); 10^8 asked for 3 GiB.
+  CHECK(error_of(std::string(kHeader) + ".file 18446744073709551615 \"k.cu\"\n") ==
+        "PTX = deep.ptx:4: .file 18446744073709551615 is invalid: a file index of at most 65535");
+  CHECK(error_of(std::string(kHeader) + ".file 100000000 \"k.cu\"\n") ==
+        "PTX = deep.ptx:4: .file 100000000 is invalid: a file index of at most 65535");
+  CHECK(error_of(std::string(kHeader) + ".file 65535 \"k.cu\"\n") == "(no error)");
+}
+
 TEST_CASE("a .func whose return parameters never close is an error at the end of the file, not a hang") {
   const std::string tails[] = {"(", "( I8.5\n", std::string(81, '('), "(G;\n\t.param .u64 ._t%f<11>"};
   for (const std::string& tail : tails) {
