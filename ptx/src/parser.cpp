@@ -347,8 +347,11 @@ class Parser {
     else
       bits = std::strtoull(w.c_str(), nullptr, 0);
     if (neg) bits = ~bits + 1;
+    // A literal is 64 bits (PTX #constants): a .b128 variable's upper half is its sign, not bits >> 64
+    // (undefined; a fuzzed input).
+    const std::uint8_t extension = neg && bits != 0 ? 0xFF : 0;
     const int size = size_of(type);
-    for (int b = 0; b < size; ++b) init_.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+    for (int b = 0; b < size; ++b) init_.push_back(b < 8 ? static_cast<std::uint8_t>(bits >> (8 * b)) : extension);
   }
 
   void variable(Function* f, bool external) {

@@ -81,6 +81,17 @@ TEST_CASE("nested initializers within the limit still give their values in order
   CHECK(error_of(std::string(kHeader) + ".global .b32 g[2] = {1, 2;\n").find("';' is invalid: '}'") != std::string::npos);
 }
 
+TEST_CASE("a .b128 variable's initializer: the 64-bit literal, then its sign in the upper half") {
+  // The upper 8 bytes were bits >> 64 and more, undefined (UBSan, fuzz_ptx_module).
+  const ptx::Module m = ptx::Module::parse(std::string(kHeader) + ".global .b128 q[2] = {-2, 5};\n", "ok.ptx");
+  REQUIRE(m.variables().size() == 1);
+  const auto* words = reinterpret_cast<const std::uint64_t*>(m.variables()[0].address);
+  CHECK(words[0] == 0xFFFFFFFFFFFFFFFEull);
+  CHECK(words[1] == 0xFFFFFFFFFFFFFFFFull);
+  CHECK(words[2] == 5);
+  CHECK(words[3] == 0);
+}
+
 TEST_CASE("blocks 200,000 deep in a kernel are refused at the limit: each name lookup walks the enclosing blocks") {
   const std::string text = std::string(kHeader) + ".visible .entry k()\n{\n" + nested(200000, "ret;") + "\n}\n";
   CHECK(error_of(text) ==
