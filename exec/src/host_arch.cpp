@@ -372,32 +372,26 @@ void HostArch::mbarrier_complete_tx(std::uint32_t mbar, std::uint32_t bytes) {
                        "mbarrier.complete_tx of " + std::to_string(bytes) + " bytes");
 }
 
-// A thread that polls the same mbarrier and parity again after a failure waits for the phase that was
-// incomplete then: the model's schedule may let the mbarrier complete it and the next before the thread
-// runs again, where a B200's waiter, polling, would have seen it (Rule::mbarrier_phase_overtaken).
-std::optional<std::uint64_t> HostArch::waiting_since(std::uint32_t mbar, std::uint32_t parity) const {
-  if (waiting_ && waiting_->mbar == mbar && waiting_->parity == parity) return waiting_->since;
-  return std::nullopt;
-}
-
 bool HostArch::mbarrier_try_wait(std::uint32_t mbar, std::uint32_t parity) {
   if (!rt_.enter()) return true;
   mbar = own(mbar, "mbarrier.try_wait");
   check_smem(mbar, 8, "mbarrier.try_wait");
-  const std::optional<std::uint64_t> since = waiting_since(mbar, parity);
-  if (rt_.cta().mbarrier_try_wait(warp(), mbar, parity, since)) {
+  // Polling the same mbarrier and parity again after a failure, the thread waits for the phase that was
+  // incomplete then: the model's schedule may let the mbarrier complete it and the next before the thread
+  // runs again, where a B200's waiter, polling, would have seen it (Rule::mbarrier_phase_overtaken).
+  const bool again = polled_ && polled_->mbar == mbar && polled_->parity == parity;
+  if (rt_.cta().mbarrier_try_wait(warp(), mbar, parity, again ? std::optional(polled_->since) : std::nullopt)) {
     polled_.reset();
-    waiting_.reset();
     return true;
   }
-  if (!since) waiting_ = Waiting{mbar, parity, rt_.cta().mbarrier(mbar).phase()};
   // Nothing has changed since this thread last found the phase incomplete:
   // it sleeps until something does, where a GPU would spin.
-  if (polled_ == Poll{mbar, parity, rt_.mbarrier_version(mbar)})
+  const std::uint64_t since = again ? polled_->since : rt_.cta().mbarrier(mbar).phase();  // before others run
+  if (again && polled_->version == rt_.mbarrier_version(mbar))
     rt_.wait_mbarrier(thread_, mbar, parity);
   else
     rt_.yield();
-  polled_ = Poll{mbar, parity, rt_.mbarrier_version(mbar)};
+  polled_ = Poll{mbar, parity, rt_.mbarrier_version(mbar), since};
   return false;
 }
 

@@ -309,18 +309,11 @@ class HostArch {
 
   CtaRuntime& rt_;
   int thread_;
-  struct Poll {  // the last mbarrier_try_wait that failed, and the mbarrier's version then
-    std::uint32_t mbar, parity;
-    std::uint64_t version;
-    friend bool operator==(const Poll&, const Poll&) = default;
+  struct Poll {  // the last mbarrier_try_wait that failed: the mbarrier's version then, and the
+    std::uint32_t mbar, parity;  // phases it had completed at the first of the failures in a row
+    std::uint64_t version, since;
   };
   std::optional<Poll> polled_;
-  struct Waiting {  // the phase a failed try_wait waits for: the phases completed then
-    std::uint32_t mbar, parity;
-    std::uint64_t since;
-  };
-  std::optional<Waiting> waiting_;
-  std::optional<std::uint64_t> waiting_since(std::uint32_t mbar, std::uint32_t parity) const;
 };
 
 // ---- templates
