@@ -183,9 +183,14 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
       fail_errno("mprotect");
     }
   }
-  char* const top = static_cast<char*>(mapping_) + mapped_bytes_;  // page-aligned, so 16-byte aligned
-  stack_bottom_ = top - stack;
-  stack_size_ = stack;
+  // Each stack's top is a different cache line of its page: page-aligned tops put every fiber's hot
+  // frames in the same cache sets, and a CTA of 1,024 threads switching at each bar.sync then missed
+  // L1 and L2 on every switch (a block reduction ran at 4e7 thread-instructions/s, 36% in the switch).
+  thread_local unsigned next_color = 0;
+  const std::size_t color = std::size_t{next_color++ % (page / 64)} * 64;
+  stack_bottom_ = static_cast<char*>(mapping_) + page;  // above the guard
+  stack_size_ = stack - color;
+  char* const top = static_cast<char*>(mapping_) + page + stack_size_;  // 64-byte aligned, so 16-byte aligned
 #if defined(TCGEN_FIBER_ASAN)
   // A pooled stack still carries the redzones of its last fiber's frames.
   __asan_unpoison_memory_region(stack_bottom_, stack_size_);
@@ -212,8 +217,8 @@ Fiber::Fiber(std::size_t stack_bytes, void (*entry)()) : entry_(entry) {
     stacks.give(mapping_, mapped_bytes_);
     fail_errno("getcontext");
   }
-  context_.uc_stack.ss_sp = top - stack;
-  context_.uc_stack.ss_size = stack;
+  context_.uc_stack.ss_sp = const_cast<void*>(stack_bottom_);
+  context_.uc_stack.ss_size = stack_size_;
   context_.uc_link = &caller_;
   makecontext(&context_, entry, 0);
 #endif
