@@ -1017,6 +1017,46 @@ END:
                "memory") != std::string::npos);
 }
 
+TEST_CASE("cvta.shared::cluster and cvta.to.shared::cluster: a peer's variable through the generic space and back") {
+  // PTX #data-movement-and-conversion-instructions-cvta: .shared::cluster is one of cvta's spaces (PTX
+  // 7.8). Each CTA of a pair makes its peer's `slot` a generic address (mapa, then cvta.shared::cluster),
+  // stores 100 + its rank there with a generic st, and converts the generic address back
+  // (cvta.to.shared::cluster): the shared::cluster address mapa gave. CuTe DSL's sm100 GEMMs convert so.
+  const std::string text = kernel(R"(
+	mov.u32 	%r1, %cluster_ctarank;
+	mov.u32 	%r3, slot;
+	xor.b32 	%r4, %r1, 1;
+	mapa.shared::cluster.u32 	%r5, %r3, %r4;
+	cvt.u64.u32 	%rd5, %r5;
+	cvta.shared::cluster.u64 	%rd6, %rd5;
+	add.u32 	%r6, %r1, 100;
+	st.u32 	[%rd6], %r6;
+	cvta.to.shared::cluster.u64 	%rd7, %rd6;
+	cvt.u64.u32 	%rd8, %r5;
+	setp.eq.u64 	%p1, %rd7, %rd8;
+	selp.u32 	%r7, 1, 0, %p1;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	ld.shared.u32 	%r8, [slot];
+	mov.u32 	%r9, %ctaid.x;
+	mul.wide.u32 	%rd3, %r9, 8;
+	add.s64 	%rd4, %rd0, %rd3;
+	st.global.u32 	[%rd4], %r8;
+	st.global.u32 	[%rd4+4], %r7;
+)",
+                                  16, ".shared .align 4 .b32 slot;\n");
+  const ptx::Module m = ptx::Module::parse(text, "cvta_cluster.ptx");
+  std::vector<std::uint32_t> out(4, 0xDEADBEEFu);
+  std::uint32_t* p = out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
+  ptx::launch(m, m.entry("k"), {.grid = {2, 1, 1}, .block = {1, 1, 1}, .cluster = {2, 1, 1}}, args, memory);
+  CHECK(out[0] == 101);  // rank 0's slot: what rank 1 stored
+  CHECK(out[1] == 1);    // rank 0's round trip gave mapa's address back
+  CHECK(out[2] == 100);
+  CHECK(out[3] == 1);
+}
+
 TEST_CASE("mapa of a rank outside the cluster: an undefined address, a fault only where it is used") {
   // CuTe DSL's cluster launch control scheduler maps %laneid on all 32 lanes and stores through the
   // lanes below the cluster's size (B200s run it). Clusters of 2: in each CTA, lanes 0 and 1 write
