@@ -369,6 +369,19 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status)
   *status = cudaStreamCaptureStatusNone;  // graphs are not emulated: nothing captures
   return Device::get().sticky();
 }
+// The outputs past the status mean something only while a capture is active (CUDA Runtime API,
+// cudaStreamGetCaptureInfo), which it never is here; they are cleared all the same.
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                     cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
+                                     const cudaGraphEdgeData** edges, std::size_t* count) {
+  *status = cudaStreamCaptureStatusNone;
+  if (id) *id = 0;
+  if (graph) *graph = nullptr;
+  if (dependencies) *dependencies = nullptr;
+  if (edges) *edges = nullptr;
+  if (count) *count = 0;
+  return Device::get().sticky();
+}
 
 // ---- streams and events: the driver's (driver_context.cpp), whose handles the runtime's are
 cudaError_t cudaStreamCreate(cudaStream_t* s) { return runtime_error(cuStreamCreate(reinterpret_cast<CUstream*>(s), 0)); }
