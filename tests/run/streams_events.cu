@@ -88,10 +88,13 @@ int main() {
   CHECK(cudaLaunchHostFunc(s, mark, &called));
   cudaStreamCaptureStatus capturing;
   CHECK(cudaStreamIsCapturing(s, &capturing));
+  cudaStreamCaptureStatus asked = cudaStreamCaptureStatusActive;
+  unsigned long long capture_id = 1;
+  CHECK(cudaStreamGetCaptureInfo(s, &asked, &capture_id));
   const bool common = free < total && total == std::size_t{180} << 30 && blocks == 16 && least == 0 && greatest == -5 &&
                       on_device.type == cudaMemoryTypeDevice && pinned.type == cudaMemoryTypeHost &&
                       on_stack.type == cudaMemoryTypeUnregistered && copied_2d && called == 1 &&
-                      capturing == cudaStreamCaptureStatusNone;
+                      capturing == cudaStreamCaptureStatusNone && asked == cudaStreamCaptureStatusNone;
   std::printf("memory info, occupancy (%d CTAs of 128 threads per SM), priorities, pointer types, 2-D copy, host "
               "callback: %s\n",
               blocks, common ? "as on a B200" : "WRONG");
