@@ -101,6 +101,9 @@ class Device {
   void unload_module(Binary* b);
   // The handle of a driver module's kernel `name` (cuModuleGetFunction), or null with a report.
   const void* module_function(Binary& b, const char* name, const char* call);
+  // The names of a driver module's kernels in the order the image holds them (cuLibraryEnumerateKernels);
+  // false with a report naming `call` when its PTX does not parse.
+  bool module_kernels(Binary& b, std::vector<std::string>& names, const char* call);
   cudaError_t launch(const LaunchRequest& r);
   // cudaFuncGetAttributes / cudaFuncSetAttribute of a registered kernel, from its PTX entry.
   cudaError_t function_attributes(const void* function, cudaFuncAttributes* a);

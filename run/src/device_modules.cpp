@@ -87,6 +87,22 @@ const void* Device::module_function(Binary& b, const char* name, const char* cal
   return handle;
 }
 
+bool Device::module_kernels(Binary& b, std::vector<std::string>& names, const char* call) {
+  names.clear();
+  if (b.cubin) {
+    for (const CubinKernel& k : *b.cubin) names.push_back(k.name);
+    return true;
+  }
+  try {
+    for (const ptx::Function& f : module(b).functions())
+      if (f.entry) names.push_back(f.name);
+  } catch (const Error& e) {
+    report(std::string(call) + ": " + e.what() + " (CUDA_ERROR_INVALID_IMAGE)");
+    return false;
+  }
+  return true;
+}
+
 const ptx::Module& Device::module(Binary& b) {
   if (b.cubin)
     fail("the program's device code", "a cubin (ELF): machine code",

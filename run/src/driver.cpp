@@ -134,7 +134,8 @@ namespace {
   X(cuStreamIsCapturing) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)                     \
   X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime)                                                         \
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLibraryLoadData)             \
-  X(cuLibraryUnload) X(cuLibraryGetKernel) X(cuKernelGetFunction) X(cuKernelGetAttribute) X(cuKernelSetAttribute)     \
+  X(cuLibraryUnload) X(cuLibraryGetKernel) X(cuLibraryGetKernelCount) X(cuLibraryEnumerateKernels)                  \
+  X(cuKernelGetFunction) X(cuKernelGetAttribute) X(cuKernelSetAttribute)                                             \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuLaunchKernel) X(cuLaunchKernelEx)           \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters)                                      \
   X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemAllocHost) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo) X(cuMemcpy)         \

@@ -158,6 +158,28 @@ CUresult cuLibraryUnload(CUlibrary l) { return unload(l, "cuLibraryUnload"); }
 CUresult cuLibraryGetKernel(CUkernel* k, CUlibrary l, const char* name) {
   return function(k, l, name, "cuLibraryGetKernel");
 }
+CUresult cuLibraryGetKernelCount(unsigned* count, CUlibrary l) {
+  const auto guard = tcgen::run::lock_device();
+  Binary* b = Device::get().loaded_module(l, "cuLibraryGetKernelCount");
+  if (!b) return CUDA_ERROR_INVALID_HANDLE;
+  std::vector<std::string> names;
+  if (!Device::get().module_kernels(*b, names, "cuLibraryGetKernelCount")) return CUDA_ERROR_INVALID_IMAGE;
+  *count = static_cast<unsigned>(names.size());
+  return CUDA_SUCCESS;
+}
+// Up to n of the library's kernels, in the order its image holds them (CUDA leaves the order unsaid).
+CUresult cuLibraryEnumerateKernels(CUkernel* kernels, unsigned n, CUlibrary l) {
+  std::vector<std::string> names;
+  {
+    const auto guard = tcgen::run::lock_device();
+    Binary* b = Device::get().loaded_module(l, "cuLibraryEnumerateKernels");
+    if (!b) return CUDA_ERROR_INVALID_HANDLE;
+    if (!Device::get().module_kernels(*b, names, "cuLibraryEnumerateKernels")) return CUDA_ERROR_INVALID_IMAGE;
+  }
+  for (unsigned i = 0; i < n && i < names.size(); ++i)
+    if (const CUresult r = cuLibraryGetKernel(&kernels[i], l, names[i].c_str()); r != CUDA_SUCCESS) return r;
+  return CUDA_SUCCESS;
+}
 CUresult cuKernelGetFunction(CUfunction* f, CUkernel k) {
   *f = reinterpret_cast<CUfunction>(k);
   return CUDA_SUCCESS;

@@ -10,6 +10,7 @@
 //   driver_module KERNEL.ptx KERNEL.cubin OTHER.cubin   (scale_add: y[i] += a * x[i] for i < n)
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -78,6 +79,25 @@ int main(int argc, char** argv) {
     ok = false;
   }
   ok &= expect("cuModuleUnload of the second cubin", cuModuleUnload(module), CUDA_SUCCESS);
+  // As CuTe DSL's HardwareInfo finds its probe kernel: the library's kernels enumerated, in some order.
+  CUlibrary library = nullptr;
+  ok &= expect("cuLibraryLoadData of the second cubin",
+               cuLibraryLoadData(&library, other_cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+  unsigned kernels = 0;
+  ok &= expect("cuLibraryGetKernelCount", cuLibraryGetKernelCount(&kernels, library), CUDA_SUCCESS) && kernels == 2;
+  CUkernel listed[2] = {};
+  ok &= expect("cuLibraryEnumerateKernels", cuLibraryEnumerateKernels(listed, 2, library), CUDA_SUCCESS);
+  int listed_registers[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    CUfunction k = nullptr;
+    ok &= expect("cuKernelGetFunction of an enumerated kernel", cuKernelGetFunction(&k, listed[i]), CUDA_SUCCESS);
+    cuFuncGetAttribute(&listed_registers[i], CU_FUNC_ATTRIBUTE_NUM_REGS, k);
+  }
+  if (std::min(listed_registers[0], listed_registers[1]) != 8 || std::max(listed_registers[0], listed_registers[1]) != 10) {
+    std::printf("enumerated kernels: %d and %d registers, expected 10 and 8\n", listed_registers[0], listed_registers[1]);
+    ok = false;
+  }
+  ok &= expect("cuLibraryUnload", cuLibraryUnload(library), CUDA_SUCCESS);
   ok &= expect("cuModuleLoadData of PTX", cuModuleLoadData(&module, ptx.c_str()), CUDA_SUCCESS);
   CUfunction f = nullptr, missing = nullptr;
   ok &= expect("cuModuleGetFunction of no entry", cuModuleGetFunction(&missing, module, "scale_sub"), CUDA_ERROR_NOT_FOUND);
