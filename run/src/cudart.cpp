@@ -311,6 +311,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
   const auto guard = tcgen::run::lock_device();
   return Device::get().occupancy(function, block_threads, dynamic_smem, blocks);
 }
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, const void* function, int blocks,
+                                                     int block_threads) {
+  const auto guard = tcgen::run::lock_device();
+  return Device::get().available_dynamic_smem(function, blocks, block_threads, bytes);
+}
 cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* function, const cudaLaunchConfig_t* config) {
   if (!clusters || !config) return cudaErrorInvalidValue;
   unsigned cluster = 1;

@@ -408,6 +408,24 @@ cudaError_t Device::occupancy(const void* function, int block_threads, std::size
   }
 }
 
+cudaError_t Device::available_dynamic_smem(const void* function, int blocks, int block_threads, std::size_t* bytes) {
+  int fit = 0;
+  if (const cudaError_t e = occupancy(function, block_threads, 0, &fit); e != cudaSuccess) return e;
+  if (blocks < 1 || blocks > fit) {
+    report("cudaOccupancyAvailableDynamicSMemPerBlock: numBlocks = " + std::to_string(blocks) + " is invalid: 1 to the " +
+           std::to_string(fit) + " CTAs of " + std::to_string(block_threads) +
+           " threads an SM holds without dynamic shared memory (cudaErrorInvalidValue)");
+    return result(cudaErrorInvalidValue);
+  }
+  Kernel* k = kernel(function, "cudaOccupancyAvailableDynamicSMemPerBlock");
+  const std::int64_t fixed = facts(*k).shared_bytes;
+  // occupancy()'s count holds `blocks` CTAs while each takes at most an SM's share, its system KiB included.
+  const std::int64_t share = kSharedPerSm / blocks - 1024 - fixed;
+  const std::int64_t limit = k->max_dynamic_smem.value_or(kSharedPerBlockDefault - fixed);
+  *bytes = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min({share, limit, kSharedPerBlockOptin - fixed})));
+  return cudaSuccess;
+}
+
 // ---- memory
 
 std::uint64_t Device::allocated_bytes() const {

@@ -115,6 +115,9 @@ class Device {
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor from an SM's threads, CTAs and shared memory
   // (registers are ptxas's, unknown here, so they do not limit it).
   cudaError_t occupancy(const void* function, int block_threads, std::size_t dynamic_smem, int* blocks);
+  // cudaOccupancyAvailableDynamicSMemPerBlock: the most dynamic shared memory a CTA of block_threads
+  // may take with `blocks` of them on an SM, by occupancy()'s own count, capped by the kernel's limit.
+  cudaError_t available_dynamic_smem(const void* function, int blocks, int block_threads, std::size_t* bytes);
 
   // Where a live block or module variable holding address a starts and how long it is.
   struct Range {

@@ -138,6 +138,7 @@ namespace {
   X(cuKernelGetFunction) X(cuKernelGetAttribute) X(cuKernelSetAttribute)                                             \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuLaunchKernel) X(cuLaunchKernelEx)           \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters)                                      \
+  X(cuOccupancyAvailableDynamicSMemPerBlock)                                                                          \
   X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemAllocHost) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo) X(cuMemcpy)         \
   X(cuMemcpyAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)          \
   X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD16) X(cuMemsetD32) X(cuMemsetD8Async) X(cuMemsetD16Async)             \

@@ -233,6 +233,10 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunction f, 
   const auto guard = tcgen::run::lock_device();
   return result(Device::get().occupancy(f, block_threads, smem, blocks));
 }
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, CUfunction f, int blocks, int block_threads) {
+  const auto guard = tcgen::run::lock_device();
+  return result(Device::get().available_dynamic_smem(f, blocks, block_threads, bytes));
+}
 // Clusters of the launch's shape that fit on the device at once: each SM holds the CTAs occupancy allows,
 // and a cluster's CTAs lie in one GPC of the B200's 148 SMs; without GPC sizes here, the bound is SMs'.
 CUresult cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunchConfig* config) {

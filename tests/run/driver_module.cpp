@@ -78,6 +78,28 @@ int main(int argc, char** argv) {
                 bounded_registers, clustered_registers);
     ok = false;
   }
+  // The most dynamic shared memory for n CTAs an SM (CuTe DSL's HardwareInfo asks it for one). With the
+  // kernel's limit at its most, 227 KiB less its 1,424 static bytes, one CTA may take all of it, as NVIDIA's
+  // calculator (cuda_occupancy.h, cudaOccAvailableDynamicSMemPerBlock) gives; for two, the largest size at
+  // which the occupancy query still holds two, a byte more holds one.
+  std::size_t one = 0, two = 0;
+  const int opt_in = 227 * 1024 - 1424;
+  ok &= expect("cuFuncSetAttribute of the dynamic shared memory limit",
+               cuFuncSetAttribute(bounded, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, opt_in), CUDA_SUCCESS);
+  ok &= expect("cuOccupancyAvailableDynamicSMemPerBlock, 1 CTA", cuOccupancyAvailableDynamicSMemPerBlock(&one, bounded, 1, 256),
+               CUDA_SUCCESS) && one == static_cast<std::size_t>(opt_in);
+  ok &= expect("cuOccupancyAvailableDynamicSMemPerBlock, 2 CTAs", cuOccupancyAvailableDynamicSMemPerBlock(&two, bounded, 2, 256),
+               CUDA_SUCCESS);
+  int at = 0, past = 0;
+  cuOccupancyMaxActiveBlocksPerMultiprocessor(&at, bounded, 256, two);
+  cuOccupancyMaxActiveBlocksPerMultiprocessor(&past, bounded, 256, two + 1);
+  if (one != static_cast<std::size_t>(opt_in) || at != 2 || past != 1) {
+    std::printf("available dynamic shared memory: %zu for 1 CTA (expected %d); %zu for 2, where %d and, a byte more, %d "
+                "CTAs fit (expected 2 and 1)\n", one, opt_in, two, at, past);
+    ok = false;
+  }
+  ok &= expect("cuOccupancyAvailableDynamicSMemPerBlock, 9 CTAs of 8 warps",
+               cuOccupancyAvailableDynamicSMemPerBlock(&two, bounded, 9, 256), CUDA_ERROR_INVALID_VALUE);
   ok &= expect("cuModuleUnload of the second cubin", cuModuleUnload(module), CUDA_SUCCESS);
   // As CuTe DSL's HardwareInfo finds its probe kernel: the library's kernels enumerated, in some order.
   CUlibrary library = nullptr;
