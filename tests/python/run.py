@@ -22,6 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LANGUAGES = {
     "triton": (["triton==3.9.0", "numpy"], ["."]),
     "cute_dsl": (["nvidia-cutlass-dsl==4.8.1", "numpy"], [".", "nvidia_cutlass_dsl/dsl_packages"]),
+    # nvidia-cutlass-operators imports torch at module level (its Rubin kernels); torch's CUDA wheel brings
+    # NVIDIA's libraries, 5 GB, none of which runs here.
+    "cutlass_operators": (["nvidia-cutlass-operators==0.3.0", "nvidia-cutlass-dsl==4.8.1", "torch==2.15.0", "numpy"],
+                          [".", "nvidia_cutlass_dsl/dsl_packages"]),
 }
 
 
