@@ -37,6 +37,7 @@ std::string_view name(Family f) {
     case Family::tma: return "tma";
     case Family::tensormap: return "tensormap";
     case Family::tcgen05: return "tcgen05";
+    case Family::warp_mma: return "warp_mma";
   }
   return "?";
 }

@@ -29,6 +29,7 @@ bool to_shared(const Opcode& op) {
 
 TimingOp timing_op(std::string_view row, Family family, const Opcode& op) {
   if (family == Family::special_function) return TimingOp::mufu;
+  if (family == Family::warp_mma) return TimingOp::untimed;  // mma.sync: the tensor cores' legacy path
   if (row == "mbarrier.arrive" || row == "mbarrier.complete_tx") return TimingOp::mbarrier_arrive;
   if (row == "mbarrier.try_wait" || row == "mbarrier.test_wait") return TimingOp::mbarrier_wait;
   if ((row == "bar" || row == "barrier") && !op.has("warp"))
@@ -155,6 +156,7 @@ void WarpRecorder::after(Thread& t, const Instruction& in) {
     case TimingOp::plain:
     case TimingOp::mbarrier_wait: break;
     case TimingOp::mufu: ++work_.mufu; break;
+    case TimingOp::untimed: ++trace_.untimed; break;
     case TimingOp::mbarrier_arrive: break;  // its signals make the record below
     case TimingOp::bar: {
       const std::uint32_t id = in.ops.empty() ? 0u : t.get<std::uint32_t>(in.ops[0]);

@@ -95,6 +95,10 @@ std::string Prediction::summary() const {
     for (std::size_t i = 0; i < unresolved.size(); ++i) s += (i ? "; " : " ") + unresolved[i];
     s += "\n";
   }
+  if (untimed)
+    s += head + std::to_string(untimed) +
+         " warp instructions the model has no unit for (mma.sync) were timed as one issue slot each: their own "
+         "time is left out, so the prediction is a lower bound\n";
   return s;
 }
 
@@ -117,7 +121,8 @@ std::string Prediction::json() const {
     }
     s += "}";
   }
-  s += "], \"unresolved_waits\": " + std::to_string(unresolved_waits) + "}";
+  s += "], \"unresolved_waits\": " + std::to_string(unresolved_waits) + ", \"untimed_instructions\": " +
+       std::to_string(untimed) + "}";
   return s;
 }
 

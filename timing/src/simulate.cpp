@@ -169,6 +169,7 @@ class Replay {
         warps_.push_back(std::make_unique<WarpRun>());
         WarpRun& wr = *warps_.back();
         wr.trace = &cta.warps[w];
+        untimed_ += cta.warps[w].untimed;
         wr.cta = &cr;
         wr.sm = &g.sms[sm_index];
         wr.sm_index = sm_index;
@@ -468,6 +469,7 @@ class Replay {
     }
     p.unresolved_waits = unresolved_count_;
     p.unresolved = unresolved_;
+    p.untimed = untimed_;
     return p;
   }
 
@@ -483,7 +485,7 @@ class Replay {
   std::vector<WarpRun*> blocked_;
   using Event = std::tuple<double, std::uint64_t, WarpRun*>;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
-  std::uint64_t seq_ = 0, steps_ = 0, ctas_simulated_ = 0, unresolved_count_ = 0;
+  std::uint64_t seq_ = 0, steps_ = 0, ctas_simulated_ = 0, unresolved_count_ = 0, untimed_ = 0;
   std::vector<std::string> unresolved_;  // the first few, said
   double flops_ = 0;
   std::map<double, double> flops_by_peak_;  // FLOPs by the dense rate of their kind

@@ -83,6 +83,7 @@ class Modifiers {
 enum class TimingOp : std::uint8_t {
   plain, mufu, mbarrier_arrive, mbarrier_wait, bar, barrier_cluster, mma, tmem_cp, commit, tmem_ld, tmem_wait,
   tma_load, bulk_load, tma_store, bulk_store, bulk_wait, cp_async, cp_async_wait, cp_async_arrive, try_cancel,
+  untimed,  // no unit of the timing model runs it: one issue slot, counted (timing::WarpTrace::untimed)
 };
 
 struct Instruction {

@@ -15,7 +15,7 @@ namespace tcgen::ptx {
 // The concern an opcode belongs to: the decode_*.cpp file its decoder lives in.
 enum class Family : std::uint8_t {
   arithmetic, special_function, logic, comparison, move, conversion, address_space,
-  memory, control, sync, cp_async, tma, tensormap, tcgen05,
+  memory, control, sync, cp_async, tma, tensormap, tcgen05, warp_mma,
 };
 std::string_view name(Family f);
 

@@ -29,6 +29,7 @@ struct Prediction {
   std::vector<std::map<std::string, double>> waits;
   std::uint64_t unresolved_waits = 0;  // waits the trace never completed, let go to finish the replay
   std::vector<std::string> unresolved; // the first few of them: which warp, barrier and phase
+  std::uint64_t untimed = 0;           // warp instructions of the simulated CTAs timed as an issue slot alone
 
   double tflops() const { return seconds > 0 ? tensor_flops / seconds / 1e12 : 0; }
   double hbm_tb_per_s() const { return seconds > 0 ? bytes_hbm / seconds / 1e12 : 0; }

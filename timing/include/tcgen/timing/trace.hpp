@@ -64,6 +64,9 @@ struct Record {
 
 struct WarpTrace {
   std::vector<Record> records;
+  // Instructions no unit of the model runs (mma.sync), each taken as one issue slot: the prediction
+  // leaves their own time out, and says so (Prediction::untimed).
+  std::uint64_t untimed = 0;
 };
 
 struct CtaTrace {
