@@ -37,6 +37,7 @@ FAMILIES = [
     r"PersistentDenseGemmEFCOperator_.*_2cta_cluster2x1x1_tile128x32x64",  # the epilogue-fusion kernel
     r"TgvGemmOperator_sm100_tnt_.*_tile64x8x128",  # the low-latency (TGV) kernel: K-major B only
     r"MixedInputGemmOperator_sm100_convert_tnt_AInt8_.*_1cta_cluster1x1x1",  # int8 A converted in the kernel
+    r"Sm80TensorOpGemmOperator_ttt_",  # an Ampere kernel get_operators offers for sm_100a too: mma.sync
 ]
 
 
