@@ -1,9 +1,6 @@
 // mma.sync (PTX #warp-level-matrix-instructions-mma) on the PTX interpreter: one warp loads its
-// fragments of A, B and C, multiplies, and stores D. The fragments are laid out here from CuTe's
-// SM80 MMA traits (include/cute/atom/mma_traits_sm80.hpp: SM80_16x8x16_F32F16F16F32_TN and
-// SM80_16x8x8_F32F16F16F32_TN, their ALayout, BLayout and CLayout as (thread, value) -> (m, k)
-// strides), not from the PTX ISA's formulas the interpreter follows, and D is checked against an
-// fp64 product.
+// fragments of A, B and C, multiplies, and stores D. The fragments are laid out from CuTe's SM80 MMA
+// traits (mma_sync_fragments.hpp), and D is checked against an fp64 product.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -18,8 +15,12 @@
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
 #include "tcgen/timing/machine.hpp"
+#include "mma_sync_fragments.hpp"
 
 using namespace tcgen;
+using test::mma_a_index;
+using test::mma_b_index;
+using test::mma_c_index;
 
 namespace {
 
@@ -72,20 +73,6 @@ struct Case {
   bool integers;  // small integers: every sum exact in f32
 };
 
-// CuTe's layouts: thread t = (t0, t1) with t0 = t % 4, t1 = t / 4; value v's modes as listed; the
-// (m, k) index of A is m + 16·k, of B (held as N×K) n + 8·k, of C m + 16·n.
-int a_index(int k, int t, int v) {
-  const int t0 = t % 4, t1 = t / 4;
-  if (k == 16) return 32 * t0 + t1 + 16 * (v % 2) + 8 * (v / 2 % 2) + 128 * (v / 4);  // ((4,8),(2,2,2)):((32,1),(16,8,128))
-  return 32 * t0 + t1 + 16 * (v % 2) + 8 * (v / 2);                                      // ((4,8),(2,2)):((32,1),(16,8))
-}
-int b_index(int k, int t, int v) {
-  const int t0 = t % 4, t1 = t / 4;
-  if (k == 16) return 16 * t0 + t1 + 8 * (v % 2) + 64 * (v / 2);  // ((4,8),(2,2)):((16,1),(8,64))
-  return 16 * t0 + t1 + 8 * v;                                     // ((4,8),2):((16,1),8)
-}
-int c_index(int t, int v) { return 32 * (t % 4) + t / 4 + 16 * (v % 2) + 8 * (v / 2); }  // ((4,8),(2,2)):((32,1),(16,8))
-
 // Runs the kernel on `in`, D into `out`; under `timing`, its prediction.
 ptx::LaunchStats launch(int k, ElementType type, const std::vector<std::uint32_t>& in, std::vector<float>& out,
                         const timing::Machine* timing = nullptr) {
@@ -111,9 +98,9 @@ void check(const Case& c, std::uint64_t seed) {
   for (float& x : cm) x = c.integers ? static_cast<float>(small(rng)) : normal(rng);
   std::vector<std::uint32_t> in(32 * 10, 0);
   for (int t = 0; t < 32; ++t) {
-    for (int v = 0; v < K / 2; ++v) in[10 * t + v / 2] |= encode(c.type, a[a_index(K, t, v)]) << 16 * (v % 2);
-    for (int v = 0; v < K / 4; ++v) in[10 * t + 4 + v / 2] |= encode(c.type, b[b_index(K, t, v)]) << 16 * (v % 2);
-    for (int v = 0; v < 4; ++v) in[10 * t + 6 + v] = std::bit_cast<std::uint32_t>(cm[c_index(t, v)]);
+    for (int v = 0; v < K / 2; ++v) in[10 * t + v / 2] |= encode(c.type, a[mma_a_index(K, t, v)]) << 16 * (v % 2);
+    for (int v = 0; v < K / 4; ++v) in[10 * t + 4 + v / 2] |= encode(c.type, b[mma_b_index(K, t, v)]) << 16 * (v % 2);
+    for (int v = 0; v < 4; ++v) in[10 * t + 6 + v] = std::bit_cast<std::uint32_t>(cm[mma_c_index(t, v)]);
   }
   std::vector<float> out(32 * 4, NAN);
   launch(K, c.type, in, out);
@@ -121,7 +108,7 @@ void check(const Case& c, std::uint64_t seed) {
   double worst = 0;
   for (int t = 0; t < 32; ++t)
     for (int v = 0; v < 4; ++v) {
-      const int idx = c_index(t, v), row = idx % 16, col = idx / 16;
+      const int idx = mma_c_index(t, v), row = idx % 16, col = idx / 16;
       double want = cm[idx], scale = std::fabs(cm[idx]);
       for (int k = 0; k < K; ++k) {
         want += double(a[row + 16 * k]) * double(b[col + 8 * k]);
