@@ -7,6 +7,8 @@
 // PTX instructions executed and their rate; checks that the two runs give
 // the same O and pass the fp64 check. Exit 1 when the ratio exceeds
 // --max-ratio (ctest: bench_ptx_ratio) or a check fails; 2 on a bad option.
+// --corpus BUILD_DIR instead runs the corpus case (corpus_case.hpp): a
+// CUTLASS GEMM and CUTLASS's FMHA through tcgen run, their instructions/s.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include "tcgen/fmha/inputs.hpp"
 #include "tcgen/ptx/backend.hpp"
 #include "tcgen/core/error.hpp"
+#include "corpus_case.hpp"
 
 using namespace tcgen;
 
@@ -31,6 +34,7 @@ struct Options {
   int seq = 1024, heads = 2, head_dim = 128, runs = 1;
   double max_ratio = 0;  // 0: no limit
   std::string ptx = TCGEN_FMHA_PTX;
+  std::string corpus;  // a build folder: the corpus case
 };
 
 Options parse(int argc, char** argv) {
@@ -38,14 +42,17 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (!v) fail("option", a, "--seq N, --heads H, --head-dim D, --runs R, --max-ratio X or --ptx FILE, each with a value");
+    if (!v)
+      fail("option", a,
+           "--seq N, --heads H, --head-dim D, --runs R, --max-ratio X, --ptx FILE or --corpus BUILD_DIR, each with a value");
     if (a == "--seq") o.seq = std::atoi(v);
     else if (a == "--heads") o.heads = std::atoi(v);
     else if (a == "--head-dim") o.head_dim = std::atoi(v);
     else if (a == "--runs") o.runs = std::atoi(v);
     else if (a == "--max-ratio") o.max_ratio = std::atof(v);
     else if (a == "--ptx") o.ptx = v;
-    else fail("option", a, "--seq, --heads, --head-dim, --runs, --max-ratio or --ptx");
+    else if (a == "--corpus") o.corpus = v;
+    else fail("option", a, "--seq, --heads, --head-dim, --runs, --max-ratio, --ptx or --corpus");
     ++i;
   }
   if (o.runs < 1) fail("--runs", o.runs, "at least 1");
@@ -57,6 +64,7 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
+    if (!o.corpus.empty()) return bench::run_corpus_case(TCGEN_SOURCE_DIR, o.corpus);
     const fmha::FmhaProblem p = fmha::FmhaProblem::make(1, o.heads, o.heads, o.seq, o.seq, o.head_dim);
     const fmha::FmhaInputs in = fmha::random_fmha_inputs(p, 1);
     const ptx::Module module = ptx::Module::load(o.ptx);
