@@ -249,6 +249,11 @@ void Fiber::resume() {
   asan_arrive(fake, nullptr, nullptr);
 }
 
+void Fiber::suspend_to(Fiber& next) {
+  next.caller_sp_ = caller_sp_;
+  tcgen_fiber_switch(&sp_, next.sp_);
+}
+
 void Fiber::suspend() {
   void* fake = nullptr;
   asan_leave(&fake, caller_bottom_, caller_size_);
@@ -263,6 +268,8 @@ void Fiber::suspend() {
 void Fiber::resume() { swapcontext(&caller_, &context_); }
 
 void Fiber::suspend() { swapcontext(&context_, &caller_); }
+
+void Fiber::suspend_to(Fiber&) { fail("fiber switch", "suspend_to", "kSwitchesDirectly, which is false here"); }
 #endif
 
 }  // namespace tcgen::exec

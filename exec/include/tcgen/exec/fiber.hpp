@@ -13,6 +13,15 @@
 #include <ucontext.h>
 #endif
 
+// Built with AddressSanitizer or ThreadSanitizer (GCC's macros, Clang's __has_feature).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TCGEN_FIBER_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TCGEN_FIBER_SANITIZED 1
+#endif
+#endif
+
 namespace tcgen::exec {
 
 class Fiber {
@@ -30,6 +39,17 @@ class Fiber {
   void resume();
   // Called on the fiber: back to the resume() that ran it.
   void suspend();
+  // Whether suspend_to() is there: on x86-64 without a sanitizer, which would have to be told of a
+  // switch between two fibers' stacks that bypasses their caller's.
+  static constexpr bool kSwitchesDirectly =
+#if defined(__x86_64__) && !defined(TCGEN_FIBER_SANITIZED)
+      true;
+#else
+      false;
+#endif
+  // Called on the fiber: suspends it and runs `next` (started or not) in its place; `next`'s own
+  // suspend() returns to the resume() that ran this one. Half the switches of suspend() then resume().
+  void suspend_to(Fiber& next);
 
  private:
   void (*entry_)();

@@ -56,7 +56,7 @@ class Scheduler {
   static void entry();
   int pick();
   void resume(int fiber);
-  void suspend();  // on the current fiber, back to run()
+  void suspend();  // on the current fiber: on to the next one picked, or back to run() where none is
 
   std::size_t stack_bytes_;
   bool shuffled_;
