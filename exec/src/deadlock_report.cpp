@@ -17,7 +17,13 @@ std::string CtaRuntime::deadlock_report() const {
 }
 
 std::string CtaRuntime::threads_report(int spinning) const {
+  // A thread parked under its warp's leader runs on the leader's fiber: it waits, or spins, as that does.
+  const auto fiber_of = [&](int thread) {
+    return waiting_[thread].on == Waiting::On::warp ? static_cast<int>(waiting_[thread].target) : thread;
+  };
+  if (spinning >= 0) spinning = fiber_of(spinning);
   const auto describe = [&](int thread) -> std::string {
+    thread = fiber_of(thread);
     if (thread == spinning) return "spin in the loop above";
     const Waiting& w = waiting_[thread];
     switch (w.on) {
@@ -41,7 +47,8 @@ std::string CtaRuntime::threads_report(int spinning) const {
       }
       case Waiting::On::collective: return warps_[thread / 32].describe(thread % 32);
       case Waiting::On::cluster: return "wait at barrier.cluster.wait: " + cluster_.barrier_state();
-      case Waiting::On::nothing: break;
+      case Waiting::On::nothing:
+      case Waiting::On::warp: break;
     }
     return spinning >= 0 ? "wait for nothing: ready to run once the spinning thread lets them"
                          : "wait on nothing the runtime knows";

@@ -4,6 +4,7 @@
 #include "opcode_table_lookup.hpp"
 #include "tcgen/core/error.hpp"
 #include "thread.hpp"
+#include "warp_lockstep.hpp"
 #include "warp_recorder.hpp"
 
 namespace tcgen::ptx {
@@ -86,6 +87,7 @@ bool decode(Instruction& in, std::string& why) {
   }
   if (entry->decode(op, in, why)) {
     in.timing = timing_op(entry->row.name, entry->row.family, op);
+    in.lane_step = lane_step(entry->row.name, entry->row.family, op);
     return true;
   }
   if (why.empty()) why = "no handler for this opcode";

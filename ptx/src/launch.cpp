@@ -1,5 +1,6 @@
 #include "tcgen/ptx/launch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -211,6 +212,12 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
     state.register_counts.resize(threads_ / 32);
     if (config_.profile) state.executed.assign(entry_.code.size(), 0);
     if (config_.timing) state.warp_traces.resize(threads_ / 32);
+    // Under timing, lane 0 records its warp's trace as it runs on its own fiber.
+    if (config_.lockstep && !config_.timing)
+      for (unsigned w = 0; w < threads_ / 32; ++w) {
+        const unsigned lanes = std::min(32u, active_ - std::min(active_, 32 * w));
+        state.lockstep.emplace_back(lanes == 32 ? ~0u : (1u << lanes) - 1);
+      }
   }
   // The arrivals and complete_tx an instruction applies: the phases its record completes.
   if (config_.timing)
@@ -229,6 +236,7 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
     if (config_.timing && arch.thread_index() % 32 == 0)
       recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));
     if (config_.timing) t.set_timing(recorder ? &*recorder : nullptr, &state.touched);
+    if (!state.lockstep.empty()) t.set_lockstep(&state.lockstep[arch.thread_index() / 32]);
     t.run();
   });
   for (int rank = 0; rank < c.size(); ++rank) {

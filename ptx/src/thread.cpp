@@ -9,6 +9,7 @@
 #include "tcgen/exec/errors.hpp"
 #include "tcgen/model/model_error.hpp"
 #include "slot_pool.hpp"
+#include "warp_lockstep.hpp"
 #include "tcgen/ptx/execution_error.hpp"
 
 namespace tcgen::ptx {
@@ -27,7 +28,8 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
 }
 
 Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
-    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), r_(slot_pool::take(grid.function.registers)),
+    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), code_(grid.function.code.data()),
+      r_(slot_pool::take(grid.function.registers)),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
       local_written_((grid.function.local_bytes + 63) / 64, 0) {
   if (grid.function.shared_window_slot != Operand::kNoReg)
@@ -43,23 +45,33 @@ Thread::~Thread() {
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
 template <bool kCount>
+inline void Thread::step() {
+  const Instruction& in = code_[pc_++];
+  current_ = &in;
+  if constexpr (kCount) ++cta_.executed[pc_ - 1];
+  if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();  // the clock too: %clock reads it
+  if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
+  if (undefined_ | taint_) [[unlikely]] {
+    run_shadowed(in);
+    return;
+  }
+  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
+  in.run(*this, in);
+  if (recorder_) [[unlikely]] recorder_->after(*this, in);
+}
+
+template <bool kCount>
 void Thread::execute() {
-  const Instruction* code = grid_.function.code.data();
-  std::uint64_t& count = cta_.instructions;  // the clock too: %clock and %globaltimer read it
-  std::uint64_t* const executed = cta_.executed.data();
-  while (!exited_) {
-    const Instruction& in = code[pc_++];
-    current_ = &in;
-    if constexpr (kCount) ++executed[pc_ - 1];
-    if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();
-    if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
-    if (undefined_ | taint_) [[unlikely]] {
-      run_shadowed(in);
-      continue;
-    }
-    if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
-    in.run(*this, in);
-    if (recorder_) [[unlikely]] recorder_->after(*this, in);
+  while (!exited_) step<kCount>();
+}
+
+void Thread::step_in_warp() {
+  try {
+    if (cta_.executed.empty()) step<false>();
+    else step<true>();
+  } catch (const Error& e) {
+    if (dynamic_cast<const ExecutionError*>(&e)) throw;
+    report(e, *current_);
   }
 }
 
@@ -73,6 +85,7 @@ void Thread::run() {
   const std::uint64_t watchdog = grid_.config.options.watchdog;
   watchdog_left_ = watchdog ? watchdog : ~std::uint64_t{0};
   progressed();
+  if (lockstep_) lockstep_->join(*this);  // back once the warp has split or this thread has exited
   try {
     if (cta_.executed.empty()) execute<false>();
     else execute<true>();
@@ -582,6 +595,10 @@ std::string Thread::where(const Instruction& in) const {
   return s.str();
 }
 
-std::string Thread::where_now() const { return current_ ? where(*current_) : std::string(); }
+std::string Thread::where_now() const {
+  // On a converged warp's fiber, the lane whose instruction runs.
+  if (const Thread* lane = lockstep_ ? lockstep_->running() : nullptr; lane && lane != this) return lane->where_now();
+  return current_ ? where(*current_) : std::string();
+}
 
 }  // namespace tcgen::ptx

@@ -25,6 +25,7 @@
 #include "tcgen/ptx/generic_address.hpp"
 #include "tcgen/ptx/launch.hpp"
 #include "tcgen/ptx/module.hpp"
+#include "warp_lockstep.hpp"
 #include "warp_recorder.hpp"
 
 namespace tcgen::ptx {
@@ -103,6 +104,8 @@ struct CtaState {
     std::uint32_t line;   // the store's PTX line
   };
   std::vector<BulkRead> bulk_reads;
+  // LaunchConfig::lockstep: each warp's, made before its threads start.
+  std::vector<WarpLockstep> lockstep;
   // The timing trace (LaunchConfig::timing): each warp's records, the global memory touched.
   std::vector<timing::WarpTrace> warp_traces;
   TouchedChunks touched;
@@ -117,8 +120,18 @@ class Thread {
   Thread(const Thread&) = delete;
   Thread& operator=(const Thread&) = delete;
 
-  // Runs to exit; a tcgen::Error becomes an ExecutionError with this thread's context.
+  // Runs to exit; a tcgen::Error becomes an ExecutionError with this thread's context. With a
+  // lockstep, its warp runs it while the warp is converged (warp_lockstep.hpp).
   void run();
+  void set_lockstep(WarpLockstep* lockstep) { lockstep_ = lockstep; }
+  // For a converged warp's fiber: executes this thread's next instruction as run() would.
+  void step_in_warp();
+  std::uint32_t pc() const { return pc_; }
+  bool exited() const { return exited_; }
+  // bar.sync of a converged warp: each lane but the one whose fiber runs the warp arrives without
+  // waiting (the bar handler reads it), that one arrives last and waits for them all.
+  bool arrives_for_warp() const { return arrives_for_warp_; }
+  void set_arrives_for_warp(bool arrives) { arrives_for_warp_ = arrives; }
 
   // ---- operands
   template <class T>
@@ -366,11 +379,13 @@ class Thread {
   bool cluster_access(Space named, std::uint64_t addr, const Instruction& in) const;
   std::uint8_t* bytes(Space space, std::uint64_t addr, std::uint32_t n, bool write, const Instruction& in);
   [[noreturn]] void report(const Error& e, const Instruction& in) const;
-  // The interpreter's loop, to exit. kCount: count each instruction's executions
+  // The interpreter's loop, to exit, of step()s. kCount: count each instruction's executions
   // (LaunchConfig::profile), in an instantiation of its own so that a launch without the profile
   // pays nothing for it (bench_ptx measured 7% for a run-time test in the loop).
   template <bool kCount>
   void execute();
+  template <bool kCount>
+  void step();
   // The launch's heartbeat (LaunchConfig::heartbeat): each kBeat instructions of the CTA.
   void beat();
   // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.
@@ -387,9 +402,12 @@ class Thread {
   exec::CtaRuntime& rt_;
   exec::HostArch& arch_;
   int linear_;
+  const Instruction* code_;  // the function's
   std::uint32_t pc_ = 0;
   bool exited_ = false;
   bool carry_ = false;
+  bool arrives_for_warp_ = false;
+  WarpLockstep* lockstep_ = nullptr;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables

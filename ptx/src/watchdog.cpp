@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "thread.hpp"
+#include "warp_lockstep.hpp"
 
 namespace tcgen::ptx {
 
@@ -35,6 +36,9 @@ void Thread::watchdog(const Instruction& in) {
   // for: let them run until they block, then look again.
   rt_.yield();
   if (progressed()) return;
+  // A warp in lockstep runs its lanes in its own order: the lane that would make progress may be one
+  // that order holds back. Each lane goes on by itself first, then a livelock is a livelock.
+  if (lockstep_ && lockstep_->running()) return lockstep_->split_soon();
   livelock(in);
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 
 // The error of running body with 64 threads and the given watchdog, as text.
-std::string error_of(const std::string& body, std::uint64_t watchdog) {
+std::string error_of(const std::string& body, std::uint64_t watchdog, bool lockstep = true) {
   const ptx::Module m = ptx::Module::parse(one_param_kernel(body), "spin.ptx");
   std::vector<std::uint32_t> out(64, 0);
   std::uint32_t* p = out.data();
@@ -26,6 +26,7 @@ std::string error_of(const std::string& body, std::uint64_t watchdog) {
   const ptx::Allocation memory[] = {{out.data(), out.size() * 4, "out", true}};
   ptx::LaunchConfig config{.block = {64, 1, 1}};
   config.options.watchdog = watchdog;
+  config.lockstep = lockstep;
   try {
     ptx::launch(m, m.entry("k"), config, args, memory);
   } catch (const ptx::ExecutionError& e) {
@@ -38,16 +39,25 @@ std::string error_of(const std::string& body, std::uint64_t watchdog) {
 }  // namespace
 
 TEST_CASE("a thread that branches to itself is a livelock naming the loop's lines and the other threads") {
-  const std::string e = error_of("LOOP:\n\tadd.s32 \t%r1, %r1, 1;\n\tbra.uni \tLOOP;\n", 10000);
-  INFO(e);
-  CHECK(e.starts_with("spin.ptx:"));
-  CHECK(e.find(": error: watchdog = warp 0 ran 10000 instructions in a row (per thread) with no memory write, no "
-               "barrier and no progress of another warp: a livelock in the loop from PTX line 14 to 15 (bra.uni "
-               "\tLOOP) is invalid: a loop that ends") != std::string::npos);
-  CHECK(e.find("warp 0, lane 0 (thread 0): spin in the loop above.") != std::string::npos);
-  CHECK(e.find("ready to run") != std::string::npos);
-  CHECK(e.find("--watchdog N") != std::string::npos);
-  CHECK(e.find("warp 0, lane 0 (thread 0)") != std::string::npos);
+  // The same report whether the warps run in lockstep (which splits a warp whose lane finds no
+  // progress, so that its lanes go on by themselves first) or each thread on its own fiber, but
+  // for which warp spins.
+  for (const bool lockstep : {true, false}) {
+    const std::string e = error_of("LOOP:\n\tadd.s32 \t%r1, %r1, 1;\n\tbra.uni \tLOOP;\n", 10000, lockstep);
+    INFO(e);
+    CHECK(e.starts_with("spin.ptx:"));
+    // Each thread on its own fiber, the first one spins; in lockstep, either warp's first lane may.
+    const bool warp1 = lockstep && e.find("watchdog = warp 1 ") != std::string::npos;
+    CHECK(e.find(std::string(": error: watchdog = warp ") + (warp1 ? "1" : "0") +
+                 " ran 10000 instructions in a row (per thread) with no memory write, no barrier and no progress of "
+                 "another warp: a livelock in the loop from PTX line 14 to 15 (bra.uni \tLOOP) is invalid: a loop "
+                 "that ends") != std::string::npos);
+    const std::string spinner = warp1 ? "warp 1, lane 0 (thread 32)" : "warp 0, lane 0 (thread 0)";
+    CHECK(e.find(spinner + ": spin in the loop above.") != std::string::npos);
+    CHECK(e.find("ready to run") != std::string::npos);
+    CHECK(e.find("--watchdog N") != std::string::npos);
+    CHECK(e.find("PTX kernel k, block (0, 0, 0), " + spinner) != std::string::npos);
+  }
 }
 
 TEST_CASE("a loop that stores, or that waits for another warp's store, is no livelock") {

@@ -112,6 +112,11 @@ class CtaRuntime {
   void wait_mbarrier(int thread, std::uint32_t mbar, std::uint32_t parity);
   // The thread stays runnable but lets the others run first.
   void yield() { scheduler_.yield(); }
+  // An interpreter that runs a converged warp's lanes on one fiber (ptx/src/warp_lockstep.hpp): `thread`
+  // waits while its warp-mate `leader` runs it, until unpark(thread); reports say of it what they say
+  // of the leader.
+  void park(int thread, int leader) { block(thread, {Waiting::On::warp, static_cast<std::uint32_t>(leader), 0}); }
+  void unpark(int thread) { wake(thread); }
   std::uint64_t scheduler_events() const { return scheduler_.events(); }  // Scheduler::events, the cluster's
   // The running fiber's own pointer (Scheduler::set_tag): the cluster's fibers share one scheduler.
   void set_fiber_tag(const void* tag) { scheduler_.set_tag(tag); }
@@ -131,8 +136,8 @@ class CtaRuntime {
 
  private:
   struct Waiting {
-    enum class On { nothing, barrier, mbarrier, collective, cluster } on = On::nothing;
-    std::uint32_t target = 0, parity = 0;  // barrier id or mbarrier address; the parity waited for
+    enum class On { nothing, barrier, mbarrier, collective, cluster, warp } on = On::nothing;
+    std::uint32_t target = 0, parity = 0;  // barrier id, mbarrier address or leader; the parity waited for
   };
   struct Barrier {
     unsigned count = 0;

@@ -86,9 +86,16 @@ enum class TimingOp : std::uint8_t {
   untimed,  // no unit of the timing model runs it: one issue slot, counted (timing::WarpTrace::untimed)
 };
 
+// How a converged warp runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: for each of its
+// lanes in turn where it acts on the lane's own state and never waits (lane_local; branch: and it may
+// move the lane's pc or end it); bar.sync as the arrivals of all its lanes (barrier); anything else
+// apart, each lane on its own fiber.
+enum class LaneStep : std::uint8_t { apart, lane_local, branch, barrier };
+
 struct Instruction {
   Handler run = nullptr;
   TimingOp timing = TimingOp::plain;
+  LaneStep lane_step = LaneStep::apart;
   std::uint32_t guard = Operand::kNoReg;  // predicate slot, or kNoReg
   bool guard_negated = false;
   Type type = Type::none, type2 = Type::none;  // the instruction's type(s): cvt.dst.src, setp's compared type

@@ -57,6 +57,10 @@ struct LaunchConfig {
   std::function<void(const LaunchProgress&)> heartbeat{};
   // Count the executions of each instruction (LaunchStats::executed): where a launch's time goes.
   bool profile = false;
+  // A converged warp runs its lane-local instructions and bar.sync for all its lanes on one fiber
+  // (ptx/src/warp_lockstep.hpp), not one fiber per thread; false: every thread on its own throughout.
+  // Off under timing.
+  bool lockstep = true;
 };
 
 // One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.

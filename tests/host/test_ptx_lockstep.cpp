@@ -1,0 +1,203 @@
+// Converged warps in lockstep (ptx/src/warp_lockstep.hpp): a warp's lanes run on its leader's fiber
+// while they agree, diverge and meet again by the lowest pc, pass bar.sync as one arrival, and split
+// onto their own fibers where they must. Each kernel runs both ways (LaunchConfig::lockstep) and must
+// give what its own arithmetic says, the same instruction count, and the same errors.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "ptx_kernel_text.hpp"
+#include "tcgen/ptx/execution_error.hpp"
+#include "tcgen/ptx/launch.hpp"
+#include "tcgen/ptx/module.hpp"
+
+using namespace tcgen;
+
+namespace {
+
+struct Run {
+  std::vector<std::uint32_t> out;
+  std::uint64_t instructions = 0;
+  std::string error;
+};
+
+// Runs body with `threads` threads; out holds one u32 per thread (%rd0 points at it), zeroed first.
+Run run(const std::string& body, unsigned threads, bool lockstep, std::uint64_t watchdog = std::uint64_t{1} << 27) {
+  const ptx::Module m = ptx::Module::parse(one_param_kernel(body), "lockstep.ptx");
+  Run r;
+  r.out.assign(threads, 0);
+  std::uint32_t* p = r.out.data();
+  const ptx::Argument args[] = {ptx::argument(p)};
+  const ptx::Allocation memory[] = {{r.out.data(), r.out.size() * 4, "out", true}};
+  ptx::LaunchConfig config{.block = {threads, 1, 1}};
+  config.lockstep = lockstep;
+  config.options.watchdog = watchdog;
+  try {
+    r.instructions = ptx::launch(m, m.entry("k"), config, args, memory).instructions;
+  } catch (const std::exception& e) {  // ExecutionError; a deadlock's Error
+    r.error = e.what();
+  }
+  return r;
+}
+
+// out[tid] = &out[tid]: the address of the thread's word.
+const std::string kMyWord = "\tmul.wide.u32 \t%rd1, %r0, 4;\n\tadd.s64 \t%rd1, %rd0, %rd1;\n";
+
+}  // namespace
+
+TEST_CASE("a block reduced one thread at a time between bar.syncs: each thread sees every earlier one's sum") {
+  // As CUTLASS's reference_abs_diff_kernel reduces: for i < ntid, thread i adds its value to a shared
+  // sum, then bar.sync; each thread keeps the sum it saw after its own turn.
+  const std::string body = kMyWord + R"(
+	.shared .u32 sum;
+	mov.u32 	%r1, 0;
+	st.shared.u32 	[sum], 0;
+	bar.sync 	0;
+	mov.u32 	%r2, %ntid.x;
+LOOP:
+	setp.ne.u32 	%p0, %r1, %r0;
+	@%p0 bra 	SKIP;
+	ld.shared.u32 	%r3, [sum];
+	add.u32 	%r3, %r3, %r0;
+	add.u32 	%r3, %r3, 1;
+	st.shared.u32 	[sum], %r3;
+	st.global.u32 	[%rd1], %r3;
+SKIP:
+	bar.sync 	0;
+	add.u32 	%r1, %r1, 1;
+	setp.lt.u32 	%p1, %r1, %r2;
+	@%p1 bra 	LOOP;
+)";
+  for (unsigned threads : {32u, 96u, 1024u}) {
+    CAPTURE(threads);
+    const Run converged = run(body, threads, true), apart = run(body, threads, false);
+    REQUIRE(converged.error.empty());
+    REQUIRE(apart.error.empty());
+    for (unsigned t = 0; t < threads; ++t) {
+      CAPTURE(t);
+      CHECK(converged.out[t] == (t + 1) * (t + 2) / 2);  // 1 + 2 + ... + (t + 1)
+    }
+    CHECK(converged.out == apart.out);
+    CHECK(converged.instructions == apart.instructions);
+  }
+}
+
+TEST_CASE("lanes that diverge by lane-dependent trip counts meet again and go on together") {
+  // Lane l loops l times on one side of a branch or 2l times on the other, then all store.
+  const std::string body = kMyWord + R"(
+	and.b32 	%r1, %r0, 31;
+	mov.u32 	%r2, 0;
+	and.b32 	%r3, %r0, 1;
+	setp.eq.u32 	%p0, %r3, 0;
+	@%p0 bra 	EVEN;
+	shl.b32 	%r1, %r1, 1;
+EVEN:
+	setp.eq.u32 	%p1, %r1, 0;
+	@%p1 bra 	DONE;
+	add.u32 	%r2, %r2, 3;
+	sub.u32 	%r1, %r1, 1;
+	bra.uni 	EVEN;
+DONE:
+	st.global.u32 	[%rd1], %r2;
+)";
+  const Run converged = run(body, 64, true), apart = run(body, 64, false);
+  REQUIRE(converged.error.empty());
+  for (unsigned t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    CHECK(converged.out[t] == 3 * (t % 32) * (t % 2 ? 2 : 1));
+  }
+  CHECK(converged.instructions == apart.instructions);
+}
+
+TEST_CASE("a lane that waits for a warp-mate further on splits the warp and is no livelock") {
+  // Lane 0 spins at the lowest pc for a flag lane 31 sets after it: the lowest-pc order alone never
+  // lets lane 31 run, as PTX's independent thread scheduling does; the warp splits and it does.
+  const std::string body = kMyWord + R"(
+	.shared .u32 flag;
+	st.shared.u32 	[flag], 0;
+	bar.sync 	0;
+	setp.eq.u32 	%p0, %r0, 31;
+	@%p0 bra 	SET;
+WAIT:
+	setp.ne.u32 	%p1, %r0, 0;
+	@%p1 bra 	DONE;
+	ld.volatile.shared.u32 	%r1, [flag];
+	setp.eq.u32 	%p2, %r1, 0;
+	@%p2 bra 	WAIT;
+	st.global.u32 	[%rd1], %r1;
+	bra.uni 	DONE;
+SET:
+	st.volatile.shared.u32 	[flag], 7;
+DONE:
+)";
+  // A watchdog of 2^21 (above kDivergedSteps): lane 0, on its own after the split, lets lane 31 run
+  // once its count runs out.
+  const Run converged = run(body, 32, true, std::uint64_t{1} << 21);
+  REQUIRE(converged.error.empty());
+  CHECK(converged.out[0] == 7);
+}
+
+TEST_CASE("a fault of one lane in lockstep names that lane") {
+  // Lane 5 alone stores to a misaligned address.
+  const std::string body = kMyWord + R"(
+	setp.ne.u32 	%p0, %r0, 5;
+	@%p0 bra 	DONE;
+	add.s64 	%rd1, %rd1, 2;
+	st.global.u32 	[%rd1], %r0;
+DONE:
+)";
+  for (bool lockstep : {true, false}) {
+    const Run r = run(body, 32, lockstep);
+    INFO(r.error);
+    CHECK(r.error.find("lane 5 (thread 5)") != std::string::npos);
+    CHECK(r.error.find("a multiple of the access size, 4 bytes") != std::string::npos);
+  }
+}
+
+TEST_CASE("a converged warp waiting at bar.sync is reported as its threads waiting there") {
+  // Warp 0 waits at barrier 1 for 64 threads; warp 1 waits at barrier 2: a deadlock.
+  const std::string body = R"(
+	setp.lt.u32 	%p0, %r0, 32;
+	@%p0 bra 	FIRST;
+	bar.sync 	2, 64;
+	bra.uni 	DONE;
+FIRST:
+	bar.sync 	1, 64;
+DONE:
+)";
+  const Run converged = run(body, 64, true), apart = run(body, 64, false);
+  INFO(converged.error);
+  for (const std::string& e : {converged.error, apart.error}) {
+    CHECK(e.find("deadlock") != std::string::npos);
+    CHECK(e.find("warp 0 (threads 0-31): wait at bar.sync 1 for 64 threads; 32 have arrived") != std::string::npos);
+    CHECK(e.find("warp 1 (threads 32-63): wait at bar.sync 2 for 64 threads; 32 have arrived") != std::string::npos);
+  }
+}
+
+TEST_CASE("lanes that diverge meet again before bar.sync and arrive at it as one warp") {
+  // Warp 0's lanes loop by lane-dependent counts, then wait at a barrier warp 1 never reaches. In
+  // lockstep the warp met again after the loop: its leader, lane 0, arrives last, for the warp; each
+  // thread on its own fiber arrives in lane order.
+  const std::string body = R"(
+	setp.ge.u32 	%p0, %r0, 32;
+	@%p0 bra 	DONE;
+	mov.u32 	%r1, %r0;
+LOOP:
+	setp.eq.u32 	%p1, %r1, 0;
+	@%p1 bra 	MET;
+	sub.u32 	%r1, %r1, 1;
+	bra.uni 	LOOP;
+MET:
+	bar.sync 	1, 64;
+DONE:
+)";
+  const Run converged = run(body, 64, true), apart = run(body, 64, false);
+  INFO(converged.error);
+  INFO(apart.error);
+  const std::string waits = "warp 0 (threads 0-31): wait at bar.sync 1 for 64 threads; 32 have arrived, the last ";
+  CHECK(converged.error.find(waits + "thread 0 (warp 0, lane 0)") != std::string::npos);
+  CHECK(apart.error.find(waits + "thread 31 (warp 0, lane 31)") != std::string::npos);
+}
