@@ -227,11 +227,19 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
         if (t && t->recorder())
           t->recorder()->signal(static_cast<std::uint32_t>(rank), mbar & exec::ClusterRuntime::kOffsetMask, phase);
       });
+  // The threads side by side, not each on its fiber's stack: a warp in lockstep runs its 32 in turn,
+  // and 32 pages apart they missed the cache and the TLB at every turn.
+  std::vector<std::optional<Thread>> threads(static_cast<std::size_t>(c.size()) * threads_);
   c.run([&](exec::HostArch& arch) {
     if (arch.thread_index() >= active_) return;  // padding of a partial last warp
     const int rank = static_cast<int>(arch.cluster_rank());
     CtaState& state = ctas[static_cast<std::size_t>(rank)];
-    Thread t(grid_, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
+    std::optional<Thread>& slot = threads[static_cast<std::size_t>(rank) * threads_ + arch.thread_index()];
+    struct Ends {
+      std::optional<Thread>& slot;
+      ~Ends() { slot.reset(); }
+    } ends{slot};
+    Thread& t = slot.emplace(grid_, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
     std::optional<WarpRecorder> recorder;
     if (config_.timing && arch.thread_index() % 32 == 0)
       recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));

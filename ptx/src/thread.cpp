@@ -44,35 +44,53 @@ Thread::~Thread() {
 
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
-template <bool kCount>
-inline void Thread::step() {
-  const Instruction& in = code_[pc_++];
+template <bool kCount, bool kInWarp>
+inline bool Thread::step() {
+  const Instruction& in = code_[pc_];
+  if constexpr (kInWarp)
+    if (in.lane_step != LaneStep::lane_local) return false;  // the warp's to run
+  ++pc_;
   current_ = &in;
   if constexpr (kCount) ++cta_.executed[pc_ - 1];
   if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();  // the clock too: %clock reads it
   if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
   if (undefined_ | taint_) [[unlikely]] {
     run_shadowed(in);
-    return;
+    return true;
   }
-  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
+  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return true;
   in.run(*this, in);
   if (recorder_) [[unlikely]] recorder_->after(*this, in);
+  return true;
 }
 
 template <bool kCount>
 void Thread::execute() {
-  while (!exited_) step<kCount>();
+  while (!exited_) step<kCount, false>();
 }
 
-void Thread::step_in_warp() {
+template <bool kCount>
+void Thread::run_lane_local() {
+  while (!leaves_warp_ && step<kCount, true>()) {
+  }
+}
+
+template <class F>
+void Thread::reporting(F f) {
   try {
-    if (cta_.executed.empty()) step<false>();
-    else step<true>();
+    f();
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     report(e, *current_);
   }
+}
+
+void Thread::run_in_warp() {
+  reporting([this] { cta_.executed.empty() ? run_lane_local<false>() : run_lane_local<true>(); });
+}
+
+void Thread::step_in_warp() {
+  reporting([this] { cta_.executed.empty() ? step<false, false>() : step<true, false>(); });
 }
 
 void Thread::run() {
@@ -86,14 +104,11 @@ void Thread::run() {
   watchdog_left_ = watchdog ? watchdog : ~std::uint64_t{0};
   progressed();
   if (lockstep_) lockstep_->join(*this);  // back once the warp has split or this thread has exited
-  try {
+  reporting([this] {
     if (cta_.executed.empty()) execute<false>();
     else execute<true>();
     if (recorder_) recorder_->finish();
-  } catch (const Error& e) {
-    if (dynamic_cast<const ExecutionError*>(&e)) throw;
-    report(e, *current_);
-  }
+  });
 }
 
 namespace {

@@ -124,7 +124,10 @@ class Thread {
   // lockstep, its warp runs it while the warp is converged (warp_lockstep.hpp).
   void run();
   void set_lockstep(WarpLockstep* lockstep) { lockstep_ = lockstep; }
-  // For a converged warp's fiber: executes this thread's next instruction as run() would.
+  // For its warp's fiber (warp_lockstep.hpp), as run() would: run_in_warp executes this thread's
+  // instructions until the next is not lane-local, it exits or its warp is to split; step_in_warp
+  // its next one.
+  void run_in_warp();
   void step_in_warp();
   std::uint32_t pc() const { return pc_; }
   bool exited() const { return exited_; }
@@ -275,7 +278,7 @@ class Thread {
   std::uint64_t special(Special s) const;
   void jump(std::int64_t target) { pc_ = static_cast<std::uint32_t>(target); }
   void exit() {
-    exited_ = true;
+    exited_ = leaves_warp_ = true;
     grid_.progress.fetch_add(1, std::memory_order_relaxed);  // another cluster's spinning thread may wait for it
   }
 
@@ -384,8 +387,14 @@ class Thread {
   // pays nothing for it (bench_ptx measured 7% for a run-time test in the loop).
   template <bool kCount>
   void execute();
+  // One instruction; kInWarp (run_in_warp): false, and nothing run, where it is not lane-local.
+  template <bool kCount, bool kInWarp>
+  bool step();
   template <bool kCount>
-  void step();
+  void run_lane_local();
+  // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
+  template <class F>
+  void reporting(F f);
   // The launch's heartbeat (LaunchConfig::heartbeat): each kBeat instructions of the CTA.
   void beat();
   // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.
@@ -407,6 +416,7 @@ class Thread {
   bool exited_ = false;
   bool carry_ = false;
   bool arrives_for_warp_ = false;
+  bool leaves_warp_ = false;  // stops run_in_warp: it exited, or its watchdog split its warp
   WarpLockstep* lockstep_ = nullptr;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;

@@ -36,9 +36,12 @@ void Thread::watchdog(const Instruction& in) {
   // for: let them run until they block, then look again.
   rt_.yield();
   if (progressed()) return;
-  // A warp in lockstep runs its lanes in its own order: the lane that would make progress may be one
-  // that order holds back. Each lane goes on by itself first, then a livelock is a livelock.
-  if (lockstep_ && lockstep_->running()) return lockstep_->split_soon();
+  // A warp in lockstep holds its other lanes back while this one runs: one of them may be what it
+  // waits for. Each lane goes on by itself first, then a livelock is a livelock.
+  if (lockstep_ && lockstep_->running()) {
+    leaves_warp_ = true;
+    return lockstep_->split_soon();
+  }
   livelock(in);
 }
 

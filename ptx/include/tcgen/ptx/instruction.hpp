@@ -86,11 +86,10 @@ enum class TimingOp : std::uint8_t {
   untimed,  // no unit of the timing model runs it: one issue slot, counted (timing::WarpTrace::untimed)
 };
 
-// How a converged warp runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: for each of its
-// lanes in turn where it acts on the lane's own state and never waits (lane_local; branch: and it may
-// move the lane's pc or end it); bar.sync as the arrivals of all its lanes (barrier); anything else
-// apart, each lane on its own fiber.
-enum class LaneStep : std::uint8_t { apart, lane_local, branch, barrier };
+// How a warp in lockstep runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: each lane
+// runs on through it where it acts on the lane's own state and never waits (lane_local); bar.sync
+// where all lanes stopped is the warp's one arrival (barrier); any other stops the lanes apart.
+enum class LaneStep : std::uint8_t { apart, lane_local, barrier };
 
 struct Instruction {
   Handler run = nullptr;
