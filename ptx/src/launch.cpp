@@ -239,7 +239,7 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
       std::optional<Thread>& slot;
       ~Ends() { slot.reset(); }
     } ends{slot};
-    Thread& t = slot.emplace(grid_, state, c.cta(rank), arch, static_cast<int>(arch.thread_index()));
+    Thread& t = slot.emplace(grid_, state, c.cta(rank), static_cast<int>(arch.thread_index()));
     std::optional<WarpRecorder> recorder;
     if (config_.timing && arch.thread_index() % 32 == 0)
       recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));

@@ -27,8 +27,8 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
   if (message_.ends_with('\n')) message_.pop_back();
 }
 
-Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear)
-    : grid_(grid), cta_(cta), rt_(rt), arch_(arch), linear_(linear), code_(grid.function.code.data()),
+Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear)
+    : grid_(grid), cta_(cta), rt_(rt), arch_(rt, linear), linear_(linear), code_(grid.function.code.data()),
       r_(slot_pool::take(grid.function.registers)),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
       local_written_((grid.function.local_bytes + 63) / 64, 0) {

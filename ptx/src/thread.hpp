@@ -115,7 +115,7 @@ class Thread {
  public:
   static constexpr std::uint64_t kBeat = std::uint64_t{1} << 20;  // instructions of a CTA per heartbeat
 
-  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, exec::HostArch& arch, int linear);
+  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear);
   ~Thread();  // its slots back to the pool (slot_pool.hpp)
   Thread(const Thread&) = delete;
   Thread& operator=(const Thread&) = delete;
@@ -409,7 +409,9 @@ class Thread {
   Grid& grid_;
   CtaState& cta_;
   exec::CtaRuntime& rt_;
-  exec::HostArch& arch_;
+  // Its own, in the Thread, not the fiber's (exec::CtaRuntime::run_thread's, on the fiber's stack): a
+  // warp in lockstep runs its lanes in turn, and their Threads lie side by side (launch.cpp).
+  exec::HostArch arch_;
   int linear_;
   const Instruction* code_;  // the function's
   std::uint32_t pc_ = 0;
