@@ -114,7 +114,7 @@ void CtaRuntime::wake_lanes(int warp, std::uint32_t lanes) {
 
 // ---- barriers
 
-void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
+void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait, std::uint32_t companions) {
   if (id >= kBarriers)
     fail("barrier id", id, "0 to 15 (PTX #parallel-synchronization-and-communication-instructions-bar)");
   if (count == 0 || count % 32 != 0 || count > static_cast<unsigned>(threads_))
@@ -128,6 +128,10 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait) {
          "the count the threads already waiting there gave, " + std::to_string(b.count) +
              ": every thread of one barrier instance names the same count");
   b.count = count;
+  for (std::uint32_t m = companions; m; m &= m - 1) {
+    b.arrived.push_back(thread - thread % 32 + std::countr_zero(m));
+    b.waits.push_back(false);
+  }
   b.arrived.push_back(thread);
   b.waits.push_back(wait);
   // bar counts whole warps (PTX: "as if all the threads in the warp have

@@ -30,6 +30,10 @@ void bar(Thread& t, const Instruction& in) {
     t.runtime().barrier(t.linear(), id, count, false);
     return;
   }
+  if (const std::uint32_t lanes = t.warp_companions()) {  // bar.sync for its warp (warp_lockstep.hpp)
+    if (t.runtime().enter()) t.runtime().barrier(t.linear(), id, count, true, lanes);
+    return;
+  }
   t.arch().bar_sync(id, count);
 }
 

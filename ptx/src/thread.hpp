@@ -135,6 +135,11 @@ class Thread {
   // waiting (the bar handler reads it), that one arrives last and waits for them all.
   bool arrives_for_warp() const { return arrives_for_warp_; }
   void set_arrives_for_warp(bool arrives) { arrives_for_warp_ = arrives; }
+  // Or, where no lane's operands can differ: the other lanes only count the bar.sync as executed
+  // (count_for_warp), and the leader's arrival brings theirs (`companions`, its warp's lanes).
+  void count_for_warp();
+  std::uint32_t warp_companions() const { return warp_companions_; }
+  void set_warp_companions(std::uint32_t lanes) { warp_companions_ = lanes; }
 
   // ---- operands
   template <class T>
@@ -418,6 +423,7 @@ class Thread {
   bool exited_ = false;
   bool carry_ = false;
   bool arrives_for_warp_ = false;
+  std::uint32_t warp_companions_ = 0;
   bool leaves_warp_ = false;  // stops run_in_warp: it exited, or its watchdog split its warp
   WarpLockstep* lockstep_ = nullptr;
   std::vector<std::uint64_t> r_;

@@ -73,15 +73,28 @@ void WarpLockstep::lead(Thread& leader) {
 }
 
 void WarpLockstep::barrier(Thread& leader) {
-  for (std::uint32_t m = joined_ & ~(1u << leader_); m; m &= m - 1) {
+  const Instruction& in = leader.grid().function.code[leader.pc()];
+  // Where every lane reads the same id and count and none has a register pending or undefined (its
+  // handler would see it), the leader's arrival brings the others'; else each lane runs bar.sync.
+  bool alike = true;
+  for (const Operand& o : in.ops) alike = alike && o.kind == Operand::Kind::imm;
+  for (std::uint32_t m = joined_; m && alike; m &= m - 1) alike = !lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed();
+  const std::uint32_t others = joined_ & ~(1u << leader_);
+  for (std::uint32_t m = others; m; m &= m - 1) {
     Thread& lane = *lanes_[static_cast<std::size_t>(std::countr_zero(m))];
     running_ = &lane;
+    if (alike) {
+      lane.count_for_warp();
+      continue;
+    }
     lane.set_arrives_for_warp(true);
     lane.step_in_warp();
     lane.set_arrives_for_warp(false);
   }
   running_ = &leader;
+  leader.set_warp_companions(alike ? others : 0);
   leader.step_in_warp();
+  leader.set_warp_companions(0);
 }
 
 void WarpLockstep::split(Thread& leader) {

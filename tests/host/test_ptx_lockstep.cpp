@@ -72,9 +72,15 @@ SKIP:
 	setp.lt.u32 	%p1, %r1, %r2;
 	@%p1 bra 	LOOP;
 )";
-  for (unsigned threads : {32u, 96u, 1024u}) {
+  // With an immediate barrier id the leader's arrival brings its lanes'; with a register each lane
+  // runs its bar.sync (its own operands).
+  std::string by_register = body;
+  by_register.replace(by_register.find("SKIP:\n\tbar.sync \t0;"), 19, "SKIP:\n\tbar.sync \t%r4;");
+  by_register = "\tmov.u32 \t%r4, 0;\n" + by_register;
+  for (const auto& [threads, text] : {std::pair{32u, body}, {96u, body}, {1024u, body}, {96u, by_register}}) {
     CAPTURE(threads);
-    const Run converged = run(body, threads, true), apart = run(body, threads, false);
+    CAPTURE(text);
+    const Run converged = run(text, threads, true), apart = run(text, threads, false);
     REQUIRE(converged.error.empty());
     REQUIRE(apart.error.empty());
     for (unsigned t = 0; t < threads; ++t) {

@@ -85,8 +85,10 @@ class CtaRuntime {
   };
 
   // bar.sync id, count by `thread` (count = the CTA's threads: __syncthreads);
-  // wait false: bar.arrive, which counts the thread without waiting.
-  void barrier(int thread, unsigned id, unsigned count, bool wait = true);
+  // wait false: bar.arrive, which counts the thread without waiting. `companions`: lanes of the
+  // thread's warp that arrive without waiting just before it, for an interpreter that runs a warp's
+  // lanes on one fiber (ptx/src/warp_lockstep.hpp).
+  void barrier(int thread, unsigned id, unsigned count, bool wait = true, std::uint32_t companions = 0);
   // The lanes of `warp` that have not exited.
   std::uint32_t live_lanes(int warp) const;
   // activemask's answer for `thread` (WarpCollectives::converged_with).
