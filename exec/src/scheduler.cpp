@@ -1,5 +1,7 @@
 #include "tcgen/exec/scheduler.hpp"
 
+#include <bit>
+
 namespace tcgen::exec {
 
 namespace {
@@ -16,6 +18,8 @@ void Scheduler::run(int fibers, const std::function<void(int)>& task,
                     const std::function<std::exception_ptr()>& deadlock, const std::function<bool()>& unstick) {
   task_ = &task;
   states_.assign(static_cast<std::size_t>(fibers), State::ready);
+  ready_bits_.assign((static_cast<std::size_t>(fibers) + 63) / 64, 0);
+  for (int i = 0; i < fibers; ++i) set_ready(i, true);
   started_.assign(static_cast<std::size_t>(fibers), false);
   tags_.assign(static_cast<std::size_t>(fibers), nullptr);
   fibers_.clear();
@@ -58,18 +62,33 @@ void Scheduler::run(int fibers, const std::function<void(int)>& task,
   if (stop) std::rethrow_exception(stop);
 }
 
+void Scheduler::set_ready(int fiber, bool ready) {
+  std::uint64_t& word = ready_bits_[static_cast<std::size_t>(fiber) / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (fiber % 64);
+  word = ready ? word | bit : word & ~bit;
+}
+
+// The first ready fiber at or after `from` (fibers wrap around), or -1: a word of the ready bits at a
+// time, as a CTA's parked lanes (ptx/src/warp_lockstep.hpp) leave one ready fiber in 32.
+int Scheduler::next_ready(int from) const {
+  const int words = static_cast<int>(ready_bits_.size());
+  for (int k = 0; k <= words; ++k) {
+    const int w = (from / 64 + k) % words;
+    std::uint64_t bits = ready_bits_[static_cast<std::size_t>(w)];
+    if (k == 0) bits &= ~std::uint64_t{0} << (from % 64);                         // at or after from
+    if (k == words) bits &= (from % 64 ? ~std::uint64_t{0} >> (64 - from % 64) : 0);  // before from, in its word
+    if (bits) return w * 64 + std::countr_zero(bits);
+  }
+  return -1;
+}
+
 int Scheduler::pick() {
   const int n = static_cast<int>(states_.size());
-  if (!shuffled_) {
-    for (int k = 1; k <= n; ++k) {
-      const int i = (last_ + k) % n;
-      if (states_[i] == State::ready) return i;
-    }
-    return -1;
-  }
+  if (n == 0) return -1;
+  if (!shuffled_) return next_ready((last_ + 1) % n);
   ready_.clear();
-  for (int i = 0; i < n; ++i)
-    if (states_[i] == State::ready) ready_.push_back(i);
+  for (int i = next_ready(0); i >= 0 && (ready_.empty() || i > ready_.back()); i = next_ready((i + 1) % n))
+    ready_.push_back(i);
   if (ready_.empty()) return -1;
   return ready_[rng_() % ready_.size()];
 }
@@ -95,6 +114,7 @@ void Scheduler::entry() {
     if (!s.error_) s.error_ = std::current_exception();
   }
   s.states_[me] = State::done;
+  s.set_ready(me, false);
   ++s.events_;
 }
 
@@ -122,12 +142,13 @@ void Scheduler::yield() { suspend(); }
 
 void Scheduler::block() {
   states_[current_] = State::blocked;
+  set_ready(current_, false);
   ++events_;
   suspend();
 }
 
 void Scheduler::wake(int fiber) {
-  if (states_[fiber] == State::blocked) states_[fiber] = State::ready, ++events_;
+  if (states_[fiber] == State::blocked) states_[fiber] = State::ready, set_ready(fiber, true), ++events_;
 }
 
 }  // namespace tcgen::exec

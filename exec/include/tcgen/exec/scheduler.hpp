@@ -55,6 +55,8 @@ class Scheduler {
 
   static void entry();
   int pick();
+  void set_ready(int fiber, bool ready);
+  int next_ready(int from) const;
   void resume(int fiber);
   void suspend();  // on the current fiber: on to the next one picked, or back to run() where none is
 
@@ -66,7 +68,8 @@ class Scheduler {
   std::vector<State> states_;
   std::vector<bool> started_;
   std::vector<const void*> tags_;
-  std::vector<int> ready_;  // scratch for pick()
+  std::vector<std::uint64_t> ready_bits_;  // bit i: states_[i] is ready
+  std::vector<int> ready_;                 // scratch for pick()
   int current_ = -1, last_ = -1;
   std::uint64_t events_ = 0;
   bool cancelling_ = false;
