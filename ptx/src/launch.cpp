@@ -144,6 +144,9 @@ class GridRun {
   GridRun(const Module& module, const Function& entry, const LaunchConfig& config, std::span<const Argument> args,
           std::span<const Allocation> memory)
       : entry_(entry), config_(config),
+        lockstep_(config.lockstep && !config.timing &&
+                  std::any_of(entry.code.begin(), entry.code.end(),
+                              [](const Instruction& in) { return in.lane_step == LaneStep::barrier; })),
         // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
         active_(static_cast<unsigned>(count(config.block))), threads_((active_ + 31) / 32 * 32),
         smem_(static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem)),
@@ -176,6 +179,10 @@ class GridRun {
 
   const Function& entry_;
   const LaunchConfig& config_;
+  // Warps in lockstep (warp_lockstep.hpp): not under timing, where lane 0 records its warp's trace as
+  // it runs on its own fiber, nor for a kernel without bar.sync, whose lanes would each run to the end
+  // anyway (a test per instruction for nothing: 5% of a curand initialisation kernel).
+  const bool lockstep_;
   const unsigned active_, threads_;
   const std::uint32_t smem_;
   Grid grid_;
@@ -212,8 +219,7 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
     state.register_counts.resize(threads_ / 32);
     if (config_.profile) state.executed.assign(entry_.code.size(), 0);
     if (config_.timing) state.warp_traces.resize(threads_ / 32);
-    // Under timing, lane 0 records its warp's trace as it runs on its own fiber.
-    if (config_.lockstep && !config_.timing)
+    if (lockstep_)
       for (unsigned w = 0; w < threads_ / 32; ++w) {
         const unsigned lanes = std::min(32u, active_ - std::min(active_, 32 * w));
         state.lockstep.emplace_back(lanes == 32 ? ~0u : (1u << lanes) - 1);

@@ -13,7 +13,7 @@
 // instructions, a lane's exit, or a lane's livelock watchdog finding no progress (its warp-mates,
 // held back, may be what it waits for) splits the warp for good: each lane goes on from its own pc
 // on its own fiber, as without lockstep. Off under timing, where lane 0 records its warp's trace
-// as it runs.
+// as it runs, and for a kernel without bar.sync, whose lanes would each run to the end anyway.
 #include <array>
 #include <cstdint>
 #include <string_view>

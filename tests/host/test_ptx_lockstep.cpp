@@ -2,7 +2,7 @@
 // each until it stops where the warp must act together, pass a bar.sync they all reached as one
 // arrival, and split onto their own fibers where they must. Each kernel runs both ways
 // (LaunchConfig::lockstep) and must give what its own arithmetic says, the same instruction count,
-// and the same errors.
+// and the same errors. Each has a bar.sync: a kernel without one runs without lockstep.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -95,6 +95,7 @@ SKIP:
 TEST_CASE("lanes that diverge by lane-dependent trip counts meet again and go on together") {
   // Lane l loops l times on one side of a branch or 2l times on the other, then all store.
   const std::string body = kMyWord + R"(
+	bar.sync 	0;
 	and.b32 	%r1, %r0, 31;
 	mov.u32 	%r2, 0;
 	and.b32 	%r3, %r0, 1;
@@ -148,6 +149,7 @@ DONE:
 TEST_CASE("a fault of one lane in lockstep names that lane") {
   // Lane 5 alone stores to a misaligned address.
   const std::string body = kMyWord + R"(
+	bar.sync 	0;
 	setp.ne.u32 	%p0, %r0, 5;
 	@%p0 bra 	DONE;
 	add.s64 	%rd1, %rd1, 2;

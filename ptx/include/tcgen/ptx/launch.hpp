@@ -57,9 +57,9 @@ struct LaunchConfig {
   std::function<void(const LaunchProgress&)> heartbeat{};
   // Count the executions of each instruction (LaunchStats::executed): where a launch's time goes.
   bool profile = false;
-  // A converged warp runs its lane-local instructions and bar.sync for all its lanes on one fiber
-  // (ptx/src/warp_lockstep.hpp), not one fiber per thread; false: every thread on its own throughout.
-  // Off under timing.
+  // A warp's lanes run in turn on one fiber and pass bar.sync as one (ptx/src/warp_lockstep.hpp), not
+  // one fiber per thread; false: every thread on its own throughout. Off under timing and for a
+  // kernel without bar.sync.
   bool lockstep = true;
 };
 
