@@ -45,14 +45,14 @@ Thread::~Thread() {
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
 template <bool kCount, bool kInWarp>
-inline bool Thread::step() {
-  const Instruction& in = code_[pc_];
+inline bool Thread::step(const Instruction* code, std::uint64_t& count) {
+  const Instruction& in = code[pc_];
   if constexpr (kInWarp)
     if (in.lane_step != LaneStep::lane_local) return false;  // the warp's to run
   ++pc_;
   current_ = &in;
   if constexpr (kCount) ++cta_.executed[pc_ - 1];
-  if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();  // the clock too: %clock reads it
+  if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();  // the clock too: %clock reads it
   if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
   if (undefined_ | taint_) [[unlikely]] {
     run_shadowed(in);
@@ -66,12 +66,17 @@ inline bool Thread::step() {
 
 template <bool kCount>
 void Thread::execute() {
-  while (!exited_) step<kCount, false>();
+  // The code and the CTA's count in locals: through `this` they were two more loads an instruction.
+  const Instruction* code = code_;
+  std::uint64_t& count = cta_.instructions;
+  while (!exited_) step<kCount, false>(code, count);
 }
 
 template <bool kCount>
 void Thread::run_lane_local() {
-  while (!leaves_warp_ && step<kCount, true>()) {
+  const Instruction* code = code_;
+  std::uint64_t& count = cta_.instructions;
+  while (!leaves_warp_ && step<kCount, true>(code, count)) {
   }
 }
 
@@ -98,7 +103,9 @@ void Thread::count_for_warp() {
 }
 
 void Thread::step_in_warp() {
-  reporting([this] { cta_.executed.empty() ? step<false, false>() : step<true, false>(); });
+  reporting([this] {
+    cta_.executed.empty() ? step<false, false>(code_, cta_.instructions) : step<true, false>(code_, cta_.instructions);
+  });
 }
 
 void Thread::run() {

@@ -394,7 +394,7 @@ class Thread {
   void execute();
   // One instruction; kInWarp (run_in_warp): false, and nothing run, where it is not lane-local.
   template <bool kCount, bool kInWarp>
-  bool step();
+  bool step(const Instruction* code, std::uint64_t& count);  // code_, cta_.instructions
   template <bool kCount>
   void run_lane_local();
   // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
