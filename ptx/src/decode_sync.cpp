@@ -26,7 +26,7 @@ void bar(Thread& t, const Instruction& in) {
   const unsigned id = in.ops.empty() ? 0u : t.get<std::uint32_t>(in.ops[0]);
   const unsigned count =
       in.ops.size() > 1 ? t.get<std::uint32_t>(in.ops[1]) : static_cast<unsigned>(t.arch().block_threads());
-  if (in.modifiers.get<BarrierModifiers>().arrive || t.arrives_for_warp()) {
+  if (in.modifiers.get<BarrierModifiers>().arrive) {
     t.runtime().barrier(t.linear(), id, count, false);
     return;
   }

@@ -95,11 +95,13 @@ void Thread::run_in_warp() {
 }
 
 void Thread::count_for_warp() {
-  const Instruction& in = code_[pc_++];
-  current_ = &in;
-  if (!cta_.executed.empty()) ++cta_.executed[pc_ - 1];
-  if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();
-  if (--watchdog_left_ == 0) [[unlikely]] reporting([&] { watchdog(in); });
+  reporting([this] {
+    const Instruction& in = code_[pc_++];
+    current_ = &in;
+    if (!cta_.executed.empty()) ++cta_.executed[pc_ - 1];
+    if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();
+    if (--watchdog_left_ == 0) [[unlikely]] watchdog(in);
+  });
 }
 
 void Thread::step_in_warp() {

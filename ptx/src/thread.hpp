@@ -131,11 +131,7 @@ class Thread {
   void step_in_warp();
   std::uint32_t pc() const { return pc_; }
   bool exited() const { return exited_; }
-  // bar.sync of a converged warp: each lane but the one whose fiber runs the warp arrives without
-  // waiting (the bar handler reads it), that one arrives last and waits for them all.
-  bool arrives_for_warp() const { return arrives_for_warp_; }
-  void set_arrives_for_warp(bool arrives) { arrives_for_warp_ = arrives; }
-  // Or, where no lane's operands can differ: the other lanes only count the bar.sync as executed
+  // bar.sync of a warp in lockstep (warp_lockstep.hpp): the other lanes only count it as executed
   // (count_for_warp), and the leader's arrival brings theirs (`companions`, its warp's lanes).
   void count_for_warp();
   std::uint32_t warp_companions() const { return warp_companions_; }
@@ -422,7 +418,6 @@ class Thread {
   std::uint32_t pc_ = 0;
   bool exited_ = false;
   bool carry_ = false;
-  bool arrives_for_warp_ = false;
   std::uint32_t warp_companions_ = 0;
   bool leaves_warp_ = false;  // stops run_in_warp: it exited, or its watchdog split its warp
   WarpLockstep* lockstep_ = nullptr;

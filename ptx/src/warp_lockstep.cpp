@@ -68,31 +68,25 @@ void WarpLockstep::lead(Thread& leader) {
     for (std::uint32_t m = joined_; m; m &= m - 1)
       if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->pc() != pc) return split(leader);
     if (code[pc].lane_step != LaneStep::barrier || code[pc].guard != Operand::kNoReg) return split(leader);
+    // Only where every lane reads the same id and count and none holds a register pending or
+    // undefined (its handler would see it): else each lane runs its bar.sync on its own fiber.
+    for (const Operand& o : code[pc].ops)
+      if (o.kind != Operand::Kind::imm) return split(leader);
+    for (std::uint32_t m = joined_; m; m &= m - 1)
+      if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed()) return split(leader);
     barrier(leader);
   }
 }
 
 void WarpLockstep::barrier(Thread& leader) {
-  const Instruction& in = leader.grid().function.code[leader.pc()];
-  // Where every lane reads the same id and count and none has a register pending or undefined (its
-  // handler would see it), the leader's arrival brings the others'; else each lane runs bar.sync.
-  bool alike = true;
-  for (const Operand& o : in.ops) alike = alike && o.kind == Operand::Kind::imm;
-  for (std::uint32_t m = joined_; m && alike; m &= m - 1) alike = !lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed();
   const std::uint32_t others = joined_ & ~(1u << leader_);
   for (std::uint32_t m = others; m; m &= m - 1) {
     Thread& lane = *lanes_[static_cast<std::size_t>(std::countr_zero(m))];
     running_ = &lane;
-    if (alike) {
-      lane.count_for_warp();
-      continue;
-    }
-    lane.set_arrives_for_warp(true);
-    lane.step_in_warp();
-    lane.set_arrives_for_warp(false);
+    lane.count_for_warp();
   }
   running_ = &leader;
-  leader.set_warp_companions(alike ? others : 0);
+  leader.set_warp_companions(others);
   leader.step_in_warp();
   leader.set_warp_companions(0);
 }

@@ -7,11 +7,12 @@
 // while the other lanes' fibers wait parked (exec::CtaRuntime::park): each lane runs until its next
 // instruction is one that waits or that the warp's lanes execute together, as it would on its own
 // fiber until it blocked, in the same order. When every lane has stopped at the same bar.sync
-// (PTX #parallel-synchronization-and-communication-instructions-bar), that is the warp's arrival:
-// the other lanes arrive, the leader last, and it waits; then the lanes run on. Any other stop
+// (PTX #parallel-synchronization-and-communication-instructions-bar) with immediate id and count,
+// that is the warp's arrival: the other lanes count it, the leader's arrival brings theirs, and it
+// waits; then the lanes run on. Any other stop
 // (shfl, vote, mbarrier, tcgen05, ...: Instruction::lane_step), lanes stopped at different
-// instructions, a lane's exit, or a lane's livelock watchdog finding no progress (its warp-mates,
-// held back, may be what it waits for) splits the warp for good: each lane goes on from its own pc
+// instructions, a bar.sync with register operands, a lane's exit, or a lane's livelock watchdog
+// running out (its warp-mates, held back, may be what it waits for) splits the warp for good: each lane goes on from its own pc
 // on its own fiber, as without lockstep. Off under timing, where lane 0 records its warp's trace
 // as it runs, and for a kernel without bar.sync, whose lanes would each run to the end anyway.
 #include <array>
@@ -40,7 +41,7 @@ class WarpLockstep {
   // The lane the leader's fiber runs now (null once split): where a rule the model raises
   // meanwhile was broken (Thread::where_now).
   const Thread* running() const { return running_; }
-  // The warp splits once the lane running stops (a lane's watchdog found no progress).
+  // The warp splits once the lane running stops (its livelock watchdog ran out).
   void split_soon() { split_soon_ = true; }
 
  private:

@@ -72,8 +72,8 @@ SKIP:
 	setp.lt.u32 	%p1, %r1, %r2;
 	@%p1 bra 	LOOP;
 )";
-  // With an immediate barrier id the leader's arrival brings its lanes'; with a register each lane
-  // runs its bar.sync (its own operands).
+  // With an immediate barrier id the leader's arrival brings its lanes'; with a register the warp
+  // splits there and each lane runs its bar.sync with its own operands.
   std::string by_register = body;
   by_register.replace(by_register.find("SKIP:\n\tbar.sync \t0;"), 19, "SKIP:\n\tbar.sync \t%r4;");
   by_register = "\tmov.u32 \t%r4, 0;\n" + by_register;
@@ -121,8 +121,8 @@ DONE:
 }
 
 TEST_CASE("a lane that waits for a warp-mate further on splits the warp and is no livelock") {
-  // Lane 0 spins for a flag lane 31 sets: run in turn, lane 31 never would; lane 0's watchdog finds
-  // no progress, the warp splits, and lane 31 runs as PTX's independent thread scheduling has it.
+  // Lane 0 spins for a flag lane 31 sets: run in turn, lane 31 never would; lane 0's watchdog runs
+  // out, the warp splits, and lane 31 runs as PTX's independent thread scheduling has it.
   const std::string body = kMyWord + R"(
 	.shared .u32 flag;
 	st.shared.u32 	[flag], 0;

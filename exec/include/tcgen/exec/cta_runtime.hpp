@@ -118,7 +118,10 @@ class CtaRuntime {
   // waits while its warp-mate `leader` runs it, until unpark(thread); reports say of it what they say
   // of the leader.
   void park(int thread, int leader) { block(thread, {Waiting::On::warp, static_cast<std::uint32_t>(leader), 0}); }
-  void unpark(int thread) { wake(thread); }
+  void unpark(int thread) {
+    waiting_[thread] = {};  // ready from now, to a report made before it runs
+    wake(thread);
+  }
   std::uint64_t scheduler_events() const { return scheduler_.events(); }  // Scheduler::events, the cluster's
   // The running fiber's own pointer (Scheduler::set_tag): the cluster's fibers share one scheduler.
   void set_fiber_tag(const void* tag) { scheduler_.set_tag(tag); }
