@@ -144,9 +144,7 @@ class GridRun {
   GridRun(const Module& module, const Function& entry, const LaunchConfig& config, std::span<const Argument> args,
           std::span<const Allocation> memory)
       : entry_(entry), config_(config),
-        lockstep_(config.lockstep && !config.timing &&
-                  std::any_of(entry.code.begin(), entry.code.end(),
-                              [](const Instruction& in) { return in.lane_step == LaneStep::barrier; })),
+        lockstep_(config.lockstep && !config.timing),
         // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
         active_(static_cast<unsigned>(count(config.block))), threads_((active_ + 31) / 32 * 32),
         smem_(static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem)),
@@ -180,8 +178,7 @@ class GridRun {
   const Function& entry_;
   const LaunchConfig& config_;
   // Warps in lockstep (warp_lockstep.hpp): not under timing, where lane 0 records its warp's trace as
-  // it runs on its own fiber, nor for a kernel without bar.sync, whose lanes would each run to the end
-  // anyway (a test per instruction for nothing: 5% of a curand initialisation kernel).
+  // it runs on its own fiber.
   const bool lockstep_;
   const unsigned active_, threads_;
   const std::uint32_t smem_;

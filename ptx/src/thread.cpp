@@ -44,24 +44,22 @@ Thread::~Thread() {
 
 void Thread::print(const std::string& text) { cta_.printed += text; }
 
-template <bool kCount, bool kInWarp>
-inline bool Thread::step(const Instruction* code, std::uint64_t& count) {
-  const Instruction& in = code[pc_];
-  if constexpr (kInWarp)
-    if (in.lane_step != LaneStep::lane_local) return false;  // the warp's to run
+inline void Thread::step_at(const Instruction& in, std::uint64_t& count) {
   ++pc_;
   current_ = &in;
-  if constexpr (kCount) ++cta_.executed[pc_ - 1];
   if ((++count & (kBeat - 1)) == 0) [[unlikely]] beat();  // the clock too: %clock reads it
   if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
-  if (undefined_ | taint_) [[unlikely]] {
-    run_shadowed(in);
-    return true;
-  }
-  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return true;
+  if (undefined_ | taint_) [[unlikely]]
+    return run_shadowed(in);
+  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
   in.run(*this, in);
   if (recorder_) [[unlikely]] recorder_->after(*this, in);
-  return true;
+}
+
+template <bool kCount>
+inline void Thread::step(const Instruction* code, std::uint64_t& count) {
+  if constexpr (kCount) ++cta_.executed[pc_];
+  step_at(code[pc_], count);
 }
 
 template <bool kCount>
@@ -69,14 +67,71 @@ void Thread::execute() {
   // The code and the CTA's count in locals: through `this` they were two more loads an instruction.
   const Instruction* code = code_;
   std::uint64_t& count = cta_.instructions;
-  while (!exited_) step<kCount, false>(code, count);
+  while (!exited_) step<kCount>(code, count);
 }
 
 template <bool kCount>
-void Thread::run_lane_local() {
-  const Instruction* code = code_;
-  std::uint64_t& count = cta_.instructions;
-  while (!leaves_warp_ && step<kCount, true>(code, count)) {
+void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                         std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running) {
+  Thread& first = *lanes[static_cast<std::size_t>(std::countr_zero(group))];
+  const Instruction* code = first.code_;
+  CtaState& cta = first.cta_;
+  const auto n = static_cast<std::uint64_t>(std::popcount(group));
+  const std::uint32_t start = pc;
+  bool jumped = false;
+  // What step does for one instruction, done once for the group where it is the same for every
+  // lane: the count (the CTA's clock), the profile, the pc and the watchdog's count (at the end).
+  for (; !jumped && pc != stop; ++pc) {
+    const Instruction& in = code[pc];
+    if (in.lane_step != LaneStep::lane_local && in.lane_step != LaneStep::lane_jump) break;
+    if constexpr (kCount) cta.executed[pc] += n;
+    const std::uint64_t before = cta.instructions;
+    cta.instructions += n;
+    if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] first.beat();
+    jumped = in.lane_step == LaneStep::lane_jump;
+    // One handler for every lane in a row: its indirect call is predicted, as a lane's own run of
+    // different handlers was not.
+    for (std::uint32_t m = group; m; m &= m - 1) {
+      Thread& t = *lanes[static_cast<std::size_t>(std::countr_zero(m))];
+      running = &t;
+      t.current_ = &in;
+      t.pc_ = pc + 1;  // a branch's handler moves it
+      if (t.undefined_ | t.taint_) [[unlikely]] {
+        t.run_shadowed(in);
+        continue;
+      }
+      if (in.guard != Operand::kNoReg && ((t.r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
+      in.run(t, in);
+    }
+  }
+  if (pc == start) return;
+  const std::uint64_t ran = pc - start;
+  const Instruction& last = code[pc - 1];
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+    Thread& t = *lanes[lane];
+    t.current_ = &last;
+    if (!jumped) t.pc_ = pc;
+    pcs[lane] = t.exited_ ? ~0u : t.pc_;
+    if (t.watchdog_left_ > ran) {
+      t.watchdog_left_ -= ran;
+    } else {
+      running = &t;
+      t.watchdog(last);
+    }
+  }
+}
+
+void Thread::run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                       std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running) {
+  try {
+    if (lanes[static_cast<std::size_t>(std::countr_zero(group))]->cta_.executed.empty())
+      group_steps<false>(lanes, group, pc, stop, pcs, running);
+    else
+      group_steps<true>(lanes, group, pc, stop, pcs, running);
+  } catch (const Error& e) {
+    if (dynamic_cast<const ExecutionError*>(&e)) throw;
+    running->report(e, *running->current_);
   }
 }
 
@@ -88,10 +143,6 @@ void Thread::reporting(F f) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     report(e, *current_);
   }
-}
-
-void Thread::run_in_warp() {
-  reporting([this] { cta_.executed.empty() ? run_lane_local<false>() : run_lane_local<true>(); });
 }
 
 void Thread::count_for_warp() {
@@ -106,7 +157,7 @@ void Thread::count_for_warp() {
 
 void Thread::step_in_warp() {
   reporting([this] {
-    cta_.executed.empty() ? step<false, false>(code_, cta_.instructions) : step<true, false>(code_, cta_.instructions);
+    cta_.executed.empty() ? step<false>(code_, cta_.instructions) : step<true>(code_, cta_.instructions);
   });
 }
 

@@ -124,10 +124,13 @@ class Thread {
   // lockstep, its warp runs it while the warp is converged (warp_lockstep.hpp).
   void run();
   void set_lockstep(WarpLockstep* lockstep) { lockstep_ = lockstep; }
-  // For its warp's fiber (warp_lockstep.hpp), as run() would: run_in_warp executes this thread's
-  // instructions until the next is not lane-local, it exits or its warp is to split; step_in_warp
-  // its next one.
-  void run_in_warp();
+  // For its warp's fiber (warp_lockstep.hpp), as run() would: run_group runs the instruction at
+  // `pc` on each lane of `group` (all there) in turn, then the next, and so on, until one is
+  // neither lane_local nor lane_jump or is at `stop` (not run), or after a lane_jump; then each
+  // lane's pc is in `pcs` (~0 once it exited); `running`: the lane it runs. step_in_warp runs this
+  // lane's next instruction.
+  static void run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                        std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
   void step_in_warp();
   std::uint32_t pc() const { return pc_; }
   bool exited() const { return exited_; }
@@ -279,7 +282,7 @@ class Thread {
   std::uint64_t special(Special s) const;
   void jump(std::int64_t target) { pc_ = static_cast<std::uint32_t>(target); }
   void exit() {
-    exited_ = leaves_warp_ = true;
+    exited_ = true;
     grid_.progress.fetch_add(1, std::memory_order_relaxed);  // another cluster's spinning thread may wait for it
   }
 
@@ -388,11 +391,13 @@ class Thread {
   // pays nothing for it (bench_ptx measured 7% for a run-time test in the loop).
   template <bool kCount>
   void execute();
-  // One instruction; kInWarp (run_in_warp): false, and nothing run, where it is not lane-local.
-  template <bool kCount, bool kInWarp>
-  bool step(const Instruction* code, std::uint64_t& count);  // code_, cta_.instructions
+  // One instruction: the next, or `in` at this thread's pc (counted by the caller under the profile).
   template <bool kCount>
-  void run_lane_local();
+  void step(const Instruction* code, std::uint64_t& count);  // code_, cta_.instructions
+  void step_at(const Instruction& in, std::uint64_t& count);
+  template <bool kCount>
+  static void group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                          std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
   // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
   template <class F>
   void reporting(F f);
@@ -419,7 +424,6 @@ class Thread {
   bool exited_ = false;
   bool carry_ = false;
   std::uint32_t warp_companions_ = 0;
-  bool leaves_warp_ = false;  // stops run_in_warp: it exited, or its watchdog split its warp
   WarpLockstep* lockstep_ = nullptr;
   std::vector<std::uint64_t> r_;
   std::vector<std::uint8_t> local_;

@@ -1,5 +1,6 @@
 #include "warp_lockstep.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "decode.hpp"
@@ -20,7 +21,9 @@ LaneStep lane_step(std::string_view row, Family family, const Opcode& op) {
       // st.async and red.async arrive on a peer's mbarrier, ldmatrix and stmatrix are the warp's.
       if (row == "st.async" || row == "red.async" || row == "ldmatrix" || row == "stmatrix") return LaneStep::apart;
       return LaneStep::lane_local;
-    case Family::control: return row == "nanosleep" ? LaneStep::apart : LaneStep::lane_local;  // it lets others run
+    case Family::control:
+      if (row == "nanosleep") return LaneStep::apart;  // it lets others run
+      return row == "bra" || row == "ret" || row == "exit" ? LaneStep::lane_jump : LaneStep::lane_local;
     case Family::sync:
       // bar.sync and barrier.sync (PTX #parallel-synchronization-and-communication-instructions-bar); not
       // bar.arrive, bar.red (a reduction of the warp's lanes), bar.warp.sync or barrier.cluster.
@@ -55,26 +58,38 @@ void WarpLockstep::join(Thread& t) {
 
 void WarpLockstep::lead(Thread& leader) {
   const Instruction* code = leader.grid().function.code.data();
+  for (int lane = 0; lane < 32; ++lane)
+    pcs_[static_cast<std::size_t>(lane)] = joined_ >> lane & 1 ? lanes_[static_cast<std::size_t>(lane)]->pc() : ~0u;
   for (;;) {
-    bool exited = false;
-    for (std::uint32_t m = joined_; m && !split_soon_; m &= m - 1) {
-      Thread& lane = *lanes_[static_cast<std::size_t>(std::countr_zero(m))];
-      running_ = &lane;
-      lane.run_in_warp();
-      exited = exited || lane.exited();
+    // The lanes at the lowest pc run on together, up to where the next lanes wait (`next`), to go on
+    // with them from there; the rest wait where they are. A branch that splits the warp's lanes
+    // thus runs each side in turn until they meet again where the sides join or the loop ends, as a
+    // GPU's reconvergence does.
+    std::uint32_t pc = ~0u, next = ~0u, group = 0;
+    for (const std::uint32_t at : pcs_) pc = std::min(pc, at);
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+      const std::uint32_t at = pcs_[lane];
+      group |= std::uint32_t{at == pc} << lane;
+      next = std::min(next, at == pc ? ~0u : at);
     }
-    if (exited || split_soon_) return split(leader);
-    const std::uint32_t pc = leader.pc();
-    for (std::uint32_t m = joined_; m; m &= m - 1)
-      if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->pc() != pc) return split(leader);
-    if (code[pc].lane_step != LaneStep::barrier || code[pc].guard != Operand::kNoReg) return split(leader);
-    // Only where every lane reads the same id and count and none holds a register pending or
-    // undefined (its handler would see it): else each lane runs its bar.sync on its own fiber.
-    for (const Operand& o : code[pc].ops)
+    if (pc == ~0u) return split(leader);  // every lane exited
+    const Instruction& in = code[pc];
+    if (in.lane_step == LaneStep::lane_local || in.lane_step == LaneStep::lane_jump) {
+      Thread::run_group(lanes_, group, pc, next, pcs_, running_);
+      if (split_soon_) return split(leader);
+      continue;
+    }
+    // Only where every lane stopped at one bar.sync whose id and count every lane reads the same and
+    // none holds a register pending or undefined (its handler would see it): else each lane runs on
+    // by itself.
+    if (group != joined_ || in.lane_step != LaneStep::barrier || in.guard != Operand::kNoReg) return split(leader);
+    for (const Operand& o : in.ops)
       if (o.kind != Operand::Kind::imm) return split(leader);
     for (std::uint32_t m = joined_; m; m &= m - 1)
       if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed()) return split(leader);
     barrier(leader);
+    for (std::uint32_t m = joined_; m; m &= m - 1)
+      pcs_[static_cast<std::size_t>(std::countr_zero(m))] = lanes_[static_cast<std::size_t>(std::countr_zero(m))]->pc();
   }
 }
 

@@ -1,20 +1,20 @@
 #pragma once
-// A warp's lanes on one fiber. A thread per fiber switched fibers at every bar.sync, once per thread,
-// and that was most of the time of the reference kernels silicon-proven programs check themselves
-// with (a 1,024-thread block that reduces one thread at a time between __syncthreads). A GPU passes
-// a barrier once per warp. So the fiber of a warp's lowest lane (the leader) runs its lanes, each
-// in turn on its own Thread (its registers, memory, rules and reports exactly as on its own fiber),
-// while the other lanes' fibers wait parked (exec::CtaRuntime::park): each lane runs until its next
-// instruction is one that waits or that the warp's lanes execute together, as it would on its own
-// fiber until it blocked, in the same order. When every lane has stopped at the same bar.sync
+// A warp's lanes on one fiber, an instruction at a time. A thread per fiber switched fibers at every
+// bar.sync, once per thread, and ran its instructions alone, one handler after another; a GPU passes
+// a barrier once per warp and issues an instruction once for its lanes. So the fiber of a warp's
+// lowest lane (the leader) runs its lanes while the other lanes' fibers wait parked
+// (exec::CtaRuntime::park): the lanes at the warp's lowest pc run its instruction, one after another
+// on their own Threads (registers, memory, rules and reports as on their own fibers), then the next,
+// until a branch or the pc where other lanes wait; the rest wait where they are. The two sides of a branch thus run in
+// turn and meet where they join or the loop ends, as a GPU's reconvergence has them; a lane that
+// exits leaves the others. When every lane has stopped at the same bar.sync
 // (PTX #parallel-synchronization-and-communication-instructions-bar) with immediate id and count,
 // that is the warp's arrival: the other lanes count it, the leader's arrival brings theirs, and it
-// waits; then the lanes run on. Any other stop
-// (shfl, vote, mbarrier, tcgen05, ...: Instruction::lane_step), lanes stopped at different
-// instructions, a bar.sync with register operands, a lane's exit, or a lane's livelock watchdog
-// running out (its warp-mates, held back, may be what it waits for) splits the warp for good: each lane goes on from its own pc
-// on its own fiber, as without lockstep. Off under timing, where lane 0 records its warp's trace
-// as it runs, and for a kernel without bar.sync, whose lanes would each run to the end anyway.
+// waits; then the lanes run on. Any other stop (shfl, vote, mbarrier, tcgen05, ...:
+// Instruction::lane_step), a stop where not every lane is (or some exited), a bar.sync with
+// register operands, or a lane's livelock watchdog running out (its warp-mates, held back, may be
+// what it waits for) splits the warp for good: each lane goes on from its own pc on its own fiber,
+// as without lockstep. Off under timing, where lane 0 records its warp's trace as it runs.
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -41,7 +41,7 @@ class WarpLockstep {
   // The lane the leader's fiber runs now (null once split): where a rule the model raises
   // meanwhile was broken (Thread::where_now).
   const Thread* running() const { return running_; }
-  // The warp splits once the lane running stops (its livelock watchdog ran out).
+  // The warp splits once the lanes running stop (a lane's livelock watchdog ran out).
   void split_soon() { split_soon_ = true; }
 
  private:
@@ -51,6 +51,7 @@ class WarpLockstep {
   void barrier(Thread& leader);
 
   std::array<Thread*, 32> lanes_{};
+  std::array<std::uint32_t, 32> pcs_{};  // while leading: each lane's pc, ~0 once it exited or if it never runs
   std::uint32_t expected_;
   std::uint32_t joined_ = 0;
   int leader_;  // its lane

@@ -34,10 +34,7 @@ void Thread::watchdog(const Instruction& in) {
   // A warp in lockstep holds its other lanes back while this one runs: one of them may be what it
   // waits for, and progress elsewhere would not free it. The warp splits, and each lane goes on by
   // itself, before any look at progress.
-  if (lockstep_ && lockstep_->running()) {
-    leaves_warp_ = true;
-    return lockstep_->split_soon();
-  }
+  if (lockstep_ && lockstep_->running()) return lockstep_->split_soon();
   if (progressed()) return;
   // A GPU runs the other warps beside this one, and one of them may be about to set what it waits
   // for: let them run until they block, then look again.

@@ -1,8 +1,7 @@
-// Warps in lockstep (ptx/src/warp_lockstep.hpp): a warp's lanes run in turn on its leader's fiber,
-// each until it stops where the warp must act together, pass a bar.sync they all reached as one
-// arrival, and split onto their own fibers where they must. Each kernel runs both ways
-// (LaunchConfig::lockstep) and must give what its own arithmetic says, the same instruction count,
-// and the same errors. Each has a bar.sync: a kernel without one runs without lockstep.
+// Warps in lockstep (ptx/src/warp_lockstep.hpp): a warp's lanes at its lowest pc run each
+// instruction in turn on its leader's fiber, pass a bar.sync they all reached as one arrival, and split onto their own fibers where they
+// must. Each kernel runs both ways (LaunchConfig::lockstep) and must give what its own arithmetic
+// says, the same instruction count, and the same errors.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -26,8 +25,12 @@ struct Run {
 };
 
 // Runs body with `threads` threads; out holds one u32 per thread (%rd0 points at it), zeroed first.
-Run run(const std::string& body, unsigned threads, bool lockstep, std::uint64_t watchdog = std::uint64_t{1} << 27) {
-  const ptx::Module m = ptx::Module::parse(one_param_kernel(body), "lockstep.ptx");
+// `globals`: module-scope declarations before the kernel.
+Run run(const std::string& body, unsigned threads, bool lockstep, std::uint64_t watchdog = std::uint64_t{1} << 27,
+        const std::string& globals = "") {
+  std::string text = one_param_kernel(body);
+  text.insert(text.find(".visible .entry"), globals);
+  const ptx::Module m = ptx::Module::parse(text, "lockstep.ptx");
   Run r;
   r.out.assign(threads, 0);
   std::uint32_t* p = r.out.data();
@@ -207,4 +210,64 @@ DONE:
   const std::string waits = "warp 0 (threads 0-31): wait at bar.sync 1 for 64 threads; 32 have arrived, the last ";
   CHECK(converged.error.find(waits + "thread 0 (warp 0, lane 0)") != std::string::npos);
   CHECK(apart.error.find(waits + "thread 31 (warp 0, lane 31)") != std::string::npos);
+}
+
+TEST_CASE("lanes that exit early leave the rest of their warp to run on together") {
+  // No bar.sync. Every third thread exits at once; the rest loop tid % 7 times, each lane's loads
+  // alternating between `out` and a global variable (another allocation each time: ld.global's
+  // common case misses and its checked way loads), and store the sum.
+  const std::string table = ".global .align 4 .u32 table[4] = {10, 20, 30, 40};\n";
+  const std::string body = kMyWord + R"(
+	rem.u32 	%r1, %r0, 3;
+	setp.eq.u32 	%p0, %r1, 0;
+	@%p0 bra 	DONE;
+	st.global.u32 	[%rd1], 1;
+	rem.u32 	%r2, %r0, 7;
+	mov.u32 	%r3, 0;
+	mov.u64 	%rd2, table;
+	and.b32 	%r4, %r0, 3;
+	mul.wide.u32 	%rd3, %r4, 4;
+	add.s64 	%rd2, %rd2, %rd3;
+LOOP:
+	setp.eq.u32 	%p1, %r2, 0;
+	@%p1 bra 	STORE;
+	ld.global.u32 	%r5, [%rd2];
+	add.u32 	%r3, %r3, %r5;
+	ld.global.u32 	%r5, [%rd1];
+	add.u32 	%r3, %r3, %r5;
+	sub.u32 	%r2, %r2, 1;
+	bra.uni 	LOOP;
+STORE:
+	st.global.u32 	[%rd1], %r3;
+DONE:
+)";
+  for (unsigned threads : {32u, 80u}) {
+    CAPTURE(threads);
+    const std::uint64_t watchdog = std::uint64_t{1} << 27;
+    const Run converged = run(body, threads, true, watchdog, table), apart = run(body, threads, false, watchdog, table);
+    REQUIRE(converged.error.empty());
+    REQUIRE(apart.error.empty());
+    for (unsigned t = 0; t < threads; ++t) {
+      CAPTURE(t);
+      CHECK(converged.out[t] == (t % 3 == 0 ? 0 : (t % 7) * (10 * (t % 4 + 1) + 1)));
+    }
+    CHECK(converged.instructions == apart.instructions);
+  }
+}
+
+TEST_CASE("one lane's global load outside memory or misaligned is its fault in a converged warp") {
+  // Lane 9 alone loads 4 bytes past the end of `out`, or 2 bytes into its own word; the rest load
+  // their own words.
+  for (const auto& [offset, fault] : {std::pair<std::string, std::string>{"128", "out of bounds; nearest: out"},
+                                       {"2", "a multiple of the access size, 4 bytes"}}) {
+    CAPTURE(offset);
+    const std::string body = kMyWord + "\tsetp.eq.u32 \t%p0, %r0, 9;\n\t@%p0 add.s64 \t%rd1, %rd1, " + offset +
+                             ";\n\tld.global.u32 \t%r1, [%rd1];\n";
+    for (bool lockstep : {true, false}) {
+      const Run r = run(body, 32, lockstep);
+      INFO(r.error);
+      CHECK(r.error.find("lane 9 (thread 9)") != std::string::npos);
+      CHECK(r.error.find(fault) != std::string::npos);
+    }
+  }
 }

@@ -86,10 +86,11 @@ enum class TimingOp : std::uint8_t {
   untimed,  // no unit of the timing model runs it: one issue slot, counted (timing::WarpTrace::untimed)
 };
 
-// How a warp in lockstep runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: each lane
-// runs on through it where it acts on the lane's own state and never waits (lane_local); bar.sync
+// How a warp in lockstep runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: the lanes
+// at it run it one after another where it acts on each lane's own state and never waits
+// (lane_local; lane_jump where it may also move a lane's pc elsewhere or end the lane); bar.sync
 // where all lanes stopped is the warp's one arrival (barrier); any other stops the lanes apart.
-enum class LaneStep : std::uint8_t { apart, lane_local, barrier };
+enum class LaneStep : std::uint8_t { apart, lane_local, lane_jump, barrier };
 
 struct Instruction {
   Handler run = nullptr;
