@@ -16,6 +16,7 @@
 #include "decode.hpp"
 #include "tcgen/core/element_type.hpp"
 #include "thread.hpp"
+#include "warp_form.hpp"
 
 namespace tcgen::ptx::alu {
 
@@ -271,7 +272,7 @@ T last_source(const Thread& t, const Operand& o) {
 template <template <class, bool> class Fast, class T>
 Handler plain_or(const Instruction& in, std::size_t n, bool plain, Handler checked) {
   if (!plain || !plain_registers(in, n)) return checked;
-  return in.ops[n - 1].kind == Operand::Kind::imm ? &Fast<T, true>::run : &Fast<T, false>::run;
+  return in.ops[n - 1].kind == Operand::Kind::imm ? with_warp_form<Fast<T, true>>() : with_warp_form<Fast<T, false>>();
 }
 
 template <class Op>
@@ -280,6 +281,9 @@ struct BinaryRegisters {
   struct Of {
     static void run(Thread& t, const Instruction& in) {
       if (t.shadowed()) [[unlikely]] return binary<T, Op>(t, in);
+      plain(t, in);
+    }
+    static void plain(Thread& t, const Instruction& in) {
       const T r = Op{}(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2]));
       if constexpr (std::is_floating_point_v<T>) t.put_reg(in.ops[0].slot, finish(r, false, false));
       else t.put_reg(in.ops[0].slot, r);

@@ -1,5 +1,8 @@
 #include "decode.hpp"
 
+#include <map>
+#include <mutex>
+
 #include "opcode_forms.hpp"
 #include "opcode_table_lookup.hpp"
 #include "tcgen/core/error.hpp"
@@ -92,6 +95,34 @@ bool decode(Instruction& in, std::string& why) {
   }
   if (why.empty()) why = "no handler for this opcode";
   return false;
+}
+
+namespace {
+
+struct WarpForms {
+  std::mutex lock;
+  std::map<Handler, WarpHandler> of;
+};
+WarpForms& warp_forms() {
+  static WarpForms forms;
+  return forms;
+}
+
+}  // namespace
+
+void add_warp_form(Handler run, WarpHandler warp) {
+  WarpForms& forms = warp_forms();
+  const std::lock_guard hold(forms.lock);
+  forms.of.emplace(run, warp);
+}
+
+void attach_warp_forms(Function& f) {
+  WarpForms& forms = warp_forms();
+  const std::lock_guard hold(forms.lock);
+  for (Instruction& in : f.code) {
+    const auto it = forms.of.find(in.run);
+    in.warp = it == forms.of.end() ? nullptr : it->second;
+  }
 }
 
 void run_nothing(Thread&, const Instruction&) {}

@@ -48,6 +48,12 @@ using Decoder = bool (*)(const Opcode& op, Instruction& in, std::string& why);
 struct Function;
 void relax_polling_branches(Function& f);
 
+// Warp forms (Instruction::warp), for a warp in lockstep (warp_lockstep.hpp) to run a converged
+// group's lanes in one call: add_warp_form records the warp form of a handler as the decoder picks
+// it; attach_warp_forms gives each instruction of f, its handlers final, its handler's.
+void add_warp_form(Handler run, WarpHandler warp);
+void attach_warp_forms(Function& f);
+
 // The handler that stops a run at an instruction the interpreter cannot run.
 void run_unsupported(Thread& t, const Instruction& in);
 // The handler of an instruction with no effect on what a kernel computes (hints, fences the fibers keep).

@@ -179,6 +179,9 @@ template <class T, bool kImmediate>
 struct FmaRegisters {
   static void run(Thread& t, const Instruction& in) {
     if (t.shadowed()) [[unlikely]] return fma_float<T>(t, in);
+    plain(t, in);
+  }
+  static void plain(Thread& t, const Instruction& in) {
     const T r = std::fma(t.reg<T>(in.ops[1].slot), t.reg<T>(in.ops[2].slot), last_source<T, kImmediate>(t, in.ops[3]));
     t.put_reg(in.ops[0].slot, finish(r, false, false));
   }

@@ -72,6 +72,9 @@ template <class T, bool kImmediate>
 struct SetpRegisters {
   static void run(Thread& t, const Instruction& in) {
     if (t.shadowed()) [[unlikely]] return setp<T>(t, in);
+    plain(t, in);
+  }
+  static void plain(Thread& t, const Instruction& in) {
     t.put_reg(in.ops[0].slot, compare(in.modifiers.get<SetpModifiers>().cmp, t.reg<T>(in.ops[1].slot),
                                       last_source<T, kImmediate>(t, in.ops[2])));
   }

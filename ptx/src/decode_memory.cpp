@@ -14,6 +14,7 @@
 #include "tcgen/core/hex.hpp"
 #include "tcgen/exec/cluster_runtime.hpp"
 #include "thread.hpp"
+#include "warp_form.hpp"
 
 namespace tcgen::ptx {
 
@@ -36,6 +37,13 @@ std::uint64_t little_endian(const std::uint8_t* p, std::uint32_t n) {
     case 8: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
     default: { std::uint64_t v = 0; std::memcpy(&v, p, n); return v; }
   }
+}
+
+// An .sN load's value, its n bytes sign-extended to 64 bits.
+std::uint64_t sign_extend(std::uint64_t v, std::uint32_t n) {
+  if (n >= 8) return v;
+  const std::uint32_t shift = 64 - 8 * n;
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
 }
 
 void ld(Thread& t, const Instruction& in) {
@@ -61,10 +69,7 @@ void ld(Thread& t, const Instruction& in) {
       return;
     }
     std::uint64_t v = little_endian(p, m.element_bytes);
-    if (m.sign_extends && m.element_bytes < 8) {
-      const int shift = 64 - 8 * static_cast<int>(m.element_bytes);
-      v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
-    }
+    if (m.sign_extends) v = sign_extend(v, m.element_bytes);
     if (undefined) [[unlikely]]
       t.set<std::uint64_t>(o, v, origins[e]);
     else
@@ -75,6 +80,34 @@ void ld(Thread& t, const Instruction& in) {
     for (std::uint32_t i = 0; i < d.count; ++i) put(in.elements[d.first + i], buf + i * m.element_bytes, i);
   else
     put(d, buf, 0);
+}
+
+// ld.global of one register of 1, 2, 4 or 8 bytes from [register + offset]: its warp form loads
+// each lane's where the common case holds (Thread::load_global_fast), as ld would.
+template <std::uint32_t kBytes, bool kSigned>
+struct GlobalLoadRegister {
+  static void run(Thread& t, const Instruction& in) { ld(t, in); }
+  static bool plain(Thread& t, const Instruction& in) {
+    const Operand& a = in.ops[1];
+    std::uint8_t bytes[kBytes];
+    if (!t.load_global_fast(t.reg<std::uint64_t>(a.slot) + static_cast<std::uint64_t>(a.ival), bytes, kBytes))
+      return false;
+    std::uint64_t v = little_endian(bytes, kBytes);
+    if constexpr (kSigned) v = sign_extend(v, kBytes);
+    t.put_reg(in.ops[0].slot, v);
+    return true;
+  }
+};
+
+template <bool kSigned>
+Handler global_load_register(std::uint32_t bytes) {
+  switch (bytes) {
+    case 1: return with_warp_form<GlobalLoadRegister<1, kSigned>>();
+    case 2: return with_warp_form<GlobalLoadRegister<2, kSigned>>();
+    case 4: return with_warp_form<GlobalLoadRegister<4, kSigned>>();
+    case 8: return with_warp_form<GlobalLoadRegister<8, kSigned>>();
+    default: return &ld;
+  }
 }
 
 // The bytes a store writes, from its data operand (a register, an immediate or a vector of them).
@@ -321,6 +354,9 @@ bool decode_load_store(const Opcode& op, Instruction& in, std::string& why, bool
   }
   in.modifiers.set(m);
   in.run = load ? &ld : &st;
+  if (load && in.space == Space::global && vec == 1 && data.kind == Operand::Kind::reg &&
+      in.ops[1].kind == Operand::Kind::address && in.ops[1].slot != Operand::kNoReg)
+    in.run = m.sign_extends ? global_load_register<true>(m.element_bytes) : global_load_register<false>(m.element_bytes);
   return true;
 }
 

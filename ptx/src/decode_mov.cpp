@@ -17,6 +17,9 @@ template <class T, bool kImmediate>
 struct MovRegisters {
   static void run(Thread& t, const Instruction& in) {
     if (t.shadowed()) [[unlikely]] return mov<T>(t, in);
+    plain(t, in);
+  }
+  static void plain(Thread& t, const Instruction& in) {
     t.put_reg(in.ops[0].slot, last_source<T, kImmediate>(t, in.ops[1]));
   }
 };

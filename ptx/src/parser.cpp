@@ -449,6 +449,7 @@ class Parser {
     body(f);
     resolve_labels(f);
     relax_polling_branches(f);
+    attach_warp_forms(f);
     Instruction end;
     end.opcode = "exit";
     end.text = "(the end of " + f.name + ")";

@@ -89,9 +89,11 @@ void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t gro
     cta.instructions += n;
     if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] first.beat();
     jumped = in.lane_step == LaneStep::lane_jump;
-    // One handler for every lane in a row: its indirect call is predicted, as a lane's own run of
-    // different handlers was not.
-    for (std::uint32_t m = group; m; m &= m - 1) {
+    // The handler's warp form, where it has one, for as many lanes as it can; for the rest the handler
+    // for every lane in a row (its indirect call predicted, as a lane's own run of different handlers
+    // was not).
+    const std::uint32_t each = in.warp ? in.warp(lanes.data(), group, in) : group;
+    for (std::uint32_t m = each; m; m &= m - 1) {
       Thread& t = *lanes[static_cast<std::size_t>(std::countr_zero(m))];
       running = &t;
       t.current_ = &in;
@@ -355,12 +357,7 @@ bool Thread::load(Space space, std::uint64_t addr, void* out, std::uint32_t n, c
     }
   if (touched_ && space == Space::global) touch(addr, n, false);
   if (recorder_ && in.timing == TimingOp::plain) recorder_->memory(space, addr, n, false);
-  if (space == Space::global && n <= 16 && grid_.config.options.provenance) {
-    RecentLoad& r = recent_loads_[next_recent_++ % recent_loads_.size()];
-    r.addr = addr;
-    r.n = n;
-    copy_access(r.bytes, out, n);
-  }
+  if (space == Space::global) note_global_load(addr, out, n);
   return undefined;
 }
 

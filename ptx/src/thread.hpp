@@ -220,6 +220,17 @@ class Thread {
       return reinterpret_cast<const std::uint8_t*>(addr);
     return host_bytes_search(addr, n, write, in);
   }
+  // A global load's common case, for a warp form (warp_form.hpp): aligned, in the allocation this
+  // thread's last global access hit, no timing trace. False, nothing done, for the rest.
+  bool load_global_fast(std::uint64_t addr, void* out, std::uint32_t n) {
+    const Allocation& a = grid_.memory[last_allocation_];
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    if ((addr & (n - 1)) != 0 || touched_ || addr < begin || addr - begin > a.bytes || n > a.bytes - (addr - begin))
+      return false;
+    std::memcpy(out, reinterpret_cast<const void*>(addr), n);
+    note_global_load(addr, out, n);
+    return true;
+  }
   // The address an address operand ([reg + off]) names.
   std::uint64_t address(const Operand& o) const {
     if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);
@@ -464,6 +475,13 @@ class Thread {
   std::array<RecentLoad, 4> recent_loads_{};
   unsigned next_recent_ = 0;
   std::uint64_t origin_of(const void* data, std::uint32_t n) const;
+  void note_global_load(std::uint64_t addr, const void* data, std::uint32_t n) {
+    if (n > 16 || !grid_.config.options.provenance) return;
+    RecentLoad& r = recent_loads_[next_recent_++ % recent_loads_.size()];
+    r.addr = addr;
+    r.n = n;
+    std::memcpy(r.bytes, data, n);
+  }
 };
 
 // A fault of the interpreter itself (an address outside memory, an operand it

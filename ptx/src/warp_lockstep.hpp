@@ -1,15 +1,16 @@
 #pragma once
-// A warp's lanes on one fiber, an instruction at a time. A thread per fiber switched fibers at every
-// bar.sync, once per thread, and ran its instructions alone, one handler after another; a GPU passes
-// a barrier once per warp and issues an instruction once for its lanes. So the fiber of a warp's
-// lowest lane (the leader) runs its lanes while the other lanes' fibers wait parked
-// (exec::CtaRuntime::park): the lanes at the warp's lowest pc run its instruction, one after another
-// on their own Threads (registers, memory, rules and reports as on their own fibers), then the next,
-// until a branch or the pc where other lanes wait; the rest wait where they are. The two sides of a branch thus run in
-// turn and meet where they join or the loop ends, as a GPU's reconvergence has them; a lane that
-// exits leaves the others. When every lane has stopped at the same bar.sync
-// (PTX #parallel-synchronization-and-communication-instructions-bar) with immediate id and count,
-// that is the warp's arrival: the other lanes count it, the leader's arrival brings theirs, and it
+// A warp's lanes on one fiber, an instruction at a time. A thread per fiber switched fibers at
+// every bar.sync, once per thread, and ran its instructions alone, one handler after another; a GPU
+// passes a barrier once per warp and issues an instruction once for its lanes. So the fiber of a
+// warp's lowest lane (the leader) runs its lanes while the other lanes' fibers wait parked
+// (exec::CtaRuntime::park): the lanes at the warp's lowest pc run its instruction, one after
+// another on their own Threads (registers, memory, rules and reports as on their own fibers) or at
+// once through the handler's warp form (Instruction::warp, decode.hpp), then the next, until a
+// branch or the pc where other lanes wait; the rest wait where they are. The two sides of a branch
+// thus run in turn and meet where they join or the loop ends, as a GPU's reconvergence has them; a
+// lane that exits leaves the others. When every lane has stopped at the same bar.sync (PTX
+// #parallel-synchronization-and-communication-instructions-bar) with immediate id and count, that
+// is the warp's arrival: the other lanes count it, the leader's arrival brings theirs, and it
 // waits; then the lanes run on. Any other stop (shfl, vote, mbarrier, tcgen05, ...:
 // Instruction::lane_step), a stop where not every lane is (or some exited), a bar.sync with
 // register operands, or a lane's livelock watchdog running out (its warp-mates, held back, may be

@@ -1,5 +1,6 @@
 // Warps in lockstep (ptx/src/warp_lockstep.hpp): a warp's lanes at its lowest pc run each
-// instruction in turn on its leader's fiber, pass a bar.sync they all reached as one arrival, and split onto their own fibers where they
+// instruction in turn on its leader's fiber (a handler's warp form for them at once where it has
+// one), pass a bar.sync they all reached as one arrival, and split onto their own fibers where they
 // must. Each kernel runs both ways (LaunchConfig::lockstep) and must give what its own arithmetic
 // says, the same instruction count, and the same errors.
 #include <doctest/doctest.h>
@@ -255,6 +256,24 @@ DONE:
   }
 }
 
+TEST_CASE("one lane's undefined value takes the checked way through a converged warp's arithmetic") {
+  // Lane 3 alone loads a shared word never written; every lane adds 1 to it into another register (a
+  // handler with a warp form) and stores that: lane 3's store is the error, named as without lockstep.
+  const std::string body = kMyWord + R"(
+	.shared .u32 never;
+	mov.u32 	%r1, 5;
+	setp.eq.u32 	%p0, %r0, 3;
+	@%p0 ld.shared.u32 	%r1, [never];
+	add.u32 	%r2, %r1, 1;
+	st.global.u32 	[%rd1], %r2;
+)";
+  const Run converged = run(body, 32, true), apart = run(body, 32, false);
+  INFO(converged.error);
+  CHECK(converged.error.find("lane 3 (thread 3)") != std::string::npos);
+  CHECK(converged.error.find("an undefined value reaches global memory") != std::string::npos);
+  CHECK(converged.error == apart.error);
+}
+
 TEST_CASE("one lane's global load outside memory or misaligned is its fault in a converged warp") {
   // Lane 9 alone loads 4 bytes past the end of `out`, or 2 bytes into its own word; the rest load
   // their own words.
@@ -268,6 +287,48 @@ TEST_CASE("one lane's global load outside memory or misaligned is its fault in a
       INFO(r.error);
       CHECK(r.error.find("lane 9 (thread 9)") != std::string::npos);
       CHECK(r.error.find(fault) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a converged warp's signed and unsigned narrow global loads extend as ld.sN and ld.uN do") {
+  // PTX #data-movement-and-conversion-instructions-ld: an .sN load sign-extends to the register's
+  // width, a .uN or .bN one zero-extends. Lane l loads byte l % 4 (as .u8, then .s8) and halfword
+  // l % 2 (.u16, then .s16) of tables whose high bits are set, and stores the 32-bit results' sum.
+  // Each table is an allocation of its own: the first load of each goes the checked way, the second
+  // (the allocation the lane's last access hit) the common case's.
+  const std::string tables =
+      ".global .align 4 .b8 bytes[4] = {128, 127, 255, 1};\n.global .align 4 .b16 halves[2] = {32768, 65535};\n";
+  const std::string body = kMyWord + R"(
+	and.b32 	%r1, %r0, 3;
+	cvt.u64.u32 	%rd2, %r1;
+	mov.u64 	%rd3, bytes;
+	add.s64 	%rd3, %rd3, %rd2;
+	ld.global.u8 	%r3, [%rd3];
+	ld.global.s8 	%r2, [%rd3];
+	and.b32 	%r1, %r0, 1;
+	mul.wide.u32 	%rd2, %r1, 2;
+	mov.u64 	%rd3, halves;
+	add.s64 	%rd3, %rd3, %rd2;
+	ld.global.u16 	%r5, [%rd3];
+	ld.global.s16 	%r4, [%rd3];
+	add.u32 	%r2, %r2, %r3;
+	add.u32 	%r2, %r2, %r4;
+	add.u32 	%r2, %r2, %r5;
+	st.global.u32 	[%rd1], %r2;
+)";
+  const std::uint8_t bytes[4] = {128, 127, 255, 1};
+  const std::uint16_t halves[2] = {32768, 65535};
+  const std::uint64_t watchdog = std::uint64_t{1} << 27;
+  for (bool lockstep : {true, false}) {
+    CAPTURE(lockstep);
+    const Run r = run(body, 32, lockstep, watchdog, tables);
+    REQUIRE(r.error.empty());
+    for (unsigned t = 0; t < 32; ++t) {
+      CAPTURE(t);
+      const std::int32_t s8 = static_cast<std::int8_t>(bytes[t % 4]), s16 = static_cast<std::int16_t>(halves[t % 2]);
+      CHECK(r.out[t] ==
+            static_cast<std::uint32_t>(s8) + bytes[t % 4] + static_cast<std::uint32_t>(s16) + halves[t % 2]);
     }
   }
 }

@@ -18,6 +18,9 @@ namespace tcgen::ptx {
 class Thread;
 struct Instruction;
 using Handler = void (*)(Thread&, const Instruction&);
+// A handler's warp form: the same operation on the lanes of `mask` (a warp's, lanes[i] its lane i's
+// thread, all at the instruction) at once, but those it leaves, which it returns, for the handler.
+using WarpHandler = std::uint32_t (*)(Thread* const* lanes, std::uint32_t mask, const Instruction&);
 
 // %tid.x ... : PTX #special-registers.
 enum class Special : std::uint8_t {
@@ -94,6 +97,7 @@ enum class LaneStep : std::uint8_t { apart, lane_local, lane_jump, barrier };
 
 struct Instruction {
   Handler run = nullptr;
+  WarpHandler warp = nullptr;  // run's warp form where it has one (ptx/src/decode.hpp, warp_form)
   TimingOp timing = TimingOp::plain;
   LaneStep lane_step = LaneStep::apart;
   std::uint32_t guard = Operand::kNoReg;  // predicate slot, or kNoReg
