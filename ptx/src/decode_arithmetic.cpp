@@ -147,11 +147,26 @@ struct Abs {
   }
 };
 
+// mul.wide: the product at twice the width, exact.
+template <class T>
+Wide<T> wide_product(T a, T b) {
+  return static_cast<Wide<T>>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
+}
 template <class T>
 void mul_wide(Thread& t, const Instruction& in) {
-  using W = Wide<T>;
-  t.set<W>(in.ops[0], static_cast<W>(static_cast<W>(t.get<T>(in.ops[1])) * static_cast<W>(t.get<T>(in.ops[2]))));
+  t.set<Wide<T>>(in.ops[0], wide_product(t.get<T>(in.ops[1]), t.get<T>(in.ops[2])));
 }
+// mul.wide.type d, a, b of plain registers (alu.hpp, Registers), b a register or a literal.
+template <class T, bool kImmediate>
+struct MulWideRegisters {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return mul_wide<T>(t, in);
+    plain(t, in);
+  }
+  static void plain(Thread& t, const Instruction& in) {
+    t.put_reg(in.ops[0].slot, wide_product(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2])));
+  }
+};
 
 // mad.lo/.hi/.wide, fma.rn, mad.rn (float)
 template <class T>
@@ -303,9 +318,9 @@ bool decode_mul(const Opcode& op, Instruction& in, std::string& why) {
   in.modifiers.set(float_modifiers(op, kHalfMul));
   if (Handler h = packed(in.type, kHalfMul)) return typed(op, in, why, h);
   if (op.has("wide"))
-    return typed(op, in, why, by_int(in.type, []<class T>() -> Handler {
+    return typed(op, in, why, by_int(in.type, [&]<class T>() -> Handler {
                    if constexpr (sizeof(T) >= 8) return nullptr;
-                   else return &mul_wide<T>;
+                   else return plain_or<MulWideRegisters, T>(in, 3, true, &mul_wide<T>);
                  }));
   if (op.has("hi")) return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &binary<T, MulHi>; }));
   return typed(op, in, why, arith_binary<MulLo>(in));

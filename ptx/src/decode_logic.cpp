@@ -35,31 +35,77 @@ struct Cnot {
 
 // pred operands of and/or/xor/not are 0/1 in the slot.
 template <class Op>
+bool logic_of(bool a, bool b) {
+  if constexpr (std::is_same_v<Op, Not>) return !a;
+  else if constexpr (std::is_same_v<Op, And>) return a && b;
+  else if constexpr (std::is_same_v<Op, Or>) return a || b;
+  else return a != b;
+}
+template <class Op>
 void logic_pred(Thread& t, const Instruction& in) {
   const bool a = t.pred(in.ops[1]);
   const bool b = in.ops.size() > 2 ? t.pred(in.ops[2]) : false;
-  bool r;
-  if constexpr (std::is_same_v<Op, Not>) r = !a;
-  else if constexpr (std::is_same_v<Op, And>) r = a && b;
-  else if constexpr (std::is_same_v<Op, Or>) r = a || b;
-  else r = a != b;
-  t.set<bool>(in.ops[0], r);
+  t.set<bool>(in.ops[0], logic_of<Op>(a, b));
+}
+// and/or/xor/not.pred of plain predicate registers, none negated (alu.hpp, Registers).
+template <class Op>
+struct PredRegisters {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return logic_pred<Op>(t, in);
+    plain(t, in);
+  }
+  static void plain(Thread& t, const Instruction& in) {
+    const bool a = (t.reg<std::uint32_t>(in.ops[1].slot) & 1u) != 0;
+    const bool b = in.ops.size() > 2 && (t.reg<std::uint32_t>(in.ops[2].slot) & 1u) != 0;
+    t.put_reg(in.ops[0].slot, logic_of<Op>(a, b));
+  }
+};
+template <class Op>
+Handler pred_logic(const Instruction& in) {
+  for (const Operand& o : in.ops)
+    if (o.kind != Operand::Kind::reg || o.negate) return &logic_pred<Op>;
+  return with_warp_form<PredRegisters<Op>>();
 }
 
-template <class T>
-void shl(Thread& t, const Instruction& in) {
-  const std::uint32_t s = t.get<std::uint32_t>(in.ops[2]);
-  using U = std::make_unsigned_t<T>;
-  t.set<T>(in.ops[0], s >= 8 * sizeof(T) ? T(0) : static_cast<T>(static_cast<U>(t.get<T>(in.ops[1])) << s));
+// shl and shr by a .u32 amount s (PTX #logic-and-shift-instructions-shl, -shr): an amount past the
+// width shifts every bit out (shr.sN: fills with the sign).
+struct Shl {
+  template <class T>
+  T operator()(T a, std::uint32_t s) const {
+    using U = std::make_unsigned_t<T>;
+    return s >= 8 * sizeof(T) ? T(0) : static_cast<T>(static_cast<U>(a) << s);
+  }
+};
+struct Shr {
+  template <class T>
+  T operator()(T a, std::uint32_t s) const {
+    if constexpr (std::is_signed_v<T>) return static_cast<T>(a >> (s >= 8 * sizeof(T) ? 8 * sizeof(T) - 1 : s));
+    else return s >= 8 * sizeof(T) ? T(0) : static_cast<T>(a >> s);
+  }
+};
+template <class T, class Shift>
+void shift(Thread& t, const Instruction& in) {
+  t.set<T>(in.ops[0], Shift{}(t.get<T>(in.ops[1]), t.get<std::uint32_t>(in.ops[2])));
 }
-template <class T>
-void shr(Thread& t, const Instruction& in) {
-  const std::uint32_t s = t.get<std::uint32_t>(in.ops[2]);
-  const T a = t.get<T>(in.ops[1]);
-  if constexpr (std::is_signed_v<T>)
-    t.set<T>(in.ops[0], static_cast<T>(a >> (s >= 8 * sizeof(T) ? 8 * sizeof(T) - 1 : s)));
-  else
-    t.set<T>(in.ops[0], s >= 8 * sizeof(T) ? T(0) : static_cast<T>(a >> s));
+// shl/shr.type d, a, s of plain registers (alu.hpp, Registers), s a register or a literal.
+template <class Shift>
+struct ShiftRegisters {
+  template <class T, bool kImmediate>
+  struct Of {
+    static void run(Thread& t, const Instruction& in) {
+      if (t.shadowed()) [[unlikely]] return shift<T, Shift>(t, in);
+      plain(t, in);
+    }
+    static void plain(Thread& t, const Instruction& in) {
+      t.put_reg(in.ops[0].slot, Shift{}(t.reg<T>(in.ops[1].slot), last_source<std::uint32_t, kImmediate>(t, in.ops[2])));
+    }
+  };
+};
+template <class Shift>
+Handler shift_handler(const Instruction& in) {
+  return by_int(in.type, [&]<class T>() -> Handler {
+    return plain_or<ShiftRegisters<Shift>::template Of, T>(in, 3, true, &shift<T, Shift>);
+  });
 }
 template <class T>
 void popc(Thread& t, const Instruction& in) {
@@ -202,7 +248,7 @@ void shf(Thread& t, const Instruction& in) {
 // and/or/xor/not/cnot: predicates as booleans (cnot as not), integers bitwise.
 template <class Op>
 bool decode_logic(const Opcode& op, Instruction& in, std::string& why) {
-  if (in.type == Type::pred) return typed(op, in, why, &logic_pred<std::conditional_t<std::is_same_v<Op, Cnot>, Not, Op>>);
+  if (in.type == Type::pred) return typed(op, in, why, pred_logic<std::conditional_t<std::is_same_v<Op, Cnot>, Not, Op>>(in));
   if constexpr (std::is_same_v<Op, Not> || std::is_same_v<Op, Cnot>)
     return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &unary<T, Op>; }));
   else
@@ -218,10 +264,10 @@ bool decode_not(const Opcode& op, Instruction& in, std::string& why) { return de
 bool decode_cnot(const Opcode& op, Instruction& in, std::string& why) { return decode_logic<Cnot>(op, in, why); }
 
 bool decode_shl(const Opcode& op, Instruction& in, std::string& why) {
-  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &shl<T>; }));
+  return typed(op, in, why, shift_handler<Shl>(in));
 }
 bool decode_shr(const Opcode& op, Instruction& in, std::string& why) {
-  return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &shr<T>; }));
+  return typed(op, in, why, shift_handler<Shr>(in));
 }
 bool decode_popc(const Opcode& op, Instruction& in, std::string& why) {
   return typed(op, in, why, by_int(in.type, []<class T>() -> Handler { return &popc<T>; }));

@@ -92,7 +92,12 @@ void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t gro
     // The handler's warp form, where it has one, for as many lanes as it can; for the rest the handler
     // for every lane in a row (its indirect call predicted, as a lane's own run of different handlers
     // was not).
-    const std::uint32_t each = in.warp ? in.warp(lanes.data(), group, in) : group;
+    std::uint32_t each = group;
+    if (in.warp) {
+      if (jumped)  // a branch's warp form moves the pc of the lanes it takes
+        for (std::uint32_t m = group; m; m &= m - 1) lanes[static_cast<std::size_t>(std::countr_zero(m))]->pc_ = pc + 1;
+      each = in.warp(lanes.data(), group, in);
+    }
     for (std::uint32_t m = each; m; m &= m - 1) {
       Thread& t = *lanes[static_cast<std::size_t>(std::countr_zero(m))];
       running = &t;
