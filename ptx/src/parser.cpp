@@ -506,7 +506,10 @@ class Parser {
     error("the end of the file", "'}' closing " + f.name);
   }
 
-  // .reg .type name, name<N>, ...: one 64-bit slot per register, two for .b128.
+  // .reg .type name, name<N>, ...: one 64-bit slot per register, two for .b128. A function's slots
+  // are at most kMaxRegisterSlots (compilers declare thousands; every thread holds them all): a
+  // count past that wrapped the 32-bit total (fuzz_ptx_module, AddressSanitizer).
+  static constexpr std::uint64_t kMaxRegisterSlots = std::uint64_t{1} << 20;
   void registers(Function& f) {
     const std::string_view type = word();
     const std::uint32_t slots = type == ".b128" ? 2 : 1;
@@ -515,12 +518,18 @@ class Parser {
     do {
       const std::string name(word());
       if (accept("<")) {
-        const auto n = static_cast<std::uint32_t>(number());
+        const std::uint64_t count = number();
+        if (count > (kMaxRegisterSlots - f.registers) / slots)
+          error(".reg " + name + "<" + std::to_string(count) + ">",
+                "at most " + std::to_string(kMaxRegisterSlots) + " register slots in a function (a .b128 takes two)");
+        const auto n = static_cast<std::uint32_t>(count);
         expect(">");
         scopes_[current_].ranges[name] = {f.registers, n, slots};
         f.register_names.push_back({name, f.registers, n, slots, true});
         f.registers += n * slots;
       } else {
+        if (f.registers + slots > kMaxRegisterSlots)
+          error(".reg " + name, "at most " + std::to_string(kMaxRegisterSlots) + " register slots in a function");
         scopes_[current_].regs[name] = f.registers;
         f.register_names.push_back({name, f.registers, 1, slots, false});
         f.registers += slots;

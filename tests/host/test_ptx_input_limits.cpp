@@ -123,3 +123,18 @@ TEST_CASE("a module's large .global arrays cost memory only where they are writt
   }
   CHECK(peak_kib() - before < 4 * 3221225472L / 1024 / 16);
 }
+
+TEST_CASE("a register count past the limit is an error naming it, not a wrapped count") {
+  // %p<33333333333333333333333333333335> (2^64 - 1 once read) wrapped the function's 32-bit slot
+  // total below its first slot, and the predicate map's fill got a negative size (AddressSanitizer,
+  // fuzz_ptx_module).
+  const auto kernel = [](const std::string& regs) {
+    return std::string(kHeader) + ".visible .entry k()\n{\n" + regs + "\n\tret;\n}\n";
+  };
+  CHECK(error_of(kernel("\t.reg .pred \t%p<33333333333333333333333333333335>;")) ==
+        "PTX = deep.ptx:6: .reg %p<18446744073709551615> is invalid: at most 1048576 register slots in a function "
+        "(a .b128 takes two)");
+  CHECK(error_of(kernel("\t.reg .b32 \t%r<1048000>;\n\t.reg .b128 \t%q<300>;")) ==
+        "PTX = deep.ptx:7: .reg %q<300> is invalid: at most 1048576 register slots in a function (a .b128 takes two)");
+  CHECK(error_of(kernel("\t.reg .b32 \t%r<1048576>;")) == "(no error)");
+}
