@@ -147,7 +147,7 @@ struct Abs {
   }
 };
 
-// mul.wide: the product at twice the width, exact.
+// mul.wide: the product at twice the width, exact (PTX #integer-arithmetic-instructions-mul).
 template <class T>
 Wide<T> wide_product(T a, T b) {
   return static_cast<Wide<T>>(static_cast<Wide<T>>(a) * static_cast<Wide<T>>(b));
