@@ -278,11 +278,7 @@ Handler plain_or(const Instruction& in, std::size_t n, bool plain, Handler check
 template <class Op>
 struct BinaryRegisters {
   template <class T, bool kImmediate>
-  struct Of {
-    static void run(Thread& t, const Instruction& in) {
-      if (t.shadowed()) [[unlikely]] return binary<T, Op>(t, in);
-      plain(t, in);
-    }
+  struct Of : CheckedOrPlain<Of<T, kImmediate>, &binary<T, Op>> {
     static void plain(Thread& t, const Instruction& in) {
       const T r = Op{}(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2]));
       if constexpr (std::is_floating_point_v<T>) t.put_reg(in.ops[0].slot, finish(r, false, false));

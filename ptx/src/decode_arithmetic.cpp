@@ -158,11 +158,7 @@ void mul_wide(Thread& t, const Instruction& in) {
 }
 // mul.wide.type d, a, b of plain registers (alu.hpp, Registers), b a register or a literal.
 template <class T, bool kImmediate>
-struct MulWideRegisters {
-  static void run(Thread& t, const Instruction& in) {
-    if (t.shadowed()) [[unlikely]] return mul_wide<T>(t, in);
-    plain(t, in);
-  }
+struct MulWideRegisters : CheckedOrPlain<MulWideRegisters<T, kImmediate>, &mul_wide<T>> {
   static void plain(Thread& t, const Instruction& in) {
     t.put_reg(in.ops[0].slot, wide_product(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2])));
   }
@@ -191,11 +187,7 @@ void fma_float(Thread& t, const Instruction& in) {
 }
 // fma.rn.type d, a, b, c of plain registers (alu.hpp, Registers), c a register or a literal.
 template <class T, bool kImmediate>
-struct FmaRegisters {
-  static void run(Thread& t, const Instruction& in) {
-    if (t.shadowed()) [[unlikely]] return fma_float<T>(t, in);
-    plain(t, in);
-  }
+struct FmaRegisters : CheckedOrPlain<FmaRegisters<T, kImmediate>, &fma_float<T>> {
   static void plain(Thread& t, const Instruction& in) {
     const T r = std::fma(t.reg<T>(in.ops[1].slot), t.reg<T>(in.ops[2].slot), last_source<T, kImmediate>(t, in.ops[3]));
     t.put_reg(in.ops[0].slot, finish(r, false, false));

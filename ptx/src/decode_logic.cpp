@@ -49,11 +49,7 @@ void logic_pred(Thread& t, const Instruction& in) {
 }
 // and/or/xor/not.pred of plain predicate registers, none negated (alu.hpp, Registers).
 template <class Op>
-struct PredRegisters {
-  static void run(Thread& t, const Instruction& in) {
-    if (t.shadowed()) [[unlikely]] return logic_pred<Op>(t, in);
-    plain(t, in);
-  }
+struct PredRegisters : CheckedOrPlain<PredRegisters<Op>, &logic_pred<Op>> {
   static void plain(Thread& t, const Instruction& in) {
     const bool a = (t.reg<std::uint32_t>(in.ops[1].slot) & 1u) != 0;
     const bool b = in.ops.size() > 2 && (t.reg<std::uint32_t>(in.ops[2].slot) & 1u) != 0;
@@ -91,11 +87,7 @@ void shift(Thread& t, const Instruction& in) {
 template <class Shift>
 struct ShiftRegisters {
   template <class T, bool kImmediate>
-  struct Of {
-    static void run(Thread& t, const Instruction& in) {
-      if (t.shadowed()) [[unlikely]] return shift<T, Shift>(t, in);
-      plain(t, in);
-    }
+  struct Of : CheckedOrPlain<Of<T, kImmediate>, &shift<T, Shift>> {
     static void plain(Thread& t, const Instruction& in) {
       t.put_reg(in.ops[0].slot, Shift{}(t.reg<T>(in.ops[1].slot), last_source<std::uint32_t, kImmediate>(t, in.ops[2])));
     }

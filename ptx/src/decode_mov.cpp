@@ -14,11 +14,7 @@ void mov(Thread& t, const Instruction& in) {
 }
 // mov.type d, a of plain registers (alu.hpp, Registers), a an immediate or a register.
 template <class T, bool kImmediate>
-struct MovRegisters {
-  static void run(Thread& t, const Instruction& in) {
-    if (t.shadowed()) [[unlikely]] return mov<T>(t, in);
-    plain(t, in);
-  }
+struct MovRegisters : CheckedOrPlain<MovRegisters<T, kImmediate>, &mov<T>> {
   static void plain(Thread& t, const Instruction& in) {
     t.put_reg(in.ops[0].slot, last_source<T, kImmediate>(t, in.ops[1]));
   }

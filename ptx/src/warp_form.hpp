@@ -33,6 +33,15 @@ std::uint32_t on_lanes(Thread* const* lanes, std::uint32_t mask, const Instructi
   }
   return left;
 }
+// A Registers form's handler (alu.hpp), Fast::run for a Fast deriving from it: the checked handler
+// while the thread holds a register pending or undefined, else Self::plain.
+template <class Self, Handler kChecked>
+struct CheckedOrPlain {
+  static void run(Thread& t, const Instruction& in) {
+    if (t.shadowed()) [[unlikely]] return kChecked(t, in);
+    Self::plain(t, in);
+  }
+};
 // Fast::run, its warp form recorded (once).
 template <class Fast>
 Handler with_warp_form() {
