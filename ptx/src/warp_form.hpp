@@ -1,8 +1,8 @@
 #pragma once
 // A handler's warp form (Instruction::warp) made from the handler's common case: a struct Fast whose
 // run is the handler and whose plain is the case, for a thread holding no register pending or
-// undefined, that needs none of run's checks. Registers forms (alu.hpp) and ld.global of one
-// register (decode_memory.cpp) have one.
+// undefined, that needs none of run's checks. The Registers forms (alu.hpp and the decoders'), bra
+// (decode_control.cpp) and ld.global of one register (decode_memory.cpp) have one.
 #include <bit>
 #include <cstdint>
 #include <type_traits>
@@ -33,6 +33,7 @@ std::uint32_t on_lanes(Thread* const* lanes, std::uint32_t mask, const Instructi
   }
   return left;
 }
+
 // A Registers form's handler (alu.hpp), Fast::run for a Fast deriving from it: the checked handler
 // while the thread holds a register pending or undefined, else Self::plain.
 template <class Self, Handler kChecked>
@@ -42,6 +43,7 @@ struct CheckedOrPlain {
     Self::plain(t, in);
   }
 };
+
 // Fast::run, its warp form recorded (once).
 template <class Fast>
 Handler with_warp_form() {
@@ -49,4 +51,5 @@ Handler with_warp_form() {
   (void)recorded;
   return &Fast::run;
 }
+
 }  // namespace tcgen::ptx
