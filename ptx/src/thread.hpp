@@ -213,20 +213,21 @@ class Thread {
   // The allocation the thread's last global access hit is tried inline (a loop's accesses mostly
   // stay in one); the rest is host_bytes_search.
   const std::uint8_t* host_bytes(std::uint64_t addr, std::uint64_t n, bool write, const Instruction& in) const {
-    const Allocation& a = grid_.memory[last_allocation_];
-    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
-    if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin) && (a.writable || !write))
-        [[likely]]
+    if (in_last_allocation(addr, n, write)) [[likely]]
       return reinterpret_cast<const std::uint8_t*>(addr);
     return host_bytes_search(addr, n, write, in);
+  }
+  // Whether [addr, addr + n) lies in the allocation this thread's last global access hit (writable,
+  // for a write).
+  bool in_last_allocation(std::uint64_t addr, std::uint64_t n, bool write) const {
+    const Allocation& a = grid_.memory[last_allocation_];
+    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
+    return addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin) && (a.writable || !write);
   }
   // A global load's common case, for a warp form (warp_form.hpp): aligned, in the allocation this
   // thread's last global access hit, no timing trace. False, nothing done, for the rest.
   bool load_global_fast(std::uint64_t addr, void* out, std::uint32_t n) {
-    const Allocation& a = grid_.memory[last_allocation_];
-    const auto begin = reinterpret_cast<std::uint64_t>(a.data);
-    if ((addr & (n - 1)) != 0 || touched_ || addr < begin || addr - begin > a.bytes || n > a.bytes - (addr - begin))
-      return false;
+    if ((addr & (n - 1)) != 0 || touched_ || !in_last_allocation(addr, n, false)) return false;
     std::memcpy(out, reinterpret_cast<const void*>(addr), n);
     note_global_load(addr, out, n);
     return true;
