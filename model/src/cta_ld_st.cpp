@@ -107,6 +107,7 @@ WarpRegisters Cta::ld(int warp, const LdStAccess& a, const std::array<std::uint3
   });
   const std::uint32_t id = issue_op(OpKind::ld, keys_.ld(warp), warp, -1, issue.instruction, lanes(a.shape));
   warps_[warp].ld_last = id;
+  warps_[warp].released.complete.raise(keys_.ld_issued(warp), id + 1);  // what its next arrival publishes
   for_each_cell(a, base, [&](int, int, int, int lane, int col) { tmem_.set_reader(lane, col, id); });
   return regs;
 }

@@ -25,6 +25,14 @@ std::string shape_name(std::uint32_t d_tmem, int m, int n, MmaKind kind) {
          std::to_string(m) + " N" + std::to_string(n) + ", kind::" + name(kind);
 }
 
+// The two rules of a tcgen05.st or ld that another warp's access finds unwaited, and its wait.
+struct WaitRules {
+  std::uint64_t done;  // the issuing warp's own st or ld with id below this are complete
+  Rule without_wait, published_unwaited;
+  const char* wait;
+  const char* touched;
+};
+
 }  // namespace
 
 std::string Cta::commit_state(const AsyncOp& op, std::uint32_t id, int warp) const {
@@ -83,15 +91,31 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
     ws.effective.complete.raise(op.issuer, std::max(ws.effective.complete.at(unfenced), ws.pending.complete.at(unfenced)));
   };
 
+  // Another warp's tcgen05.st or ld, which must be complete (require_complete). Where only its issue reached
+  // this warp, through the issuer's barrier or arrival before its wait::st or wait::ld, a PTX letter: as if
+  // waited (77_blackwell_fmha's statistics tcgen05.st, 77_blackwell_fmha_gen's correction tcgen05.ld).
+  auto require_waited = [&](const AsyncOp& op, std::uint32_t id, const WaitRules& rules, auto said,
+                            const char* unordered) {
+    const auto known = [&](int key) { return w.effective.knows_complete(key, id) || w.pending.knows_complete(key, id); };
+    const bool waited = known(op.issuer) || known(Issuers::unfenced(op.issuer));
+    if (!waited && known(Issuers::issued(op.issuer))) {
+      raise(ModelError(issue, rules.published_unwaited, "cell", cell_name(lane, column),
+                       said() + ", which then reached " + warp_name(warp) +
+                           " through a barrier or mbarrier arrival without " + rules.wait + " before it."));
+      state(warp).effective.complete.raise(op.issuer, id + 1);  // unless an error, as if waited and fenced
+      return;
+    }
+    if (!waited && id >= rules.done)
+      raise(ModelError(issue, rules.without_wait, "cell", cell_name(lane, column),
+                       said() + ", which has not executed " + rules.wait + " since."));
+    require_complete(op, id, rules.touched, [&] { return said() + unordered; });
+  };
+
   if (c.writer != 0) {
     const AsyncOp& op = ops_[c.writer - 1];
     auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
     const bool by_mma = touch == Touch::mma_read || touch == Touch::mma_write;
     if (op.kind == OpKind::st && touch != Touch::st) {
-      const int issued = Issuers::issued(op.issuer);
-      const bool published = !same_warp(op) && (w.effective.knows_complete(issued, c.writer) ||
-                                                 w.pending.knows_complete(issued, c.writer));
-      // Not waited for, and not yet let through by this warp (the letter below, once).
       const bool unwaited = c.writer >= warps_[op.warp].st_done && !w.effective.knows_complete(op.issuer, c.writer);
       if (unwaited && same_warp(op) && touch == Touch::ld) {
         // One warp's st then ld of the same cells: PTX orders them only through wait::st; CUTLASS's
@@ -99,18 +123,14 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
         raise(ModelError(issue, Rule::st_read_back_unwaited, "cell", cell_name(lane, column),
                          writer() + ", which reads it back with no tcgen05.wait::st between."));
         state(warp).effective.complete.raise(op.issuer, c.writer + 1);
-      } else if (unwaited) {
-        if (!published)
-          raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
-                           writer() + ", which has not executed tcgen05.wait::st since."));
-        raise(ModelError(issue, Rule::st_published_unwaited, "cell", cell_name(lane, column),
-                          writer() + ", which then reached " + warp_name(warp) +
-                              " through a barrier or mbarrier arrival without tcgen05.wait::st before it."));
-        WarpState& ws = state(warp);  // unless an error, as if waited, fenced and published
-        ws.effective.complete.raise(op.issuer, c.writer + 1);
+      } else if (unwaited && same_warp(op)) {
+        raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
+                         writer() + ", which has not executed tcgen05.wait::st since."));
       }
       if (!same_warp(op))
-        require_complete(op, c.writer, "wrote", [&] { return writer() + ", and nothing orders this access after it."; });
+        require_waited(op, c.writer, {warps_[op.warp].st_done, Rule::st_without_wait, Rule::st_published_unwaited,
+                                      "tcgen05.wait::st", "wrote"},
+                       writer, ", and nothing orders this access after it.");
     } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {
       // Strict mode: not a pipelined pair, so the earlier mma must be complete.
       require(w.effective.knows_complete(op.issuer, c.writer),
@@ -154,12 +174,13 @@ void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int
   if (c.reader != 0 && (touch == Touch::mma_write || touch == Touch::cp)) {
     const AsyncOp& op = ops_[c.reader - 1];
     auto reader = [&] { return "it is read by " + op.instruction + " of " + by(op.warp, -1); };
-    if (c.reader >= warps_[op.warp].ld_done)
+    if (same_warp(op) && c.reader >= warps_[op.warp].ld_done)
       raise(ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
                        reader() + ", which has not executed tcgen05.wait::ld since."));
     if (!same_warp(op))
-      require_complete(op, c.reader, "read",
-                       [&] { return reader() + ", and nothing orders this write after that read."; });
+      require_waited(op, c.reader, {warps_[op.warp].ld_done, Rule::ld_without_wait, Rule::ld_published_unwaited,
+                                    "tcgen05.wait::ld", "read"},
+                     reader, ", and nothing orders this write after that read.");
   }
 }
 

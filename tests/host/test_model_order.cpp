@@ -136,13 +136,15 @@ TEST_CASE("a waited tcgen05.st handed to the MMA warp by an mbarrier without fen
     constexpr std::uint32_t kP = 0x10;  // softmax warps 1-3 -> the MMA warp 0
     k.cta.mbarrier_init({0, 0}, kP, 3);
     const LdStAccess x8{LdStShape::s32x32b, 8};
-    for (int w = 0; w < 4; ++w) k.cta.st(w, x8, k.tmem + taddr(32 * w, 256), regs_of(x8, 0x3F803F80u));
+    const auto store = [&](int w) { k.cta.st(w, x8, k.tmem + taddr(32 * w, 256), regs_of(x8, 0x3F803F80u)); };
+    for (int w : {0, 2, 3}) store(w);
     auto mma_ts = [&] {
       k.cta.mma_ts({0, 0}, MmaKind::f16, k.tmem + 64, k.tmem + 256, k.B.desc(0), idesc(k.id), false);
     };
     k.cta.wait_st(0);
-    // The true fault stays one: warp 1 arrives before its wait::st, so nothing it published covers P.
+    // The true fault stays one: warp 1 arrives before it stores, so nothing it published covers P.
     k.cta.mbarrier_arrive({1, 0}, kP);
+    store(1);
     k.cta.wait_st(1);
     for (int w = 2; w < 4; ++w) {
       k.cta.wait_st(w);
@@ -194,6 +196,40 @@ TEST_CASE("a tcgen05.st published by an mbarrier arrival before its wait::st: a 
   // A store no barrier or arrival has carried stays the fault (st_without_wait, above).
   k.cta.st(1, x8, k.tmem + taddr(32, 256), regs_of(x8, 0x3F803F80u));
   expect_rule(mma_ts, Rule::st_without_wait, {"of warp 1", "has not executed tcgen05.wait::st"});
+}
+
+TEST_CASE("a tcgen05.ld published by an mbarrier arrival before its wait::ld: a PTX letter") {
+  // CUTLASS's 77_blackwell_fmha_gen (B200s): the correction warp loads the final row statistics and
+  // releases them at once; its wait::ld comes later. The MMA warp learns of it through two mbarriers.
+  for (const bool waited_after : {false, true}) {
+    CAPTURE(waited_after);
+    MmaIssued k;
+    constexpr std::uint32_t kFree = 0x10;  // warp 1 -> the MMA warp 0
+    k.cta.mbarrier_init({0, 0}, kFree, 1);
+    k.cta.commit({0, 0}, Kernel::kMbar);
+    k.await(1, 0);
+    k.cta.ld(1, kX4, k.tmem + taddr(32, 0));
+    k.cta.mbarrier_arrive({1, 0}, kFree);
+    if (waited_after) k.cta.wait_ld(1);
+    REQUIRE(k.cta.mbarrier_try_wait(0, kFree, 0));
+    k.cta.fence_after_thread_sync(0);
+    // Counted once for the load's cells, then as if waited: the MMA overwrites them.
+    expect_letter(k.cta, [&] { k.mma({0, 0}, false); }, Rule::ld_published_unwaited,
+                  {"it is read by tcgen05.ld.sync.aligned.32x32b.x4.b32 of warp 1", "reached warp 0",
+                   "without tcgen05.wait::ld before it"});
+    CHECK(k.cta.warnings().at(Rule::ld_published_unwaited).count == 1);
+    // A load issued after the arrival the MMA warp saw stays the fault, waited for or not.
+    k.cta.commit({0, 0}, Kernel::kMbar);
+    k.await(1, 1);
+    k.cta.ld(1, kX4, k.tmem + taddr(32, 0));
+    if (waited_after) {
+      k.cta.wait_ld(1);
+      expect_rule([&] { k.mma({0, 0}, false); }, Rule::unordered_tmem_access,
+                  {"warp 1", "nothing orders this write after that read"});
+    } else {
+      expect_rule([&] { k.mma({0, 0}, false); }, Rule::ld_without_wait, {"of warp 1", "has not executed tcgen05.wait::ld"});
+    }
+  }
 }
 
 TEST_CASE("tcgen05.ld -> tcgen05.mma into the same cells needs tcgen05.wait::ld") {

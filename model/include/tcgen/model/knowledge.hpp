@@ -40,10 +40,12 @@ struct Issuers {
   constexpr int st_unfenced(int warp) const { return base + 1024 + 64 + warp; }
   constexpr int ld_unfenced(int warp) const { return base + 2048 + 64 + warp; }
   static constexpr int unfenced(int st_or_ld_issuer) { return st_or_ld_issuer + 64; }
-  // The warp's tcgen05.st issued so far, waited for or not, as its next barrier or arrival publishes
-  // them: to read them so is Rule::st_published_unwaited. issued(st(w)) == st_issued(w).
+  // The warp's tcgen05.st (ld) issued so far, waited for or not, as its next barrier or arrival
+  // publishes them: to read (overwrite) their cells so is Rule::st_published_unwaited
+  // (ld_published_unwaited). issued(st(w)) == st_issued(w), likewise for ld.
   constexpr int st_issued(int warp) const { return base + 1024 + 128 + warp; }
-  static constexpr int issued(int st_issuer) { return st_issuer + 128; }
+  constexpr int ld_issued(int warp) const { return base + 2048 + 128 + warp; }
+  static constexpr int issued(int st_or_ld_issuer) { return st_or_ld_issuer + 128; }
   // The addresses the warp's tcgen05.alloc stored: its next arrival publishes them (numbered per CTA).
   constexpr int alloc_store(int warp) const { return base + 1024 + 192 + warp; }
   // The peer CTA's thread (warp, lane), issuing the half of a cta_group::2 operation that lands here.

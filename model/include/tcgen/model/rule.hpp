@@ -68,6 +68,10 @@ enum class Severity { fault, letter, convention };
   X(st_published_unwaited, "tcgen05-instructions-tcgen05-wait",                                                      \
     "cells written by tcgen05.st may be read by another warp only after the writing warp's tcgen05.wait::st, "       \
     "not merely after its next barrier or mbarrier arrival", letter)                                                 \
+  /* 77_blackwell_fmha_gen's correction warp loads the final row statistics and releases them at once */            \
+  X(ld_published_unwaited, "tcgen05-instructions-tcgen05-wait",                                                      \
+    "cells read by tcgen05.ld may be overwritten by another warp only after the reading warp's tcgen05.wait::ld, "   \
+    "not merely after its next barrier or mbarrier arrival", letter)                                                 \
   X(ld_without_wait, "tcgen05-instructions-tcgen05-wait",                                                            \
     "cells that tcgen05.ld reads may be overwritten by tcgen05.mma or tcgen05.cp only after tcgen05.wait::ld", fault)\
   X(unordered_tmem_access, "tcgen05-memory-consistency-model",                                                       \
