@@ -243,51 +243,49 @@ void guard_trace(const std::string& trace, bool force, std::span<const std::stri
   }
 }
 
-}  // namespace
-
-const std::span<const Option> run_options{kOptions};
-
-int run_program(std::span<const std::string> args) {
-  if (!args.empty() && wants_help(args.first(1))) {
-    std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
-    return 0;
-  }
+// tcgen run's options, before "--" (parsed by hand: everything after it is the program's).
+struct RunOptions {
   bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false, profile = false;
   std::string seed, threads, watchdog, timing_sms, trace, timing_set;
-  std::size_t i = 0;
+  std::size_t program_at = 0;  // the program's index in the arguments
+};
+
+RunOptions parse_run_options(std::span<const std::string> args) {
+  RunOptions o;
+  std::size_t& i = o.program_at;
   for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
     if (args[i] == "--") {
       ++i;
       break;
     }
-    if (args[i] == "--strict") strict = true;
-    else if (args[i] == "--quiet") quiet = true;
-    else if (args[i] == "--json") json = true;
-    else if (args[i] == "--force") force = true;
+    if (args[i] == "--strict") o.strict = true;
+    else if (args[i] == "--quiet") o.quiet = true;
+    else if (args[i] == "--json") o.json = true;
+    else if (args[i] == "--force") o.force = true;
     else if (args[i] == "--seed" && i + 1 < args.size())
-      seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
+      o.seed = std::to_string(parse_integer("seed", args[++i], 0, INT64_MAX));
     else if (args[i] == "--threads" && i + 1 < args.size())
-      threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
+      o.threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
     else if (args[i] == "--watchdog" && i + 1 < args.size())
-      watchdog = std::to_string(parse_integer("watchdog", args[++i], 0, std::int64_t{1} << 50));
-    else if (args[i] == "--timing") timing = true;
-    else if (args[i] == "--profile") profile = true;
+      o.watchdog = std::to_string(parse_integer("watchdog", args[++i], 0, std::int64_t{1} << 50));
+    else if (args[i] == "--timing") o.timing = true;
+    else if (args[i] == "--profile") o.profile = true;
     else if (args[i] == "--provenance" && i + 1 < args.size()) {
       if (args[i + 1] != "on" && args[i + 1] != "off") fail("--provenance", args[i + 1], "expected on or off");
-      provenance = args[++i] == "on";
+      o.provenance = args[++i] == "on";
     }
     else if (args[i] == "--timing-sms" && i + 1 < args.size())
-      timing_sms = std::to_string(parse_integer("timing-sms", args[++i], 1, 148)), timing = true;
+      o.timing_sms = std::to_string(parse_integer("timing-sms", args[++i], 1, 148)), o.timing = true;
     else if (args[i] == "--timing-set" && i + 1 < args.size()) {
       const std::string& pair = args[++i];
       const std::size_t eq = pair.find('=');
       if (eq == std::string::npos) fail("timing-set", pair, "NAME=VALUE, e.g. l2_bytes_per_cycle=64");
       timing::Machine scratch;  // the name and value checked now, not in the program
       timing::set_constant(scratch, pair.substr(0, eq), parse_positive("timing-set " + pair.substr(0, eq), pair.substr(eq + 1), "64", 1e18));
-      timing_set += (timing_set.empty() ? "" : ",") + pair;
-      timing = true;
+      o.timing_set += (o.timing_set.empty() ? "" : ",") + pair;
+      o.timing = true;
     } else if (args[i] == "--trace" && i + 1 < args.size())
-      trace = std::filesystem::absolute(args[++i]).string(), timing = true;
+      o.trace = std::filesystem::absolute(args[++i]).string(), o.timing = true;
     else
       fail("option", args[i],
            "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --provenance on|off, --profile, --timing, --timing-sms N, "
@@ -295,86 +293,66 @@ int run_program(std::span<const std::string> args) {
            "before the program; see tcgen run --help");
   }
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
-  guard_trace(trace, force, args.subspan(i));
-  const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
-  if (!std::filesystem::exists(lib / "libcudart.so.13"))
-    fail("tcgen's CUDA runtime", (lib / "libcudart.so.13").string(), "expected a built libcudart.so.13 (build target tcgen_cudart)");
+  return o;
+}
 
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) fail("pipe", std::strerror(errno), "expected a pipe for the runtime's summary");
+// The child's environment: the options for tcgen's runtime, its library first on the loader's path,
+// and what Triton and CuTe DSL need to run their kernels on it.
+void export_run_environment(const RunOptions& o, const std::filesystem::path& lib, const std::string& dump_dir, int fd) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   std::string path = lib.string();
   if (old && *old) path.append(":").append(old);
-  // Where CuTe DSL leaves the PTX of this run's kernels; removed when the program ends.
-  char dump_template[] = "/tmp/tcgen-run-cute-dsl-XXXXXX";
-  const std::string dump_dir = mkdtemp(dump_template) ? dump_template : "/tmp";
-  const pid_t child = fork();
-  if (child < 0) fail("fork", std::strerror(errno), "expected a child process for the program");
-  if (child == 0) {
-    close(pipe_fds[0]);
-    setenv("LD_LIBRARY_PATH", path.c_str(), 1);
-    setenv("TCGEN_RUN_FD", std::to_string(pipe_fds[1]).c_str(), 1);
-    if (strict) setenv("TCGEN_RUN_STRICT", "1", 1);
-    if (!seed.empty()) setenv("TCGEN_RUN_SEED", seed.c_str(), 1);
-    if (!threads.empty()) setenv("TCGEN_RUN_THREADS", threads.c_str(), 1);
-    if (!watchdog.empty()) setenv("TCGEN_RUN_WATCHDOG", watchdog.c_str(), 1);
-    if (quiet) setenv("TCGEN_RUN_PROGRESS", "0", 1);
-    if (json) setenv("TCGEN_RUN_JSON", "1", 1);
-    if (timing) setenv("TCGEN_RUN_TIMING", "1", 1);
-    if (profile) setenv("TCGEN_RUN_PROFILE", "1", 1);
-    if (!provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);
-    if (!timing_sms.empty()) setenv("TCGEN_RUN_TIMING_SMS", timing_sms.c_str(), 1);
-    if (!trace.empty()) setenv("TCGEN_RUN_TRACE", trace.c_str(), 1);
-    if (!timing_set.empty()) setenv("TCGEN_RUN_TIMING_SET", timing_set.c_str(), 1);
-    // Triton: its ptxas hands back the PTX (run/ptxas_passthrough.sh), its launcher links tcgen's libcuda,
-    // and what it compiles so is cached apart from what it compiles for a GPU.
-    setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);
-    setenv("TRITON_LIBCUDA_PATH", lib.c_str(), 0);
-    setenv("TRITON_CACHE_DIR", triton_cache().c_str(), 0);
-    // CuTe DSL: its JIT host code binds tcgen's runtime library, it leaves each kernel's PTX (with line
-    // info) in a folder of this run's, compiles anew (a kernel from its disk cache leaves none), and the CUDA runtime calls
-    // its Python makes through cuda-python are served by tcgen (run/python/sitecustomize.py).
-    setenv("CUTE_DSL_LIBS", (lib / "cute_dsl" / "libcute_dsl_runtime.so").c_str(), 1);
-    const std::string keep = std::getenv("CUTE_DSL_KEEP") ? std::getenv("CUTE_DSL_KEEP") : "";
-    if (keep.find("ptx") == std::string::npos && keep.find("all") == std::string::npos)
-      setenv("CUTE_DSL_KEEP", (keep.empty() ? "ptx" : keep + ",ptx").c_str(), 1);
-    setenv("CUTE_DSL_DUMP_DIR", dump_dir.c_str(), 0);
-    setenv("CUTE_DSL_NO_CACHE", "1", 0);
-    setenv("CUTE_DSL_LINEINFO", "1", 0);  // .loc lines: reports give the kernel's Python file and line
-    const char* python_path = std::getenv("PYTHONPATH");
-    const std::string site = (lib.parent_path() / "python").string();
-    setenv("PYTHONPATH", (python_path && *python_path ? site + ":" + python_path : site).c_str(), 1);
-    std::vector<char*> argv;
-    for (std::size_t j = i; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    const std::string why = std::string("exec_failed ") + std::strerror(errno) + "\n";
-    if (write(pipe_fds[1], why.data(), why.size()) < 0) _exit(2);
-    _exit(2);
-  }
-  close(pipe_fds[1]);
-  std::string summary;
-  char buf[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) summary.append(buf, static_cast<std::size_t>(n));
-  close(pipe_fds[0]);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (dump_dir != "/tmp") std::filesystem::remove_all(dump_dir);
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+  setenv("TCGEN_RUN_FD", std::to_string(fd).c_str(), 1);
+  if (o.strict) setenv("TCGEN_RUN_STRICT", "1", 1);
+  if (!o.seed.empty()) setenv("TCGEN_RUN_SEED", o.seed.c_str(), 1);
+  if (!o.threads.empty()) setenv("TCGEN_RUN_THREADS", o.threads.c_str(), 1);
+  if (!o.watchdog.empty()) setenv("TCGEN_RUN_WATCHDOG", o.watchdog.c_str(), 1);
+  if (o.quiet) setenv("TCGEN_RUN_PROGRESS", "0", 1);
+  if (o.json) setenv("TCGEN_RUN_JSON", "1", 1);
+  if (o.timing) setenv("TCGEN_RUN_TIMING", "1", 1);
+  if (o.profile) setenv("TCGEN_RUN_PROFILE", "1", 1);
+  if (!o.provenance) setenv("TCGEN_RUN_PROVENANCE", "off", 1);
+  if (!o.timing_sms.empty()) setenv("TCGEN_RUN_TIMING_SMS", o.timing_sms.c_str(), 1);
+  if (!o.trace.empty()) setenv("TCGEN_RUN_TRACE", o.trace.c_str(), 1);
+  if (!o.timing_set.empty()) setenv("TCGEN_RUN_TIMING_SET", o.timing_set.c_str(), 1);
+  // Triton: its ptxas hands back the PTX (run/ptxas_passthrough.sh), its launcher links tcgen's libcuda,
+  // and what it compiles so is cached apart from what it compiles for a GPU.
+  setenv("TRITON_PTXAS_BLACKWELL_PATH", (lib.parent_path() / "bin" / "ptxas").c_str(), 0);
+  setenv("TRITON_LIBCUDA_PATH", lib.c_str(), 0);
+  setenv("TRITON_CACHE_DIR", triton_cache().c_str(), 0);
+  // CuTe DSL: its JIT host code binds tcgen's runtime library, it leaves each kernel's PTX (with line
+  // info) in a folder of this run's, compiles anew (a kernel from its disk cache leaves none), and the CUDA runtime calls
+  // its Python makes through cuda-python are served by tcgen (run/python/sitecustomize.py).
+  setenv("CUTE_DSL_LIBS", (lib / "cute_dsl" / "libcute_dsl_runtime.so").c_str(), 1);
+  const std::string keep = std::getenv("CUTE_DSL_KEEP") ? std::getenv("CUTE_DSL_KEEP") : "";
+  if (keep.find("ptx") == std::string::npos && keep.find("all") == std::string::npos)
+    setenv("CUTE_DSL_KEEP", (keep.empty() ? "ptx" : keep + ",ptx").c_str(), 1);
+  setenv("CUTE_DSL_DUMP_DIR", dump_dir.c_str(), 0);
+  setenv("CUTE_DSL_NO_CACHE", "1", 0);
+  setenv("CUTE_DSL_LINEINFO", "1", 0);  // .loc lines: reports give the kernel's Python file and line
+  const char* python_path = std::getenv("PYTHONPATH");
+  const std::string site = (lib.parent_path() / "python").string();
+  setenv("PYTHONPATH", (python_path && *python_path ? site + ":" + python_path : site).c_str(), 1);
+}
+
+// What tcgen run says once the program has ended, and its exit code: the runtime's summary, or the
+// one sentence that says why there is none; under --json, the JSON object last.
+int report_run_end(const RunOptions& o, std::span<const std::string> args, const std::string& summary, int status) {
   const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   const int code = signal ? 128 + signal : WEXITSTATUS(status);
-  const std::string& program = args[i];
+  const std::string& program = args[o.program_at];
   const Heard heard = parse_heard(summary);
   // Every end says one sentence (or the runtime's summary) and, under --json, one JSON object last.
   const auto finish = [&](const std::string& sentence, const std::string& ended, int exit_code) {
-    if (!sentence.empty() && !(json && ended.empty())) std::cerr << "tcgen run: " << sentence << '\n';
-    if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, ended) << '\n';
+    if (!sentence.empty() && !(o.json && ended.empty())) std::cerr << "tcgen run: " << sentence << '\n';
+    if (o.json) std::cerr << summary_json(heard, args.subspan(o.program_at), code, signal, ended) << '\n';
     return exit_code;
   };
   if (!heard.exec_failed.empty()) {
     std::cerr << "tcgen: " << Error("PROGRAM", program, "expected a program that can be started (" + heard.exec_failed + ")").what()
               << '\n';
-    if (json) std::cerr << summary_json(heard, args.subspan(i), code, signal, "it could not be started") << '\n';
+    if (o.json) std::cerr << summary_json(heard, args.subspan(o.program_at), code, signal, "it could not be started") << '\n';
     return 2;
   }
   if (heard.static_runtime) {  // tcgen's libcuda ended it at its first call for NVIDIA's private tables
@@ -415,9 +393,54 @@ int run_program(std::span<const std::string> args) {
     return finish(program + " never loaded tcgen's CUDA runtime (it exited " + std::to_string(code) +
                       "): build it with -cudart shared (it was linked with the static one, or uses no CUDA)",
                   "it never loaded tcgen's CUDA runtime", 2);
-  if (json) return finish("", "", code);
-  if (!quiet) std::cerr << heard.text;
+  if (o.json) return finish("", "", code);
+  if (!o.quiet) std::cerr << heard.text;
   return code;
+}
+
+}  // namespace
+
+const std::span<const Option> run_options{kOptions};
+
+int run_program(std::span<const std::string> args) {
+  if (!args.empty() && wants_help(args.first(1))) {
+    std::cout << kHelpHead << options_help(kOptions) << kHelpTail;
+    return 0;
+  }
+  const RunOptions o = parse_run_options(args);
+  guard_trace(o.trace, o.force, args.subspan(o.program_at));
+  const std::filesystem::path lib = TCGEN_RUN_LIBDIR;
+  if (!std::filesystem::exists(lib / "libcudart.so.13"))
+    fail("tcgen's CUDA runtime", (lib / "libcudart.so.13").string(), "expected a built libcudart.so.13 (build target tcgen_cudart)");
+
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) fail("pipe", std::strerror(errno), "expected a pipe for the runtime's summary");
+  // Where CuTe DSL leaves the PTX of this run's kernels; removed when the program ends.
+  char dump_template[] = "/tmp/tcgen-run-cute-dsl-XXXXXX";
+  const std::string dump_dir = mkdtemp(dump_template) ? dump_template : "/tmp";
+  const pid_t child = fork();
+  if (child < 0) fail("fork", std::strerror(errno), "expected a child process for the program");
+  if (child == 0) {
+    close(pipe_fds[0]);
+    export_run_environment(o, lib, dump_dir, pipe_fds[1]);
+    std::vector<char*> argv;
+    for (std::size_t j = o.program_at; j < args.size(); ++j) argv.push_back(const_cast<char*>(args[j].c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    const std::string why = std::string("exec_failed ") + std::strerror(errno) + "\n";
+    if (write(pipe_fds[1], why.data(), why.size()) < 0) _exit(2);
+    _exit(2);
+  }
+  close(pipe_fds[1]);
+  std::string summary;
+  char buf[4096];
+  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) summary.append(buf, static_cast<std::size_t>(n));
+  close(pipe_fds[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (dump_dir != "/tmp") std::filesystem::remove_all(dump_dir);
+  return report_run_end(o, args, summary, status);
 }
 
 }  // namespace tcgen::cli
