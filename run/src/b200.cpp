@@ -7,12 +7,12 @@ namespace tcgen::run {
 
 // sm_100, 148 SMs, 232,448 bytes of opt-in shared memory per block (CUDA
 // Programming Guide, compute capability 10.0), 1024 threads per block.
-void b200_properties(cudaDeviceProp* p) {
+void b200_properties(cudaDeviceProp* p, int sms) {
   std::memset(p, 0, sizeof *p);
   std::strcpy(p->name, "NVIDIA B200 (tcgen host model)");
   p->major = 10;
   p->minor = 0;
-  p->multiProcessorCount = kSms;
+  p->multiProcessorCount = sms;
   p->totalGlobalMem = kGlobalMemoryBytes;
   p->sharedMemPerBlock = kSharedPerBlockDefault;
   p->sharedMemPerBlockOptin = kSharedPerBlockOptin;
@@ -34,10 +34,10 @@ void b200_properties(cudaDeviceProp* p) {
   p->clusterLaunch = 1;
 }
 
-bool device_attribute(int* value, int attribute, int device) {
+bool device_attribute(int* value, int attribute, int device, int sms) {
   if (device != 0) return false;
   cudaDeviceProp p;
-  b200_properties(&p);
+  b200_properties(&p, sms);
   switch (static_cast<cudaDeviceAttr>(attribute)) {
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;

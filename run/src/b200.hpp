@@ -18,13 +18,14 @@ inline constexpr int kWarpsPerSm = 64, kCtasPerSm = 32;
 inline constexpr int kSms = 148;
 
 // cudaOccupancyMaxActiveClusters and the driver's: the clusters of `cluster_ctas` CTAs (at least 1:
-// the callers refuse a cluster dimension of 0) the SMs hold at `ctas_per_sm` CTAs each.
-inline int max_active_clusters(int ctas_per_sm, unsigned cluster_ctas) {
-  return static_cast<int>(static_cast<unsigned>(kSms * ctas_per_sm) / cluster_ctas);
+// the callers refuse a cluster dimension of 0) `sms` SMs hold at `ctas_per_sm` CTAs each.
+inline int max_active_clusters(int ctas_per_sm, unsigned cluster_ctas, int sms) {
+  return static_cast<int>(static_cast<unsigned>(sms * ctas_per_sm) / cluster_ctas);
 }
 
-void b200_properties(cudaDeviceProp* p);
+// `sms`: the SMs the device reports, kSms or fewer (tcgen run --sms).
+void b200_properties(cudaDeviceProp* p, int sms);
 // false (and a report) for an attribute not emulated
-bool device_attribute(int* value, int attribute, int device);
+bool device_attribute(int* value, int attribute, int device, int sms);
 
 }  // namespace tcgen::run

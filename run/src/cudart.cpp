@@ -247,12 +247,12 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   const auto guard = tcgen::run::lock_device();
   if (device != 0) return Device::get().result(cudaErrorInvalidDevice);
-  tcgen::run::b200_properties(p);
+  tcgen::run::b200_properties(p, Device::get().sms);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   const auto guard = tcgen::run::lock_device();
-  return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? cudaSuccess
+  return tcgen::run::device_attribute(value, static_cast<int>(attr), device, Device::get().sms) ? cudaSuccess
                                                                                : Device::get().result(cudaErrorInvalidValue);
 }
 // The driver's functions for programs that do not link libcuda (CUTLASS and
@@ -327,7 +327,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* function, 
   const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, function, static_cast<int>(config->blockDim.x * config->blockDim.y * config->blockDim.z),
       config->dynamicSmemBytes);
-  if (e == cudaSuccess) *clusters = tcgen::run::max_active_clusters(per_sm, cluster);
+  if (e == cudaSuccess) *clusters = tcgen::run::max_active_clusters(per_sm, cluster, Device::get().sms);
   return e;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* function, int block_threads,

@@ -110,6 +110,14 @@ Device::Device() {
   if (const char* s = std::getenv("TCGEN_RUN_PROVENANCE"); s && std::strcmp(s, "off") == 0) provenance = false;
   if (const char* s = std::getenv("TCGEN_RUN_TIMING"); (s && *s) || !trace_path.empty()) timing.emplace();
   if (const char* s = std::getenv("TCGEN_RUN_TIMING_SMS"); s && *s) timing_sms = static_cast<int>(std::strtol(s, nullptr, 10));
+  if (const char* s = std::getenv("TCGEN_RUN_SMS"); s && *s) {
+    const long n = std::strtol(s, nullptr, 10);
+    if (n < 1 || n > kSms || timing)
+      report(std::string("TCGEN_RUN_SMS=") + s + ": expected 1 to 148, and no timing (the timing model is a "
+             "148-SM B200); the device reports 148 SMs");
+    else
+      sms = static_cast<int>(n);
+  }
   // NAME=VALUE,...: tcgen run --timing-set, which checked each already.
   if (const char* s = std::getenv("TCGEN_RUN_TIMING_SET"); s && *s && timing) {
     std::string list = s;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "b200.hpp"
 #include "cubin.hpp"
 #include "profile.hpp"
 #include "tcgen/timing/chrome_trace.hpp"
@@ -83,6 +84,9 @@ class Device {
   bool profile = false;  // TCGEN_RUN_PROFILE: tcgen run --profile (Profile)
   bool json_summary = false;  // TCGEN_RUN_JSON: the summary as "json KEY VALUE" lines for tcgen run --json
   std::optional<std::uint64_t> seed;
+  // TCGEN_RUN_SMS: tcgen run --sms, the SMs the device reports, so that a persistent kernel's CTAs
+  // take several tiles of a small problem.
+  int sms = kSms;
   // tcgen run --timing (TCGEN_RUN_TIMING, TCGEN_RUN_TIMING_SMS, TCGEN_RUN_TRACE): each launch's
   // predicted B200 time after it, the timeline of every launch written at exit.
   bool provenance = true;  // TCGEN_RUN_PROVENANCE=off: tcgen run --provenance off

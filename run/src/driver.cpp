@@ -43,13 +43,14 @@ CUresult cuDeviceGet(CUdevice* d, int ordinal) {
 }
 CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attr, CUdevice device) {
   // The runtime's attributes share the driver's numbering.
-  return tcgen::run::device_attribute(value, static_cast<int>(attr), device) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  const int sms = tcgen::run::Device::get().sms;
+  return tcgen::run::device_attribute(value, static_cast<int>(attr), device, sms) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
   if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
   if (!name || length < 1) return CUDA_ERROR_INVALID_VALUE;
   cudaDeviceProp p;
-  tcgen::run::b200_properties(&p);
+  tcgen::run::b200_properties(&p, tcgen::run::Device::get().sms);
   std::snprintf(name, static_cast<std::size_t>(length), "%s", p.name);
   return CUDA_SUCCESS;
 }

@@ -251,7 +251,7 @@ CUresult cuOccupancyMaxActiveClusters(int* clusters, CUfunction f, const CUlaunc
   const CUresult e = cuOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, f, static_cast<int>(config->blockDimX * config->blockDimY * config->blockDimZ), config->sharedMemBytes);
   if (e != CUDA_SUCCESS) return e;
-  *clusters = tcgen::run::max_active_clusters(per_sm, cluster);
+  *clusters = tcgen::run::max_active_clusters(per_sm, cluster, Device::get().sms);
   return CUDA_SUCCESS;
 }
 

@@ -1,6 +1,6 @@
 // A program that calls runtime functions tcgen's libcudart.so.13 exports as NVIDIA's does: managed
 // memory, which is host memory here; the clusters a kernel fits (CUTLASS's examples size their grids
-// so); and a graph, which tcgen does not emulate: the call returns cudaErrorNotSupported and tcgen run
+// so) on the SMs the device reports (148, or tcgen run --sms); and a graph, which tcgen does not emulate: the call returns cudaErrorNotSupported and tcgen run
 // names the function after the program ends.
 #include <cuda_runtime.h>
 
@@ -28,11 +28,13 @@ int main() {
   pair.val.clusterDim = {0, 1, 1};
   int none = 0;
   const cudaError_t empty = cudaOccupancyMaxActiveClusters(&none, idle, &config);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   cudaGraph_t graph;
   const cudaError_t created = cudaGraphCreate(&graph, 0);
   std::printf("cudaMallocManaged: %s, host writes read back: %s\n", cudaGetErrorName(managed), kept ? "yes" : "no");
-  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads; of 0 CTAs: %s\n",
-              cudaGetErrorName(occupancy), clusters, cudaGetErrorName(empty));
+  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads on %d SMs; of 0 CTAs: %s\n",
+              cudaGetErrorName(occupancy), clusters, sms, cudaGetErrorName(empty));
   const cudaError_t last = cudaGetLastError();
   std::printf("cudaGraphCreate: %s, then cudaGetLastError: %s\n", cudaGetErrorName(created), cudaGetErrorName(last));
   return 0;

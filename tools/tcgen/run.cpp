@@ -31,7 +31,7 @@ namespace tcgen::cli {
 
 namespace {
 
-constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--watchdog N] [--quiet] [--json]
+constexpr std::string_view kHelpHead = R"(usage: tcgen run [--strict] [--seed N] [--threads N] [--watchdog N] [--sms N] [--quiet] [--json]
                  [--profile] [--timing] [--timing-sms N] [--timing-set NAME=VALUE]... [--trace FILE.json [--force]]
                  -- PROGRAM [ARGS...]
 
@@ -80,6 +80,10 @@ constexpr Option kOptions[] = {
      "a thread that runs N instructions in a row with no memory write,\n"
      "barrier or progress of another warp is a livelock, reported at\n"
      "its loop (0: never; default 2^27)"},
+    {"sms", "N",
+     "the device reports N SMs (1 to 148; default 148), so that a\n"
+     "persistent kernel's CTAs each take several tiles of a small\n"
+     "problem, as at a large one on a B200 (not with --timing)"},
     {"quiet", {}, "no summary line, and no progress line (a launch still\n"
                   "running after 5 s says every 5 s how many instructions\n"
                   "and CTAs it has done)"},
@@ -246,7 +250,7 @@ void guard_trace(const std::string& trace, bool force, std::span<const std::stri
 // tcgen run's options, before "--" (parsed by hand: everything after it is the program's).
 struct RunOptions {
   bool strict = false, quiet = false, json = false, timing = false, provenance = true, force = false, profile = false;
-  std::string seed, threads, watchdog, timing_sms, trace, timing_set;
+  std::string seed, threads, watchdog, sms, timing_sms, trace, timing_set;
   std::size_t program_at = 0;  // the program's index in the arguments
 };
 
@@ -268,6 +272,8 @@ RunOptions parse_run_options(std::span<const std::string> args) {
       o.threads = std::to_string(parse_integer("threads", args[++i], 1, 1024));
     else if (args[i] == "--watchdog" && i + 1 < args.size())
       o.watchdog = std::to_string(parse_integer("watchdog", args[++i], 0, std::int64_t{1} << 50));
+    else if (args[i] == "--sms" && i + 1 < args.size())
+      o.sms = std::to_string(parse_integer("sms", args[++i], 1, 148));
     else if (args[i] == "--timing") o.timing = true;
     else if (args[i] == "--profile") o.profile = true;
     else if (args[i] == "--provenance" && i + 1 < args.size()) {
@@ -288,10 +294,13 @@ RunOptions parse_run_options(std::span<const std::string> args) {
       o.trace = std::filesystem::absolute(args[++i]).string(), o.timing = true;
     else
       fail("option", args[i],
-           "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --provenance on|off, --profile, --timing, --timing-sms N, "
+           "expected --strict, --quiet, --json, --seed N, --threads N, --watchdog N, --sms N, --provenance on|off, --profile, "
+           "--timing, --timing-sms N, "
            "--timing-set NAME=VALUE, --trace FILE, --force or -- "
            "before the program; see tcgen run --help");
   }
+  if (!o.sms.empty() && o.timing)
+    fail("--sms", o.sms, "no --timing, --timing-sms, --timing-set or --trace: the timing model is a 148-SM B200");
   if (i == args.size()) fail("PROGRAM", "(none)", "expected a program to run: tcgen run [options] -- PROGRAM [ARGS...]");
   return o;
 }
@@ -308,6 +317,7 @@ void export_run_environment(const RunOptions& o, const std::filesystem::path& li
   if (!o.seed.empty()) setenv("TCGEN_RUN_SEED", o.seed.c_str(), 1);
   if (!o.threads.empty()) setenv("TCGEN_RUN_THREADS", o.threads.c_str(), 1);
   if (!o.watchdog.empty()) setenv("TCGEN_RUN_WATCHDOG", o.watchdog.c_str(), 1);
+  if (!o.sms.empty()) setenv("TCGEN_RUN_SMS", o.sms.c_str(), 1);
   if (o.quiet) setenv("TCGEN_RUN_PROGRESS", "0", 1);
   if (o.json) setenv("TCGEN_RUN_JSON", "1", 1);
   if (o.timing) setenv("TCGEN_RUN_TIMING", "1", 1);
