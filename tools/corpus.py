@@ -39,9 +39,13 @@ FAILED = r"Disposition: Failed|: Failed\b|\[FAIL\]|Execution failed|FAILED"
 class Program:
     def __init__(self, line):
         cells = [c.strip() for c in line.split("|")]
-        if len(cells) != 5:
-            raise SystemExit(f"tools/corpus/programs.txt: expected NAME | SOURCE | ARGUMENTS | PASS | ci: {line}")
-        self.name, source, arguments, self.passed, ci = cells
+        if len(cells) not in (5, 6):
+            raise SystemExit(f"tools/corpus/programs.txt: expected NAME | SOURCE | ARGUMENTS | PASS | ci "
+                             f"[| TCGEN RUN OPTIONS]: {line}")
+        self.name, source, arguments, self.passed, ci = cells[:5]
+        # NAME@VARIANT: the program NAME built once, run again with tcgen run options.
+        self.binary = self.name.split("@")[0]
+        self.run_options = shlex.split(cells[5]) if len(cells) == 6 else []
         # The source, then any flags its CMake gives it (77_blackwell_mla: -DFP16).
         self.source, *self.flags = source.split()
         # {corpus}: this folder (tools/corpus), where the programs' input files are kept.
@@ -70,7 +74,7 @@ def install(corpus):
 
 def build(p, source, corpus, nvcc):
     """The program's executable, built unless the same command built it before; (path, error)."""
-    binary = os.path.join(corpus, "bin", p.name)
+    binary = os.path.join(corpus, "bin", p.binary)
     src = os.path.join(source, p.source)
     command = [nvcc, *NVCC_FLAGS, "-I" + os.path.join(source, "include"),
                "-I" + os.path.join(source, "tools", "util", "include"), "-I" + os.path.join(source, "examples", "common"),
@@ -81,7 +85,7 @@ def build(p, source, corpus, nvcc):
         return binary, None
     os.makedirs(os.path.dirname(binary), exist_ok=True)
     r = subprocess.run(command, capture_output=True, text=True)
-    with open(os.path.join(corpus, "bin", p.name + ".build.log"), "w") as log:
+    with open(os.path.join(corpus, "bin", p.binary + ".build.log"), "w") as log:
         log.write(" ".join(command) + "\n" + r.stdout + r.stderr)
     if r.returncode != 0:
         errors = [l for l in (r.stdout + r.stderr).splitlines() if " error" in l]
@@ -118,7 +122,8 @@ def run(p, binary, tcgen, timeout, totals):
     start = time.monotonic()
     # Its own session: on a timeout the program goes too, not tcgen run alone (it would hold the pipes open).
     # No progress lines: a failure's reason is the first line the run says.
-    proc = subprocess.Popen([tcgen, "run", "--json", "--profile", "--", binary, *p.arguments], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([tcgen, "run", "--json", "--profile", *p.run_options, "--", binary, *p.arguments],
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             env={**os.environ, "TCGEN_RUN_PROGRESS": "0"})
     try:
@@ -171,12 +176,15 @@ def report(results, path, everything):
     for p, (verdict, seconds, letters, reason, where) in results:
         broken = ", ".join(f"`{k}`: {v}" for k, v in sorted(letters.items())) or "none"
         time_text = f"{seconds:.1f} s" if seconds else "-"
-        kept[p.name] = (f"| {p.name} | `{' '.join(p.arguments)}` | {verdict} | {time_text} | "
+        run_options = " ".join(p.run_options) + " -- " if p.run_options else ""
+        kept[p.name] = (f"| {p.name} | `{run_options}{' '.join(p.arguments)}` | {verdict} | {time_text} | "
                         f"{where.replace('|', '/') or '-'} | {broken} | {reason.replace('|', '/')} |")
     rows = ["# The silicon-proven corpus under `tcgen run`", "",
             "Public programs that run on B200s, built unmodified from `" + CUTLASS + "` (PyPI) for",
             "`compute_100a` with `-cudart shared`, run under `tcgen run` at a small problem with their own",
-            "verification on. A program passes with its own pass verdict, exit 0 and no fault. Written by",
+            "verification on. A program passes with its own pass verdict, exit 0 and no fault. A name",
+            "NAME@VARIANT runs NAME again with `tcgen run` options before `--` in its arguments: a persistent",
+            "kernel on a device of one or two SMs (`--sms`), so that each CTA takes several tiles. Written by",
             "`tools/corpus.sh --report`; the list is `tools/corpus/programs.txt`. Kernels in Triton, Gluon and",
             "CuTe DSL, compiled by the languages from PyPI and launched their own way, are in docs/run.md",
             "(Python kernel languages; ctest labels `triton` and `cute_dsl`), and so are NVIDIA's CuTe DSL",
@@ -224,11 +232,13 @@ def main():
     source = install(corpus)
     if source is None:
         return 77
+    unique = list({p.binary: p for p in chosen}.values())  # NAME and NAME@VARIANT: one build
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        built = list(pool.map(lambda p: build(p, source, corpus, a.nvcc), chosen))
+        built = dict(zip((p.binary for p in unique), pool.map(lambda p: build(p, source, corpus, a.nvcc), unique)))
     results = []
     totals = [0, 0.0]  # PTX thread-instructions and host seconds of every kernel run
-    for p, (binary, error) in zip(chosen, built):
+    for p in chosen:
+        binary, error = built[p.binary]
         r = ("fail", 0.0, {}, error, "") if error else run(p, binary, tcgen, a.timeout, totals)
         results.append((p, r))
         letters = ", ".join(f"{k} {v}" for k, v in sorted(r[2].items()))
