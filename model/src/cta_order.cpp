@@ -55,133 +55,150 @@ void Cta::unfenced_wait(const Issue& issue, int warp, int lane, int column, cons
   w.effective.merge(w.pending);
 }
 
+// One access's checks against a cell's last writer and last reader (Cta::check_order): the facts
+// each rule's check needs, held once.
+class Cta::OrderCheck {
+ public:
+  OrderCheck(Cta& cta, const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
+             const MmaShape* mma)
+      : cta_(cta), issue_(issue), touch_(touch), warp_(warp), issuer_(issuer), lane_(lane), column_(column),
+        mma_(mma), w_(cta.state(warp)) {}
+
+  void after_writer(std::uint32_t id) {
+    const AsyncOp& op = cta_.ops_[id - 1];
+    if (op.kind == OpKind::st && touch_ != Touch::st) return after_st(op, id);
+    const bool by_mma = touch_ == Touch::mma_read || touch_ == Touch::mma_write;
+    if (by_mma && op.kind == OpKind::mma && cta_.config_.strict_mma_pipelining && mma_ && !(op.shape == *mma_)) {
+      // Strict mode: not a pipelined pair, so the earlier mma must be complete.
+      return require(w_.effective.knows_complete(op.issuer, id), [&] { return w_.pending.knows_complete(op.issuer, id); },
+                     op, Rule::mma_not_pipelined, [&] {
+                       const char* later = touch_ == Touch::mma_read ? "reads it as its A operand" : "overwrites it";
+                       return cta_.unpipelined(op, "wrote it", later, *mma_, id, warp_, issuer_);
+                     });
+    }
+    if (op.kind == OpKind::mma || op.kind == OpKind::cp) after_mma_or_cp(op, id, by_mma);
+  }
+
+  // An MMA or cp overwriting cells a tcgen05.ld still reads (WAR).
+  void after_reader(std::uint32_t id) {
+    const AsyncOp& op = cta_.ops_[id - 1];
+    auto reader = [&] { return "it is read by " + op.instruction + " of " + by(op.warp, -1); };
+    if (!same_warp(op))
+      return require_waited(op, id, {cta_.warps_[op.warp].ld_done, Rule::ld_without_wait, Rule::ld_published_unwaited,
+                                     "tcgen05.wait::ld", "read"},
+                            reader, ", and nothing orders this write after that read.");
+    if (id >= cta_.warps_[op.warp].ld_done)
+      fail(Rule::ld_without_wait, reader() + ", which has not executed tcgen05.wait::ld since.");
+  }
+
+ private:
+  void fail(Rule rule, const std::string& why) {
+    cta_.raise(ModelError(issue_, rule, "cell", cell_name(lane_, column_), why));
+  }
+  // The peer's warp (acting_) issued none of this CTA's tcgen05.ld/st.
+  bool same_warp(const AsyncOp& op) const { return !cta_.acting_ && op.warp == warp_; }
+  WarpState& state() { return cta_.state(warp_); }
+
+  // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing. A wait
+  // without the fence after it is a PTX letter: unless it is an error, the warp goes on as if it had
+  // fenced. `waited` is asked only when the fenced knowledge falls short.
+  template <class Waited, class Why>
+  void require(bool known, Waited waited, const AsyncOp& op, Rule rule, Why why) {
+    if (known) return;
+    if (waited()) return cta_.unfenced_wait(issue_, warp_, lane_, column_, op, "wrote or read");
+    fail(rule, why());
+  }
+
+  // A tcgen05.st or ld of another warp, which must be complete: known through the issuer's fence, or,
+  // a PTX letter, through its wait::st / wait::ld and a barrier or mbarrier with no fence on either side.
+  template <class Why>
+  void require_complete(const AsyncOp& op, std::uint32_t id, const char* touched, Why why) {
+    const int unfenced = Issuers::unfenced(op.issuer);
+    if (w_.effective.knows_complete(op.issuer, id)) return;
+    if (w_.pending.knows_complete(op.issuer, id)) return cta_.unfenced_wait(issue_, warp_, lane_, column_, op, touched);
+    if (!w_.effective.knows_complete(unfenced, id) && !w_.pending.knows_complete(unfenced, id))
+      fail(Rule::unordered_tmem_access, why());
+    const std::string after = w_.effective.knows_complete(unfenced, id)
+                                  ? std::string(".")
+                                  : ", nor has " + cta_.warp_name(warp_) + " run tcgen05.fence::after_thread_sync since its wait.";
+    fail(Rule::missing_before_thread_sync,
+         "the " + op.instruction + " of " + by(op.warp, -1) + " that " + touched +
+             " it was waited for and then published by a barrier or mbarrier, but that warp ran no "
+             "tcgen05.fence::before_thread_sync between the wait and the publishing" + after);
+    // Unless an error, the warp goes on as if both fences had run: the rest of these cells pass.
+    WarpState& ws = state();
+    ws.effective.complete.raise(op.issuer, std::max(ws.effective.complete.at(unfenced), ws.pending.complete.at(unfenced)));
+  }
+
+  // Another warp's tcgen05.st or ld, which must be complete (require_complete). Where only its issue
+  // reached this warp, through the issuer's barrier or arrival before its wait::st or wait::ld, a PTX
+  // letter: as if waited (77_blackwell_fmha's statistics tcgen05.st, 77_blackwell_fmha_gen's
+  // correction tcgen05.ld).
+  template <class Said>
+  void require_waited(const AsyncOp& op, std::uint32_t id, const WaitRules& rules, Said said, const char* unordered) {
+    const auto known = [&](int key) { return w_.effective.knows_complete(key, id) || w_.pending.knows_complete(key, id); };
+    const bool waited = known(op.issuer) || known(Issuers::unfenced(op.issuer));
+    if (!waited && known(Issuers::issued(op.issuer))) {
+      fail(rules.published_unwaited, said() + ", which then reached " + cta_.warp_name(warp_) +
+                                         " through a barrier or mbarrier arrival without " + rules.wait + " before it.");
+      state().effective.complete.raise(op.issuer, id + 1);  // unless an error, as if waited and fenced
+      return;
+    }
+    if (!waited && id >= rules.done) fail(rules.without_wait, said() + ", which has not executed " + rules.wait + " since.");
+    require_complete(op, id, rules.touched, [&] { return said() + unordered; });
+  }
+
+  void after_st(const AsyncOp& op, std::uint32_t id) {
+    auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
+    if (!same_warp(op))
+      return require_waited(op, id, {cta_.warps_[op.warp].st_done, Rule::st_without_wait, Rule::st_published_unwaited,
+                                     "tcgen05.wait::st", "wrote"},
+                            writer, ", and nothing orders this access after it.");
+    if (id < cta_.warps_[op.warp].st_done || w_.effective.knows_complete(op.issuer, id)) return;
+    if (touch_ != Touch::ld) return fail(Rule::st_without_wait, writer() + ", which has not executed tcgen05.wait::st since.");
+    // One warp's st then ld of the same cells: PTX orders them only through wait::st; CUTLASS's
+    // stream-K reduction relies on the warp's own order. Unless an error, as if it had waited.
+    fail(Rule::st_read_back_unwaited, writer() + ", which reads it back with no tcgen05.wait::st between.");
+    state().effective.complete.raise(op.issuer, id + 1);
+  }
+
+  void after_mma_or_cp(const AsyncOp& op, std::uint32_t id, bool by_mma) {
+    auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
+    // mma → mma and cp → mma from one thread are pipelined (PTX
+    // #tcgen05-memory-consistency-model-pipelined-instructions). PTX names mma pairs with the same
+    // accumulator and shape; the model orders any two, as FA4 and CUTLASS example 77 assume when
+    // S = Q·Kᵀ overwrites the P that the P·V issued just before it reads (UNCONFIRMED beyond PTX;
+    // fmha/include/tcgen/fmha/kernel.hpp, Fmha::multiply). Strict mode (after_writer) holds mma pairs
+    // to PTX's words.
+    if (by_mma && op.issuer == issuer_) return;
+    // ld and st need the operation finished; another async tcgen05 operation needs it ordered before itself.
+    if (touch_ == Touch::ld || touch_ == Touch::st)
+      return require(w_.effective.knows_complete(op.issuer, id), [&] { return w_.pending.knows_complete(op.issuer, id); },
+                     op, Rule::mma_not_complete,
+                     [&] { return writer() + "; " + cta_.commit_state(op, id, warp_) + "."; });
+    if (touch_ == Touch::cp && op.issuer == issuer_ && !w_.effective.knows_ordered(op.issuer, id))
+      return fail(Rule::cp_not_pipelined, writer() + ", the same thread, and this tcgen05.cp rewrites it with no commit "
+                                                     "and wait between.");
+    require(w_.effective.knows_ordered(op.issuer, id), [&] { return w_.pending.knows_ordered(op.issuer, id); }, op,
+            Rule::unordered_tmem_access,
+            [&] { return writer() + ", another thread, and nothing orders this access after it."; });
+  }
+
+  Cta& cta_;
+  const Issue& issue_;
+  Touch touch_;
+  int warp_, issuer_, lane_, column_;
+  const MmaShape* mma_;
+  const WarpState& w_;
+};
+
 void Cta::check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
                       const MmaShape* mma) {
   const TmemCell c = tmem_.cell(lane, column);
   if (c.writer == 0 && c.reader == 0) return;
-  const WarpState& w = state(warp);
-  // The peer's warp (acting_) issued none of this CTA's tcgen05.ld/st.
-  const auto same_warp = [&](const AsyncOp& op) { return !acting_ && op.warp == warp; };
-  // Fails unless `known` holds in the warp's fenced knowledge; `why` says what is missing.
-  // A wait without the fence after it is a PTX letter: unless it is an
-  // error, the warp goes on as if it had fenced.
-  // `waited` is asked only when the fenced knowledge falls short.
-  auto require = [&](bool known, auto waited, const AsyncOp& op, Rule rule, auto why) {
-    if (known) return;
-    if (waited()) return unfenced_wait(issue, warp, lane, column, op, "wrote or read");
-    raise(ModelError(issue, rule, "cell", cell_name(lane, column), why()));
-  };
-  // A tcgen05.st or ld of another warp, which must be complete: known through the issuer's fence, or,
-  // a PTX letter, through its wait::st / wait::ld and a barrier or mbarrier with no fence on either side.
-  auto require_complete = [&](const AsyncOp& op, std::uint32_t id, const char* touched, auto why) {
-    const int unfenced = Issuers::unfenced(op.issuer);
-    if (w.effective.knows_complete(op.issuer, id)) return;
-    if (w.pending.knows_complete(op.issuer, id)) return unfenced_wait(issue, warp, lane, column, op, touched);
-    if (!w.effective.knows_complete(unfenced, id) && !w.pending.knows_complete(unfenced, id))
-      raise(ModelError(issue, Rule::unordered_tmem_access, "cell", cell_name(lane, column), why()));
-    const std::string after = w.effective.knows_complete(unfenced, id)
-                                  ? std::string(".")
-                                  : ", nor has " + warp_name(warp) + " run tcgen05.fence::after_thread_sync since its wait.";
-    raise(ModelError(issue, Rule::missing_before_thread_sync, "cell", cell_name(lane, column),
-                      "the " + op.instruction + " of " + by(op.warp, -1) + " that " + touched +
-                          " it was waited for and then published by a barrier or mbarrier, but that warp ran no "
-                          "tcgen05.fence::before_thread_sync between the wait and the publishing" + after));
-    // Unless an error, the warp goes on as if both fences had run: the rest of these cells pass.
-    WarpState& ws = state(warp);
-    ws.effective.complete.raise(op.issuer, std::max(ws.effective.complete.at(unfenced), ws.pending.complete.at(unfenced)));
-  };
-
-  // Another warp's tcgen05.st or ld, which must be complete (require_complete). Where only its issue reached
-  // this warp, through the issuer's barrier or arrival before its wait::st or wait::ld, a PTX letter: as if
-  // waited (77_blackwell_fmha's statistics tcgen05.st, 77_blackwell_fmha_gen's correction tcgen05.ld).
-  auto require_waited = [&](const AsyncOp& op, std::uint32_t id, const WaitRules& rules, auto said,
-                            const char* unordered) {
-    const auto known = [&](int key) { return w.effective.knows_complete(key, id) || w.pending.knows_complete(key, id); };
-    const bool waited = known(op.issuer) || known(Issuers::unfenced(op.issuer));
-    if (!waited && known(Issuers::issued(op.issuer))) {
-      raise(ModelError(issue, rules.published_unwaited, "cell", cell_name(lane, column),
-                       said() + ", which then reached " + warp_name(warp) +
-                           " through a barrier or mbarrier arrival without " + rules.wait + " before it."));
-      state(warp).effective.complete.raise(op.issuer, id + 1);  // unless an error, as if waited and fenced
-      return;
-    }
-    if (!waited && id >= rules.done)
-      raise(ModelError(issue, rules.without_wait, "cell", cell_name(lane, column),
-                       said() + ", which has not executed " + rules.wait + " since."));
-    require_complete(op, id, rules.touched, [&] { return said() + unordered; });
-  };
-
-  if (c.writer != 0) {
-    const AsyncOp& op = ops_[c.writer - 1];
-    auto writer = [&] { return "it was written by " + op.instruction + " of " + by(op.warp, op.lane); };
-    const bool by_mma = touch == Touch::mma_read || touch == Touch::mma_write;
-    if (op.kind == OpKind::st && touch != Touch::st) {
-      const bool unwaited = c.writer >= warps_[op.warp].st_done && !w.effective.knows_complete(op.issuer, c.writer);
-      if (unwaited && same_warp(op) && touch == Touch::ld) {
-        // One warp's st then ld of the same cells: PTX orders them only through wait::st; CUTLASS's
-        // stream-K reduction relies on the warp's own order. Unless an error, as if it had waited.
-        raise(ModelError(issue, Rule::st_read_back_unwaited, "cell", cell_name(lane, column),
-                         writer() + ", which reads it back with no tcgen05.wait::st between."));
-        state(warp).effective.complete.raise(op.issuer, c.writer + 1);
-      } else if (unwaited && same_warp(op)) {
-        raise(ModelError(issue, Rule::st_without_wait, "cell", cell_name(lane, column),
-                         writer() + ", which has not executed tcgen05.wait::st since."));
-      }
-      if (!same_warp(op))
-        require_waited(op, c.writer, {warps_[op.warp].st_done, Rule::st_without_wait, Rule::st_published_unwaited,
-                                      "tcgen05.wait::st", "wrote"},
-                       writer, ", and nothing orders this access after it.");
-    } else if (by_mma && op.kind == OpKind::mma && config_.strict_mma_pipelining && mma && !(op.shape == *mma)) {
-      // Strict mode: not a pipelined pair, so the earlier mma must be complete.
-      require(w.effective.knows_complete(op.issuer, c.writer),
-              [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
-              Rule::mma_not_pipelined, [&] {
-                const char* later = touch == Touch::mma_read ? "reads it as its A operand" : "overwrites it";
-                return unpipelined(op, "wrote it", later, *mma, c.writer, warp, issuer);
-              });
-    } else if (op.kind == OpKind::mma || op.kind == OpKind::cp) {
-      // mma → mma and cp → mma from one thread are pipelined (PTX
-      // #tcgen05-memory-consistency-model-pipelined-instructions). PTX names
-      // mma pairs with the same accumulator and shape; the model orders any
-      // two, as FA4 and CUTLASS example 77 assume when S = Q·Kᵀ overwrites
-      // the P that the P·V issued just before it reads (UNCONFIRMED beyond
-      // PTX; fmha/include/tcgen/fmha/kernel.hpp, Fmha::multiply). Strict mode (above)
-      // holds mma pairs to PTX's words.
-      const bool pipelined = by_mma && op.issuer == issuer;
-      // ld and st need the operation finished; another async tcgen05
-      // operation needs it ordered before itself.
-      if (!pipelined && (touch == Touch::ld || touch == Touch::st)) {
-        require(w.effective.knows_complete(op.issuer, c.writer),
-                [&] { return w.pending.knows_complete(op.issuer, c.writer); }, op,
-                Rule::mma_not_complete, [&] {
-                  return writer() + "; " + commit_state(op, c.writer, warp) + ".";
-                });
-      } else if (!pipelined && touch == Touch::cp && op.issuer == issuer &&
-                 !w.effective.knows_ordered(op.issuer, c.writer)) {
-        raise(ModelError(issue, Rule::cp_not_pipelined, "cell", cell_name(lane, column),
-                          writer() + ", the same thread, and this tcgen05.cp rewrites it with no commit and wait "
-                                     "between."));
-      } else if (!pipelined) {
-        require(w.effective.knows_ordered(op.issuer, c.writer),
-                [&] { return w.pending.knows_ordered(op.issuer, c.writer); }, op,
-                Rule::unordered_tmem_access,
-                [&] { return writer() + ", another thread, and nothing orders this access after it."; });
-      }
-    }
-  }
-
-  // An MMA or cp overwriting cells a tcgen05.ld still reads (WAR).
-  if (c.reader != 0 && (touch == Touch::mma_write || touch == Touch::cp)) {
-    const AsyncOp& op = ops_[c.reader - 1];
-    auto reader = [&] { return "it is read by " + op.instruction + " of " + by(op.warp, -1); };
-    if (same_warp(op) && c.reader >= warps_[op.warp].ld_done)
-      raise(ModelError(issue, Rule::ld_without_wait, "cell", cell_name(lane, column),
-                       reader() + ", which has not executed tcgen05.wait::ld since."));
-    if (!same_warp(op))
-      require_waited(op, c.reader, {warps_[op.warp].ld_done, Rule::ld_without_wait, Rule::ld_published_unwaited,
-                                    "tcgen05.wait::ld", "read"},
-                     reader, ", and nothing orders this write after that read.");
-  }
+  OrderCheck check(*this, issue, touch, warp, issuer, lane, column, mma);
+  if (c.writer != 0) check.after_writer(c.writer);
+  if (c.reader != 0 && (touch == Touch::mma_write || touch == Touch::cp)) check.after_reader(c.reader);
 }
 
 void Cta::check_mma_reader(const Issue& issue, int warp, int issuer, int lane, int column, std::uint32_t id,

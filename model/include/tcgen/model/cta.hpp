@@ -335,6 +335,7 @@ class Cta {
   // `mma`: the touching mma's accumulator and shape (Touch::mma_read/mma_write), for strict mode.
   void check_order(const Issue& issue, Touch touch, int warp, int issuer, int lane, int column,
                    const MmaShape* mma = nullptr);
+  class OrderCheck;  // check_order's checks (cta_order.cpp)
   // Strict mode: an mma (`now`) writing a cell that the earlier mma `id` read
   // as its TS A operand needs it complete unless the two are a pipelined pair.
   void check_mma_reader(const Issue& issue, int warp, int issuer, int lane, int column, std::uint32_t id,
