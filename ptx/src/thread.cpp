@@ -71,7 +71,7 @@ void Thread::execute() {
 }
 
 template <bool kCount>
-void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+bool Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
                          std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running) {
   Thread& first = *lanes[static_cast<std::size_t>(std::countr_zero(group))];
   const Instruction* code = first.code_;
@@ -111,15 +111,18 @@ void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t gro
       in.run(t, in);
     }
   }
-  if (pc == start) return;
+  if (pc == start) return false;
   const std::uint64_t ran = pc - start;
   const Instruction& last = code[pc - 1];
+  const std::uint32_t at = jumped ? first.pc_ : pc;
+  bool together = !first.exited_;
   for (std::uint32_t m = group; m; m &= m - 1) {
     const auto lane = static_cast<std::size_t>(std::countr_zero(m));
     Thread& t = *lanes[lane];
     t.current_ = &last;
     if (!jumped) t.pc_ = pc;
     pcs[lane] = t.exited_ ? ~0u : t.pc_;
+    together &= pcs[lane] == at;
     if (t.watchdog_left_ > ran) {
       t.watchdog_left_ -= ran;
     } else {
@@ -127,18 +130,19 @@ void Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t gro
       t.watchdog(last);
     }
   }
+  return together;
 }
 
-void Thread::run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+bool Thread::run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
                        std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running) {
   try {
     if (lanes[static_cast<std::size_t>(std::countr_zero(group))]->cta_.executed.empty())
-      group_steps<false>(lanes, group, pc, stop, pcs, running);
-    else
-      group_steps<true>(lanes, group, pc, stop, pcs, running);
+      return group_steps<false>(lanes, group, pc, stop, pcs, running);
+    return group_steps<true>(lanes, group, pc, stop, pcs, running);
   } catch (const Error& e) {
     if (dynamic_cast<const ExecutionError*>(&e)) throw;
     running->report(e, *running->current_);
+    return false;
   }
 }
 
@@ -152,14 +156,23 @@ void Thread::reporting(F f) {
   }
 }
 
-void Thread::count_for_warp() {
-  reporting([this] {
-    const Instruction& in = code_[pc_++];
-    current_ = &in;
-    if (!cta_.executed.empty()) ++cta_.executed[pc_ - 1];
-    if ((++cta_.instructions & (kBeat - 1)) == 0) [[unlikely]] beat();
-    if (--watchdog_left_ == 0) [[unlikely]] watchdog(in);
-  });
+void Thread::count_for_warp(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                            const Thread*& running) {
+  Thread& first = *lanes[static_cast<std::size_t>(std::countr_zero(group))];
+  CtaState& cta = first.cta_;
+  const Instruction& in = first.code_[pc];
+  const auto n = static_cast<std::uint64_t>(std::popcount(group));
+  if (!cta.executed.empty()) cta.executed[pc] += n;
+  const std::uint64_t before = cta.instructions;
+  cta.instructions += n;
+  if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] first.reporting([&] { first.beat(); });
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    Thread& t = *lanes[static_cast<std::size_t>(std::countr_zero(m))];
+    running = &t;
+    t.current_ = &in;
+    t.pc_ = pc + 1;
+    if (--t.watchdog_left_ == 0) [[unlikely]] t.reporting([&] { t.watchdog(in); });
+  }
 }
 
 void Thread::step_in_warp() {

@@ -127,16 +127,18 @@ class Thread {
   // For its warp's fiber (warp_lockstep.hpp), as run() would: run_group runs the instruction at
   // `pc` on each lane of `group` (all there) in turn, then the next, and so on, until one is
   // neither lane_local nor lane_jump or is at `stop` (not run), or after a lane_jump; then each
-  // lane's pc is in `pcs` (~0 once it exited); `running`: the lane it runs. step_in_warp runs this
-  // lane's next instruction.
-  static void run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+  // lane's pc is in `pcs` (~0 once it exited), and it returns whether they are all at one pc, none
+  // exited; `running`: the lane it runs. step_in_warp runs this lane's next instruction.
+  static bool run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
                         std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
   void step_in_warp();
   std::uint32_t pc() const { return pc_; }
   bool exited() const { return exited_; }
-  // bar.sync of a warp in lockstep (warp_lockstep.hpp): the other lanes only count it as executed
-  // (count_for_warp), and the leader's arrival brings theirs (`companions`, its warp's lanes).
-  void count_for_warp();
+  // bar.sync of a warp in lockstep (warp_lockstep.hpp): the other lanes (`group`, all at `pc`) only
+  // count it as executed, once for all (count_for_warp), and the leader's arrival brings theirs
+  // (`companions`, its warp's lanes).
+  static void count_for_warp(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+                             const Thread*& running);
   std::uint32_t warp_companions() const { return warp_companions_; }
   void set_warp_companions(std::uint32_t lanes) { warp_companions_ = lanes; }
 
@@ -408,7 +410,7 @@ class Thread {
   void step(const Instruction* code, std::uint64_t& count);  // code_, cta_.instructions
   void step_at(const Instruction& in, std::uint64_t& count);
   template <bool kCount>
-  static void group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
+  static bool group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
                           std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
   // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
   template <class F>

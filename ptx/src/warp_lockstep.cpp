@@ -60,23 +60,28 @@ void WarpLockstep::lead(Thread& leader) {
   const Instruction* code = leader.grid().function.code.data();
   for (int lane = 0; lane < 32; ++lane)
     pcs_[static_cast<std::size_t>(lane)] = joined_ >> lane & 1 ? lanes_[static_cast<std::size_t>(lane)]->pc() : ~0u;
+  std::uint32_t pc = ~0u, next = ~0u, group = 0;
+  bool converged = false;  // every lane that runs is at `pc`: no need to look
   for (;;) {
     // The lanes at the lowest pc run on together, up to where the next lanes wait (`next`), to go on
     // with them from there; the rest wait where they are. A branch that splits the warp's lanes
     // thus runs each side in turn until they meet again where the sides join or the loop ends, as a
     // GPU's reconvergence does.
-    std::uint32_t pc = ~0u, next = ~0u, group = 0;
-    for (const std::uint32_t at : pcs_) pc = std::min(pc, at);
-    for (std::size_t lane = 0; lane < 32; ++lane) {
-      const std::uint32_t at = pcs_[lane];
-      group |= std::uint32_t{at == pc} << lane;
-      next = std::min(next, at == pc ? ~0u : at);
+    if (!converged) {
+      pc = ~0u, next = ~0u, group = 0;
+      for (const std::uint32_t at : pcs_) pc = std::min(pc, at);
+      for (std::size_t lane = 0; lane < 32; ++lane) {
+        const std::uint32_t at = pcs_[lane];
+        group |= std::uint32_t{at == pc} << lane;
+        next = std::min(next, at == pc ? ~0u : at);
+      }
     }
     if (pc == ~0u) return split(leader);  // every lane exited
     const Instruction& in = code[pc];
     if (in.lane_step == LaneStep::lane_local || in.lane_step == LaneStep::lane_jump) {
-      Thread::run_group(lanes_, group, pc, next, pcs_, running_);
+      converged = Thread::run_group(lanes_, group, pc, next, pcs_, running_) && next == ~0u;
       if (split_soon_) return split(leader);
+      if (converged) pc = pcs_[static_cast<std::size_t>(std::countr_zero(group))];
       continue;
     }
     // Only where every lane stopped at one bar.sync whose id and count every lane reads the same and
@@ -87,19 +92,18 @@ void WarpLockstep::lead(Thread& leader) {
       if (o.kind != Operand::Kind::imm) return split(leader);
     for (std::uint32_t m = joined_; m; m &= m - 1)
       if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed()) return split(leader);
-    barrier(leader);
-    for (std::uint32_t m = joined_; m; m &= m - 1)
-      pcs_[static_cast<std::size_t>(std::countr_zero(m))] = lanes_[static_cast<std::size_t>(std::countr_zero(m))]->pc();
+    barrier(leader, pc);
+    // Every lane after the bar.sync: the leader too, unless its arrival went elsewhere.
+    converged = leader.pc() == pc + 1;
+    for (std::uint32_t m = joined_; m; m &= m - 1) pcs_[static_cast<std::size_t>(std::countr_zero(m))] = pc + 1;
+    pcs_[static_cast<std::size_t>(leader_)] = leader.pc();
+    pc = leader.pc();
   }
 }
 
-void WarpLockstep::barrier(Thread& leader) {
+void WarpLockstep::barrier(Thread& leader, std::uint32_t pc) {
   const std::uint32_t others = joined_ & ~(1u << leader_);
-  for (std::uint32_t m = others; m; m &= m - 1) {
-    Thread& lane = *lanes_[static_cast<std::size_t>(std::countr_zero(m))];
-    running_ = &lane;
-    lane.count_for_warp();
-  }
+  if (others != 0) Thread::count_for_warp(lanes_, others, pc, running_);
   running_ = &leader;
   leader.set_warp_companions(others);
   leader.step_in_warp();

@@ -48,8 +48,8 @@ class WarpLockstep {
  private:
   void lead(Thread& leader);
   void split(Thread& leader);
-  // The leader's turn at a bar.sync where every lane stopped.
-  void barrier(Thread& leader);
+  // The leader's turn at the bar.sync at `pc` where every lane stopped.
+  void barrier(Thread& leader, std::uint32_t pc);
 
   std::array<Thread*, 32> lanes_{};
   std::array<std::uint32_t, 32> pcs_{};  // while leading: each lane's pc, ~0 once it exited or if it never runs
