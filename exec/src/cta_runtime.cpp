@@ -122,44 +122,39 @@ void CtaRuntime::barrier(int thread, unsigned id, unsigned count, bool wait, std
          "a multiple of 32, at most the CTA's " + std::to_string(threads_) +
              " threads (PTX #parallel-synchronization-and-communication-instructions-bar)");
   Barrier& b = barriers_[id];
-  if (!b.arrived.empty() && b.count != count)
+  if (b.arrived != 0 && b.count != count)
     fail("barrier thread count",
          std::to_string(count) + " at bar.sync " + std::to_string(id) + " by " + thread_text(thread),
          "the count the threads already waiting there gave, " + std::to_string(b.count) +
              ": every thread of one barrier instance names the same count");
   b.count = count;
-  for (std::uint32_t m = companions; m; m &= m - 1) {
-    b.arrived.push_back(thread - thread % 32 + std::countr_zero(m));
-    b.waits.push_back(false);
-  }
-  b.arrived.push_back(thread);
-  b.waits.push_back(wait);
+  b.arrived += 1 + static_cast<unsigned>(std::popcount(companions));
+  b.warps |= std::uint64_t{1} << (thread / 32);
+  if (wait) b.waiting_warps |= std::uint64_t{1} << (thread / 32);
+  b.last = thread;
   // bar counts whole warps (PTX: "as if all the threads in the warp have
   // participated"): the padding of a partial last warp arrives with it.
   const int last_warp = (threads_ - 1) / 32;
-  const bool with_padding = active_threads_ < threads_ && std::any_of(b.arrived.begin(), b.arrived.end(),
-                                                                       [&](int t) { return t / 32 == last_warp; });
-  const std::size_t present = b.arrived.size() + (with_padding ? threads_ - active_threads_ : 0);
+  const bool with_padding = active_threads_ < threads_ && (b.warps >> last_warp & 1) != 0;
+  const unsigned present = b.arrived + (with_padding ? static_cast<unsigned>(threads_ - active_threads_) : 0);
   if (present < count) {
-    if (wait) block(thread, {Waiting::On::barrier, id, 0});
+    if (wait) {
+      b.sleepers.push_back(thread);
+      block(thread, {Waiting::On::barrier, id, 0});
+    }
     return;
   }
-  std::vector<int> arrived;
-  std::vector<bool> waits;
-  arrived.swap(b.arrived);
-  waits.swap(b.waits);
+  const std::uint64_t warps = b.warps, waiting_warps = b.waiting_warps;
+  std::vector<int> sleepers;
+  sleepers.swap(b.sleepers);
+  b = Barrier{};
   if (count == static_cast<unsigned>(threads_)) {
     cta_.bar_sync();
   } else {
-    std::uint64_t arrived_warps = 0, waited_warps = 0;
-    for (std::size_t i = 0; i < arrived.size(); ++i) {
-      arrived_warps |= std::uint64_t{1} << (arrived[i] / 32);
-      if (waits[i]) waited_warps |= std::uint64_t{1} << (arrived[i] / 32);
-    }
-    exchange_ordering(arrived_warps, waited_warps, id);
-    cta_.named_barrier(arrived_warps, waited_warps);
+    exchange_ordering(warps, waiting_warps, id);
+    cta_.named_barrier(warps, waiting_warps);
   }
-  for (int t : arrived)
+  for (int t : sleepers)
     if (t != thread && waiting_[t].on == Waiting::On::barrier && waiting_[t].target == id) wake(t);
 }
 

@@ -30,7 +30,7 @@ std::string CtaRuntime::threads_report(int spinning) const {
       case Waiting::On::barrier: {
         const Barrier& b = barriers_[w.target];
         return "wait at bar.sync " + std::to_string(w.target) + " for " + std::to_string(b.count) + " threads; " +
-               std::to_string(b.arrived.size()) + " have arrived, the last " + thread_text(b.arrived.back());
+               std::to_string(b.arrived) + " have arrived, the last " + thread_text(b.last);
       }
       case Waiting::On::mbarrier: {
         const model::Mbarrier& m = cta_.mbarrier(w.target);

@@ -144,10 +144,12 @@ class CtaRuntime {
     enum class On { nothing, barrier, mbarrier, collective, cluster, warp } on = On::nothing;
     std::uint32_t target = 0, parity = 0;  // barrier id, mbarrier address or leader; the parity waited for
   };
-  struct Barrier {
+  struct Barrier {  // one instance: the arrivals since it last completed
     unsigned count = 0;
-    std::vector<int> arrived;
-    std::vector<bool> waits;  // per arrival: bar.sync (true) or bar.arrive
+    unsigned arrived = 0;                        // threads, a warp's lanes in lockstep counted each
+    std::uint64_t warps = 0, waiting_warps = 0;  // the warps arrived, and those of them at bar.sync
+    int last = -1;                               // the thread that arrived last
+    std::vector<int> sleepers;                   // the threads blocked here
   };
   struct MbarrierNotes {
     std::uint64_t version = 0;
