@@ -161,6 +161,7 @@ void Thread::count_for_warp(const std::array<Thread*, 32>& lanes, std::uint32_t 
   Thread& first = *lanes[static_cast<std::size_t>(std::countr_zero(group))];
   CtaState& cta = first.cta_;
   const Instruction& in = first.code_[pc];
+  first.current_ = &in;  // where a report from the heartbeat points
   const auto n = static_cast<std::uint64_t>(std::popcount(group));
   if (!cta.executed.empty()) cta.executed[pc] += n;
   const std::uint64_t before = cta.instructions;
@@ -235,7 +236,7 @@ std::uint64_t Thread::special(Special s) const {
     case Special::warpid: return static_cast<std::uint64_t>(warp());
     case Special::nwarpid: return (block.count() + 31) / 32;
     case Special::smid: return 0;
-    case Special::nsmid: return 148;  // a B200's SMs
+    case Special::nsmid: return static_cast<std::uint64_t>(grid_.config.sms);
     case Special::gridid: return 0;
     case Special::clock:
     case Special::clock64:

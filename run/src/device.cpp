@@ -341,6 +341,7 @@ cudaError_t Device::launch(const LaunchRequest& r) {
     config.timeline = !trace_path.empty();
     if (progress_seconds > 0) config.heartbeat = progress_line(what, progress_seconds);
     config.profile = profile;
+    config.sms = sms;
     ptx::check_launch(*entry, config, args);
   } catch (const Error& e) {
     const bool image = e.field() == "the program's device code";

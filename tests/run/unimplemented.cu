@@ -8,6 +8,12 @@
 
 __global__ void idle() {}
 
+__global__ void read_nsmid(unsigned* out) {
+  unsigned n;
+  asm volatile("mov.u32 %0, %%nsmid;" : "=r"(n));
+  if (threadIdx.x == 0) *out = n;
+}
+
 int main() {
   float* p = nullptr;
   const cudaError_t managed = cudaMallocManaged(&p, 1024 * sizeof(float));
@@ -30,11 +36,19 @@ int main() {
   const cudaError_t empty = cudaOccupancyMaxActiveClusters(&none, idle, &config);
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  unsigned* seen = nullptr;
+  unsigned nsmid = 0;
+  if (cudaMalloc(&seen, sizeof nsmid) == cudaSuccess) {
+    read_nsmid<<<1, 32>>>(seen);
+    cudaMemcpy(&nsmid, seen, sizeof nsmid, cudaMemcpyDeviceToHost);
+    cudaFree(seen);
+  }
   cudaGraph_t graph;
   const cudaError_t created = cudaGraphCreate(&graph, 0);
   std::printf("cudaMallocManaged: %s, host writes read back: %s\n", cudaGetErrorName(managed), kept ? "yes" : "no");
-  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads on %d SMs; of 0 CTAs: %s\n",
-              cudaGetErrorName(occupancy), clusters, sms, cudaGetErrorName(empty));
+  std::printf("cudaOccupancyMaxActiveClusters: %s, %d clusters of 2 CTAs of 128 threads on %d SMs (%%nsmid %u); "
+              "of 0 CTAs: %s\n",
+              cudaGetErrorName(occupancy), clusters, sms, nsmid, cudaGetErrorName(empty));
   const cudaError_t last = cudaGetLastError();
   std::printf("cudaGraphCreate: %s, then cudaGetLastError: %s\n", cudaGetErrorName(created), cudaGetErrorName(last));
   return 0;

@@ -61,6 +61,8 @@ struct LaunchConfig {
   // one fiber per thread; false: every thread on its own throughout. Off under timing and for a
   // kernel without bar.sync.
   bool lockstep = true;
+  // %nsmid: the SMs of the device the program sees (a B200's 148, or fewer under tcgen run --sms).
+  int sms = 148;
 };
 
 // One kernel argument's bytes, as cudaLaunchKernel's args[i] points to them.
