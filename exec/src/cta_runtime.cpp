@@ -1,6 +1,5 @@
 #include "tcgen/exec/cta_runtime.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <exception>
 #include <sstream>
