@@ -262,10 +262,10 @@ inline bool plain_float(const FloatModifiers& m) {
   return m.mode == RoundingMode::nearest_even && !m.ftz && !m.sat && !m.nan;
 }
 // The last source of a plain-register instruction.
-template <class T, bool kImmediate>
-T last_source(const Thread& t, const Operand& o) {
+template <class T, bool kImmediate, class Regs>
+T last_source(const Regs& t, const Operand& o) {
   if constexpr (kImmediate) return Thread::immediate<T>(o);
-  else return t.reg<T>(o.slot);
+  else return t.template reg<T>(o.slot);
 }
 // `checked` for an instruction whose operands are not plain, else `fast` instantiated for an
 // immediate or a register last source.
@@ -279,8 +279,9 @@ template <class Op>
 struct BinaryRegisters {
   template <class T, bool kImmediate>
   struct Of : CheckedOrPlain<Of<T, kImmediate>, &binary<T, Op>> {
-    static void plain(Thread& t, const Instruction& in) {
-      const T r = Op{}(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2]));
+    template <class Regs>
+    static void plain(Regs&& t, const Instruction& in) {
+      const T r = Op{}(t.template reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2]));
       if constexpr (std::is_floating_point_v<T>) t.put_reg(in.ops[0].slot, finish(r, false, false));
       else t.put_reg(in.ops[0].slot, r);
     }

@@ -159,8 +159,9 @@ void mul_wide(Thread& t, const Instruction& in) {
 // mul.wide.type d, a, b of plain registers (alu.hpp, Registers), b a register or a literal.
 template <class T, bool kImmediate>
 struct MulWideRegisters : CheckedOrPlain<MulWideRegisters<T, kImmediate>, &mul_wide<T>> {
-  static void plain(Thread& t, const Instruction& in) {
-    t.put_reg(in.ops[0].slot, wide_product(t.reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2])));
+  template <class Regs>
+  static void plain(Regs&& t, const Instruction& in) {
+    t.put_reg(in.ops[0].slot, wide_product(t.template reg<T>(in.ops[1].slot), last_source<T, kImmediate>(t, in.ops[2])));
   }
 };
 
@@ -188,8 +189,9 @@ void fma_float(Thread& t, const Instruction& in) {
 // fma.rn.type d, a, b, c of plain registers (alu.hpp, Registers), c a register or a literal.
 template <class T, bool kImmediate>
 struct FmaRegisters : CheckedOrPlain<FmaRegisters<T, kImmediate>, &fma_float<T>> {
-  static void plain(Thread& t, const Instruction& in) {
-    const T r = std::fma(t.reg<T>(in.ops[1].slot), t.reg<T>(in.ops[2].slot), last_source<T, kImmediate>(t, in.ops[3]));
+  template <class Regs>
+  static void plain(Regs&& t, const Instruction& in) {
+    const T r = std::fma(t.template reg<T>(in.ops[1].slot), t.template reg<T>(in.ops[2].slot), last_source<T, kImmediate>(t, in.ops[3]));
     t.put_reg(in.ops[0].slot, finish(r, false, false));
   }
 };

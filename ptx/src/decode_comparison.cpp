@@ -70,8 +70,9 @@ void setp(Thread& t, const Instruction& in) {
 // setp.cmp.type p, a, b of plain registers (alu.hpp, Registers): no .ftz, combination or second destination.
 template <class T, bool kImmediate>
 struct SetpRegisters : CheckedOrPlain<SetpRegisters<T, kImmediate>, &setp<T>> {
-  static void plain(Thread& t, const Instruction& in) {
-    t.put_reg(in.ops[0].slot, compare(in.modifiers.get<SetpModifiers>().cmp, t.reg<T>(in.ops[1].slot),
+  template <class Regs>
+  static void plain(Regs&& t, const Instruction& in) {
+    t.put_reg(in.ops[0].slot, compare(in.modifiers.get<SetpModifiers>().cmp, t.template reg<T>(in.ops[1].slot),
                                       last_source<T, kImmediate>(t, in.ops[2])));
   }
 };

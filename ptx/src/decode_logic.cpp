@@ -50,9 +50,10 @@ void logic_pred(Thread& t, const Instruction& in) {
 // and/or/xor/not.pred of plain predicate registers, none negated (alu.hpp, Registers).
 template <class Op>
 struct PredRegisters : CheckedOrPlain<PredRegisters<Op>, &logic_pred<Op>> {
-  static void plain(Thread& t, const Instruction& in) {
-    const bool a = (t.reg<std::uint32_t>(in.ops[1].slot) & 1u) != 0;
-    const bool b = in.ops.size() > 2 && (t.reg<std::uint32_t>(in.ops[2].slot) & 1u) != 0;
+  template <class Regs>
+  static void plain(Regs&& t, const Instruction& in) {
+    const bool a = (t.template reg<std::uint32_t>(in.ops[1].slot) & 1u) != 0;
+    const bool b = in.ops.size() > 2 && (t.template reg<std::uint32_t>(in.ops[2].slot) & 1u) != 0;
     t.put_reg(in.ops[0].slot, logic_of<Op>(a, b));
   }
 };
@@ -88,8 +89,9 @@ template <class Shift>
 struct ShiftRegisters {
   template <class T, bool kImmediate>
   struct Of : CheckedOrPlain<Of<T, kImmediate>, &shift<T, Shift>> {
-    static void plain(Thread& t, const Instruction& in) {
-      t.put_reg(in.ops[0].slot, Shift{}(t.reg<T>(in.ops[1].slot), last_source<std::uint32_t, kImmediate>(t, in.ops[2])));
+    template <class Regs>
+    static void plain(Regs&& t, const Instruction& in) {
+      t.put_reg(in.ops[0].slot, Shift{}(t.template reg<T>(in.ops[1].slot), last_source<std::uint32_t, kImmediate>(t, in.ops[2])));
     }
   };
 };

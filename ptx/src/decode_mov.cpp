@@ -15,7 +15,8 @@ void mov(Thread& t, const Instruction& in) {
 // mov.type d, a of plain registers (alu.hpp, Registers), a an immediate or a register.
 template <class T, bool kImmediate>
 struct MovRegisters : CheckedOrPlain<MovRegisters<T, kImmediate>, &mov<T>> {
-  static void plain(Thread& t, const Instruction& in) {
+  template <class Regs>
+  static void plain(Regs&& t, const Instruction& in) {
     t.put_reg(in.ops[0].slot, last_source<T, kImmediate>(t, in.ops[1]));
   }
 };

@@ -233,6 +233,8 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
   // The threads side by side, not each on its fiber's stack: a warp in lockstep runs its 32 in turn,
   // and 32 pages apart they missed the cache and the TLB at every turn.
   std::vector<std::optional<Thread>> threads(static_cast<std::size_t>(c.size()) * threads_);
+  const std::size_t warps = (threads_ + kWarpLanes - 1) / kWarpLanes;
+  WarpRegisters registers(static_cast<std::size_t>(c.size()) * warps, grid_.function.registers);
   c.run([&](exec::HostArch& arch) {
     if (arch.thread_index() >= active_) return;  // padding of a partial last warp
     const int rank = static_cast<int>(arch.cluster_rank());
@@ -242,7 +244,9 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
       std::optional<Thread>& slot;
       ~Ends() { slot.reset(); }
     } ends{slot};
-    Thread& t = slot.emplace(grid_, state, c.cta(rank), static_cast<int>(arch.thread_index()));
+    const std::size_t warp = static_cast<std::size_t>(rank) * warps + arch.thread_index() / kWarpLanes;
+    Thread& t = slot.emplace(grid_, state, c.cta(rank), static_cast<int>(arch.thread_index()),
+                             registers.lane(warp, arch.thread_index() % kWarpLanes), registers.shadowed(warp));
     std::optional<WarpRecorder> recorder;
     if (config_.timing && arch.thread_index() % 32 == 0)
       recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));

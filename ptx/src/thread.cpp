@@ -27,17 +27,17 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
   if (message_.ends_with('\n')) message_.pop_back();
 }
 
-Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear)
+Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, std::uint64_t* registers,
+               std::uint32_t* shadowed_lanes)
     : grid_(grid), cta_(cta), rt_(rt), arch_(rt, linear), linear_(linear), code_(grid.function.code.data()),
-      r_(slot_pool::take(grid.function.registers)),
+      r_(registers), shadowed_lanes_(shadowed_lanes),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
       local_written_((grid.function.local_bytes + 63) / 64, 0) {
   if (grid.function.shared_window_slot != Operand::kNoReg)
-    r_[grid.function.shared_window_slot] = exec::ClusterRuntime::cluster_address(0, rt.rank());
+    slot(grid.function.shared_window_slot) = exec::ClusterRuntime::cluster_address(0, rt.rank());
 }
 
 Thread::~Thread() {
-  slot_pool::give(std::move(r_), false);
   for (const std::uint32_t s : pending_slots_) pending_storage_[s] = 0;  // every mark is listed there
   slot_pool::give(std::move(pending_storage_), true);
 }
@@ -51,7 +51,7 @@ inline void Thread::step_at(const Instruction& in, std::uint64_t& count) {
   if (--watchdog_left_ == 0) [[unlikely]] this->watchdog(in);
   if (undefined_ | taint_) [[unlikely]]
     return run_shadowed(in);
-  if (in.guard != Operand::kNoReg && ((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
+  if (in.guard != Operand::kNoReg && ((slot(in.guard) & 1u) != 0) == in.guard_negated) return;
   in.run(*this, in);
   if (recorder_) [[unlikely]] recorder_->after(*this, in);
 }
@@ -107,7 +107,7 @@ bool Thread::group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t gro
         t.run_shadowed(in);
         continue;
       }
-      if (in.guard != Operand::kNoReg && ((t.r_[in.guard] & 1u) != 0) == in.guard_negated) continue;
+      if (in.guard != Operand::kNoReg && ((t.slot(in.guard) & 1u) != 0) == in.guard_negated) continue;
       in.run(t, in);
     }
   }
@@ -410,7 +410,7 @@ void Thread::memory_origin(std::uint32_t origin) {
   if (origin == 0 || taint_) return;
   taint_ = origin;
   taint_slot_ = Operand::kNoReg;
-  shadowed_ = true;
+  set_shadowed(true);
 }
 
 std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {

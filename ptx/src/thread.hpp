@@ -27,6 +27,7 @@
 #include "tcgen/ptx/module.hpp"
 #include "warp_lockstep.hpp"
 #include "warp_recorder.hpp"
+#include "warp_registers.hpp"
 
 namespace tcgen::ptx {
 
@@ -115,8 +116,10 @@ class Thread {
  public:
   static constexpr std::uint64_t kBeat = std::uint64_t{1} << 20;  // instructions of a CTA per heartbeat
 
-  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear);
-  ~Thread();  // its slots back to the pool (slot_pool.hpp)
+  // `registers`: its lane of its warp's file; `shadowed_lanes`: its warp's (WarpRegisters).
+  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, std::uint64_t* registers,
+         std::uint32_t* shadowed_lanes);
+  ~Thread();  // its pending marks back to the pool (slot_pool.hpp)
   Thread(const Thread&) = delete;
   Thread& operator=(const Thread&) = delete;
 
@@ -147,7 +150,7 @@ class Thread {
   T get(const Operand& o) const {
     if (o.kind == Operand::Kind::reg) [[likely]] {
       if (shadowed_) read_shadow(o.slot);
-      return from_bits<T>(r_[o.slot]);
+      return from_bits<T>(slot(o.slot));
     }
     return get_other<T>(o);
   }
@@ -155,27 +158,30 @@ class Thread {
   void set(const Operand& o, T v) {
     if (o.kind != Operand::Kind::reg) return;  // _
     if (shadowed_) write_shadow(o.slot, taint_);
-    r_[o.slot] = to_bits(v);
+    slot(o.slot) = to_bits(v);
   }
   // The same, the register's definedness given: `origin` 0 defined, else an id of CtaState::origins.
   template <class T>
   void set(const Operand& o, T v, std::uint32_t origin) {
     if (o.kind != Operand::Kind::reg) return;
     if (shadowed_ || origin) write_shadow(o.slot, origin);
-    r_[o.slot] = to_bits(v);
+    slot(o.slot) = to_bits(v);
   }
   bool pred(const Operand& o) const { return (get<std::uint32_t>(o) & 1u) != o.negate; }
   // Straight to the register file, for the handlers decode chose because their operands are plain
   // registers (alu.hpp, Registers): valid only while shadowed() is false (no register pending or
   // undefined, no undefined source read), which they test first, falling back to get/set.
   bool shadowed() const { return shadowed_; }
+  // Its warp's register file (warp_registers.hpp), and the lanes of its warp that are shadowed.
+  std::uint64_t* warp_registers() const { return r_ - lane(); }
+  std::uint32_t shadowed_lanes() const { return *shadowed_lanes_; }
   template <class T>
   T reg(std::uint32_t slot) const {
-    return from_bits<T>(r_[slot]);
+    return from_bits<T>(this->slot(slot));
   }
   template <class T>
   void put_reg(std::uint32_t slot, T v) {
-    r_[slot] = to_bits(v);
+    this->slot(slot) = to_bits(v);
   }
   // An immediate operand's value as T.
   template <class T>
@@ -187,15 +193,15 @@ class Thread {
   // A register slot read or written directly (.b128 halves, bra.uni's predicate), its definedness kept.
   std::uint64_t read_slot(std::uint32_t s) const {
     if (shadowed_) read_shadow(s);
-    return r_[s];
+    return slot(s);
   }
   void write_slot(std::uint32_t s, std::uint64_t v) {
     if (shadowed_) write_shadow(s, taint_);
-    r_[s] = v;
+    slot(s) = v;
   }
   void write_slot(std::uint32_t s, std::uint64_t v, std::uint32_t origin) {
     if (shadowed_ || origin) write_shadow(s, origin);
-    r_[s] = v;
+    slot(s) = v;
   }
   // CC.CF, the condition code's carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc read and write
   // (PTX #extended-precision-integer-arithmetic-instructions); one per thread, clear at launch.
@@ -238,7 +244,7 @@ class Thread {
   std::uint64_t address(const Operand& o) const {
     if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);
     if (undefined_) [[unlikely]] require_defined(o.slot, "an address");
-    return r_[o.slot] + static_cast<std::uint64_t>(o.ival);
+    return slot(o.slot) + static_cast<std::uint64_t>(o.ival);
   }
 
   // ---- definedness (docs/model.md, Definedness): a register read from Tensor Memory that holds no
@@ -439,7 +445,17 @@ class Thread {
   bool carry_ = false;
   std::uint32_t warp_companions_ = 0;
   WarpLockstep* lockstep_ = nullptr;
-  std::vector<std::uint64_t> r_;
+  // Its registers: lane `lane()` of its warp's register file, lane-major (WarpRegisters): slot s at
+  // r_[s * kWarpLanes].
+  std::uint64_t* r_;
+  std::uint32_t* shadowed_lanes_;  // its warp's lanes that are shadowed_ (WarpRegisters::shadowed)
+  std::uint64_t& slot(std::uint32_t s) { return r_[std::size_t{s} * kWarpLanes]; }
+  std::uint64_t slot(std::uint32_t s) const { return r_[std::size_t{s} * kWarpLanes]; }
+  void set_shadowed(bool on) {
+    shadowed_ = on;
+    const std::uint32_t bit = 1u << lane();
+    *shadowed_lanes_ = on ? *shadowed_lanes_ | bit : *shadowed_lanes_ & ~bit;
+  }
   std::vector<std::uint8_t> local_;
   std::vector<std::uint8_t> call_params_;  // the function's call-site .param variables
   std::uint64_t* pending_ = nullptr;  // per slot, the model's id of the tcgen05.ld that filled it, unwaited (0: none)

@@ -32,7 +32,7 @@ void Thread::run_shadowed(const Instruction& in) {
   taint_ = 0;
   if (in.guard != Operand::kNoReg) {
     require_defined(in.guard, in.opcode.starts_with("bra") ? "a branch's guard predicate" : "a guard predicate");
-    if (((r_[in.guard] & 1u) != 0) == in.guard_negated) return;
+    if (((slot(in.guard) & 1u) != 0) == in.guard_negated) return;
   }
   in.run(*this, in);
   if (taint_ && operands_must_be_defined(in.opcode))
@@ -43,12 +43,12 @@ void Thread::run_shadowed(const Instruction& in) {
 void Thread::write_shadow(std::uint32_t slot, std::uint32_t origin) {
   if (pending_) pending_[slot] = 0;
   if (origin != 0 || undefined_ != 0) {
-    if (origin_.empty()) origin_.assign(r_.size(), 0);
+    if (origin_.empty()) origin_.assign(grid_.function.registers, 0);
     std::uint32_t& o = origin_[slot];
     undefined_ = undefined_ + (origin != 0) - (o != 0);
     o = origin;
   }
-  shadowed_ = pending_ != nullptr || undefined_ != 0 || taint_ != 0;
+  set_shadowed(pending_ != nullptr || undefined_ != 0 || taint_ != 0);
 }
 
 std::uint32_t Thread::tmem_origin(const model::Cta::UndefinedRead& r, const Instruction& ld) {
@@ -141,7 +141,7 @@ void Thread::load_pending(const Operand* registers, std::uint32_t n, const std::
                           const std::uint32_t* origins) {
   // The storage stays between waits and only the slots marked are cleared: the FMHA's kernel has
   // thousands of slots and issues a tcgen05.ld every few hundred instructions (bench_ptx: 6% in memset).
-  if (pending_storage_.empty()) pending_storage_ = slot_pool::take(r_.size());
+  if (pending_storage_.empty()) pending_storage_ = slot_pool::take(grid_.function.registers);
   pending_ = pending_storage_.data();
   const std::uint64_t id = rt_.cta().last_ld(warp());
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -151,14 +151,14 @@ void Thread::load_pending(const Operand* registers, std::uint32_t n, const std::
     if (pending_[r.slot] == 0) pending_slots_.push_back(r.slot);
     pending_[r.slot] = id;
   }
-  shadowed_ = true;
+  set_shadowed(true);
 }
 
 void Thread::clear_pending() {
   for (const std::uint32_t s : pending_slots_) pending_storage_[s] = 0;
   pending_slots_.clear();
   pending_ = nullptr;
-  shadowed_ = undefined_ != 0 || taint_ != 0;
+  set_shadowed(undefined_ != 0 || taint_ != 0);
 }
 
 // A letter, not a fault: CuTe's Blackwell tutorials, which run on B200s,

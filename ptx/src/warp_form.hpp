@@ -12,23 +12,63 @@
 
 namespace tcgen::ptx {
 
+// One lane's registers in its warp's file (warp_registers.hpp), read and written as Thread::reg and
+// Thread::put_reg do: what a Registers form's plain case (alu.hpp) needs of its thread.
+struct LaneRegisters {
+  std::uint64_t* lane;  // its slot 0
+  template <class T>
+  T reg(std::uint32_t slot) const {
+    return Thread::from_bits<T>(lane[std::size_t{slot} * kWarpLanes]);
+  }
+  template <class T>
+  void put_reg(std::uint32_t slot, T v) const {
+    lane[std::size_t{slot} * kWarpLanes] = Thread::to_bits(v);
+  }
+};
+
+// A form whose plain case reads and writes registers only: it runs on the warp's file.
+template <class Fast>
+concept RegistersOnly = requires(const LaneRegisters& r, const Instruction& in) { Fast::plain(r, in); };
+
+// The lanes of `mask` whose guard predicate lets `in` run.
+inline std::uint32_t guarded(const std::uint64_t* file, std::uint32_t mask, const Instruction& in) {
+  if (in.guard == Operand::kNoReg) return mask;
+  const std::uint64_t* g = file + std::size_t{in.guard} * kWarpLanes;
+  std::uint32_t runs = 0;
+  for (std::size_t l = 0; l < kWarpLanes; ++l) runs |= static_cast<std::uint32_t>(((g[l] & 1u) != 0) != in.guard_negated) << l;
+  return mask & runs;
+}
+
 // The warp form of a form Fast (decode.hpp, add_warp_form): Fast::plain on each lane its guard lets
 // run; a lane holding a register pending or undefined, or whose Fast::plain returns false (having
-// done nothing), is left to Fast::run, the checked way.
+// done nothing), is left to Fast::run, the checked way. A RegistersOnly form runs on the warp's
+// register file, all 32 lanes in one loop when the whole warp runs.
 template <class Fast>
 std::uint32_t on_lanes(Thread* const* lanes, std::uint32_t mask, const Instruction& in) {
   std::uint32_t left = 0;
-  for (; mask; mask &= mask - 1) {
-    Thread& t = *lanes[std::countr_zero(mask)];
-    if (t.shadowed()) [[unlikely]] {
-      left |= mask & (0u - mask);
-      continue;
-    }
-    if (in.guard != Operand::kNoReg && ((t.reg<std::uint64_t>(in.guard) & 1u) != 0) == in.guard_negated) continue;
-    if constexpr (std::is_same_v<decltype(Fast::plain(t, in)), bool>) {
-      if (!Fast::plain(t, in)) left |= mask & (0u - mask);
+  if constexpr (RegistersOnly<Fast>) {
+    const Thread& first = *lanes[std::countr_zero(mask)];
+    std::uint64_t* file = first.warp_registers();
+    left = mask & first.shadowed_lanes();
+    const std::uint32_t runs = guarded(file, mask & ~left, in);
+    if (runs == ~0u) {
+      for (std::size_t l = 0; l < kWarpLanes; ++l) Fast::plain(LaneRegisters{file + l}, in);
     } else {
-      Fast::plain(t, in);
+      for (std::uint32_t m = runs; m; m &= m - 1) Fast::plain(LaneRegisters{file + std::countr_zero(m)}, in);
+    }
+  } else {
+    for (; mask; mask &= mask - 1) {
+      Thread& t = *lanes[std::countr_zero(mask)];
+      if (t.shadowed()) [[unlikely]] {
+        left |= mask & (0u - mask);
+        continue;
+      }
+      if (in.guard != Operand::kNoReg && ((t.reg<std::uint64_t>(in.guard) & 1u) != 0) == in.guard_negated) continue;
+      if constexpr (std::is_same_v<decltype(Fast::plain(t, in)), bool>) {
+        if (!Fast::plain(t, in)) left |= mask & (0u - mask);
+      } else {
+        Fast::plain(t, in);
+      }
     }
   }
   return left;

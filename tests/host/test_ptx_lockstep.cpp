@@ -332,3 +332,32 @@ TEST_CASE("a converged warp's signed and unsigned narrow global loads extend as 
     }
   }
 }
+
+TEST_CASE("a converged warp's guarded arithmetic runs on the lanes its guard, negated or not, lets it") {
+  // Odd lanes add 1, even lanes 10 (@p and @!p of one predicate); lanes below 5 then branch apart and
+  // add 100 under the same guards, a part of the warp running; 40 threads: the second warp is partial.
+  const std::string body = kMyWord + R"(
+	and.b32 	%r1, %r0, 1;
+	setp.ne.u32 	%p0, %r1, 0;
+	mov.u32 	%r2, 7;
+	@%p0 add.u32 	%r2, %r2, 1;
+	@!%p0 add.u32 	%r2, %r2, 10;
+	and.b32 	%r3, %r0, 31;
+	setp.ge.u32 	%p1, %r3, 5;
+	@%p1 bra 	DONE;
+	@%p0 add.u32 	%r2, %r2, 100;
+	@!%p0 add.u32 	%r2, %r2, 1000;
+DONE:
+	st.global.u32 	[%rd1], %r2;
+)";
+  for (bool lockstep : {true, false}) {
+    CAPTURE(lockstep);
+    const Run r = run(body, 40, lockstep);
+    REQUIRE(r.error.empty());
+    for (unsigned t = 0; t < 40; ++t) {
+      CAPTURE(t);
+      const bool odd = t % 2 == 1, low = t % 32 < 5;
+      CHECK(r.out[t] == 7 + (odd ? 1 : 10) + (low ? (odd ? 100 : 1000) : 0));
+    }
+  }
+}
