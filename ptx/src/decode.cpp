@@ -88,9 +88,9 @@ bool decode(Instruction& in, std::string& why) {
           nearest_form(entry->row, op, in.ops.size());
     return false;
   }
+  in.lane_step = lane_step(entry->row.name, entry->row.family, op);  // the row's; its decoder may refine it
   if (entry->decode(op, in, why)) {
     in.timing = timing_op(entry->row.name, entry->row.family, op);
-    in.lane_step = lane_step(entry->row.name, entry->row.family, op);
     return true;
   }
   if (why.empty()) why = "no handler for this opcode";

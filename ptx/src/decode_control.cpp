@@ -10,17 +10,14 @@
 #include "device_printf.hpp"
 #include "tcgen/ptx/module.hpp"
 #include "thread.hpp"
-#include "warp_form.hpp"
 
 namespace tcgen::ptx {
 
 namespace {
 
-// bra: a form with a warp form (warp_form.hpp) of its own.
-struct Branch {
-  static void run(Thread& t, const Instruction& in) { t.jump(in.ops[0].ival); }
-  static void plain(Thread& t, const Instruction& in) { run(t, in); }
-};
+// bra to a label, for a lane by itself (a warp in lockstep takes a plain branch for its lanes:
+// LaneStep::branch, thread_lockstep.cpp).
+void branch(Thread& t, const Instruction& in) { t.jump(in.ops[0].ival); }
 
 // bra.uni with a guard: every lane of the warp that reaches it must take
 // the same way. The lanes reach it one after another, so the k-th arrival
@@ -121,7 +118,8 @@ void relax_polling_branches(Function& f) {
     if (polled.count(m.predicate)) {
       in.guard = m.predicate;
       in.guard_negated = m.negated;
-      in.run = with_warp_form<Branch>();
+      in.run = &branch;
+      in.lane_step = LaneStep::branch;
     }
   }
 }
@@ -133,7 +131,8 @@ bool decode_bra(const Opcode& op, Instruction& in, std::string&) {
     in.guard = Operand::kNoReg;  // the handler reads the predicate: a lane that does not branch is checked too
     in.run = &bra_uni;
   } else {
-    in.run = with_warp_form<Branch>();
+    in.run = &branch;
+    in.lane_step = LaneStep::branch;
   }
   return true;
 }

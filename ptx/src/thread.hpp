@@ -127,21 +127,24 @@ class Thread {
   // lockstep, its warp runs it while the warp is converged (warp_lockstep.hpp).
   void run();
   void set_lockstep(WarpLockstep* lockstep) { lockstep_ = lockstep; }
-  // For its warp's fiber (warp_lockstep.hpp), as run() would: run_group runs the instruction at
-  // `pc` on each lane of `group` (all there) in turn, then the next, and so on, until one is
-  // neither lane_local nor lane_jump or is at `stop` (not run), or after a lane_jump; then each
-  // lane's pc is in `pcs` (~0 once it exited), and it returns whether they are all at one pc, none
-  // exited; `running`: the lane it runs. step_in_warp runs this lane's next instruction.
-  static bool run_group(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
-                        std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
+  // For its warp's fiber (warp_lockstep.hpp), as run() would, the lanes' pcs and watchdog counts
+  // kept in `w` (thread_lockstep.cpp): run_group runs the instruction at `pc` on each lane of
+  // `group` (all there), then the next, and so on, until one is neither lane_local, lane_jump nor
+  // branch or is at `stop` (not run), or after a lane_jump or branch; it returns whether the lanes
+  // are then all at one pc, none exited. step_in_warp runs this lane's next instruction.
+  static bool run_group(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop);
   void step_in_warp();
   std::uint32_t pc() const { return pc_; }
   bool exited() const { return exited_; }
-  // bar.sync of a warp in lockstep (warp_lockstep.hpp): the other lanes (`group`, all at `pc`) only
-  // count it as executed, once for all (count_for_warp), and the leader's arrival brings theirs
+  // bar.sync of a warp in lockstep (warp_lockstep.hpp): the other lanes (all at `pc`) only count it
+  // as executed, once for all (count_for_warp), and the leader's arrival brings theirs
   // (`companions`, its warp's lanes).
-  static void count_for_warp(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
-                             const Thread*& running);
+  static void count_for_warp(LockstepLanes& w, Thread& leader, std::uint32_t pc);
+  // Brings the watchdog counts of w's lanes up to date with what they ran (their watchdog where one
+  // runs out, `last` the instruction it names), and w.slack with them.
+  static void settle(LockstepLanes& w, const Instruction& last);
+  // The warp splits: each lane that has not exited takes its pc and count from `w`.
+  static void leave_lockstep(LockstepLanes& w);
   std::uint32_t warp_companions() const { return warp_companions_; }
   void set_warp_companions(std::uint32_t lanes) { warp_companions_ = lanes; }
 
@@ -416,11 +419,17 @@ class Thread {
   void step(const Instruction* code, std::uint64_t& count);  // code_, cta_.instructions
   void step_at(const Instruction& in, std::uint64_t& count);
   template <bool kCount>
-  static bool group_steps(const std::array<Thread*, 32>& lanes, std::uint32_t group, std::uint32_t pc,
-                          std::uint32_t stop, std::array<std::uint32_t, 32>& pcs, const Thread*& running);
+  static bool group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop);
   // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
   template <class F>
-  void reporting(F f);
+  void reporting(F f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      if (dynamic_cast<const ExecutionError*>(&e)) throw;
+      report(e, *current_);
+    }
+  }
   // The launch's heartbeat (LaunchConfig::heartbeat): each kBeat instructions of the CTA.
   void beat();
   // The livelock watchdog (LaunchOptions::watchdog), its slow path: once the count runs out.

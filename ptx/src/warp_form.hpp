@@ -1,8 +1,8 @@
 #pragma once
 // A handler's warp form (Instruction::warp) made from the handler's common case: a struct Fast whose
 // run is the handler and whose plain is the case, for a thread holding no register pending or
-// undefined, that needs none of run's checks. The Registers forms (alu.hpp and the decoders'), bra
-// (decode_control.cpp) and ld.global of one register (decode_memory.cpp) have one.
+// undefined, that needs none of run's checks. The Registers forms (alu.hpp and the decoders') and
+// ld.global of one register (decode_memory.cpp) have one.
 #include <bit>
 #include <cstdint>
 #include <type_traits>

@@ -67,12 +67,12 @@ WarpLockstep::WarpLockstep(std::uint32_t lanes)
 
 void WarpLockstep::join(Thread& t) {
   const int lane = t.lane();
-  lanes_[static_cast<std::size_t>(lane)] = &t;
-  joined_ |= 1u << lane;
+  lanes_.threads[static_cast<std::size_t>(lane)] = &t;
+  lanes_.joined |= 1u << lane;
   if (split_) return;
   exec::CtaRuntime& rt = t.runtime();
   const int leader = t.linear() - lane + leader_;
-  if (joined_ != expected_) {
+  if (lanes_.joined != expected_) {
     rt.park(t.linear(), leader);  // the leader: woken by the last lane to come; the rest: by the split
     if (lane != leader_ || split_) return;
   } else if (lane != leader_) {
@@ -85,8 +85,10 @@ void WarpLockstep::join(Thread& t) {
 
 void WarpLockstep::lead(Thread& leader) {
   const Instruction* code = leader.grid().function.code.data();
-  for (int lane = 0; lane < 32; ++lane)
-    pcs_[static_cast<std::size_t>(lane)] = joined_ >> lane & 1 ? lanes_[static_cast<std::size_t>(lane)]->pc() : ~0u;
+  const std::uint32_t joined = lanes_.joined;
+  std::array<std::uint32_t, 32>& pcs = lanes_.pcs;
+  for (std::size_t lane = 0; lane < 32; ++lane) pcs[lane] = joined >> lane & 1 ? lanes_.threads[lane]->pc() : ~0u;
+  lanes_.slack = 0;  // the first group settles the watchdog counts
   std::uint32_t pc = ~0u, next = ~0u, group = 0;
   bool converged = false;  // every lane that runs is at `pc`: no need to look
   for (;;) {
@@ -94,36 +96,36 @@ void WarpLockstep::lead(Thread& leader) {
     // with them from there; the rest wait where they are. A branch that splits the warp's lanes
     // thus runs each side in turn until they meet again where the sides join or the loop ends, as a
     // GPU's reconvergence does.
-    if (!converged) std::tie(pc, group, next) = lowest(pcs_);
+    if (!converged) std::tie(pc, group, next) = lowest(pcs);
     if (pc == ~0u) return split(leader);  // every lane exited
     const Instruction& in = code[pc];
-    if (in.lane_step == LaneStep::lane_local || in.lane_step == LaneStep::lane_jump) {
-      converged = Thread::run_group(lanes_, group, pc, next, pcs_, running_) && next == ~0u;
+    if (in.lane_step == LaneStep::lane_local || in.lane_step == LaneStep::lane_jump ||
+        in.lane_step == LaneStep::branch) {
+      converged = Thread::run_group(lanes_, group, pc, next) && next == ~0u;
       if (split_soon_) return split(leader);
-      if (converged) pc = pcs_[static_cast<std::size_t>(std::countr_zero(group))];
+      if (converged) pc = pcs[static_cast<std::size_t>(std::countr_zero(group))];
       continue;
     }
     // Only where every lane stopped at one bar.sync whose id and count every lane reads the same and
     // none holds a register pending or undefined (its handler would see it): else each lane runs on
     // by itself.
-    if (group != joined_ || in.lane_step != LaneStep::barrier || in.guard != Operand::kNoReg) return split(leader);
+    if (group != joined || in.lane_step != LaneStep::barrier || in.guard != Operand::kNoReg) return split(leader);
     for (const Operand& o : in.ops)
       if (o.kind != Operand::Kind::imm) return split(leader);
-    for (std::uint32_t m = joined_; m; m &= m - 1)
-      if (lanes_[static_cast<std::size_t>(std::countr_zero(m))]->shadowed()) return split(leader);
+    if (leader.shadowed_lanes() & joined) return split(leader);
     barrier(leader, pc);
     // Every lane after the bar.sync: the leader too, unless its arrival went elsewhere.
     converged = leader.pc() == pc + 1;
-    for (std::uint32_t m = joined_; m; m &= m - 1) pcs_[static_cast<std::size_t>(std::countr_zero(m))] = pc + 1;
-    pcs_[static_cast<std::size_t>(leader_)] = leader.pc();
+    for (std::uint32_t m = joined; m; m &= m - 1) pcs[static_cast<std::size_t>(std::countr_zero(m))] = pc + 1;
+    pcs[static_cast<std::size_t>(leader_)] = leader.pc();
     pc = leader.pc();
   }
 }
 
 void WarpLockstep::barrier(Thread& leader, std::uint32_t pc) {
-  const std::uint32_t others = joined_ & ~(1u << leader_);
-  if (others != 0) Thread::count_for_warp(lanes_, others, pc, running_);
-  running_ = &leader;
+  const std::uint32_t others = lanes_.joined & ~(1u << leader_);
+  Thread::count_for_warp(lanes_, leader, pc);
+  leader.jump(pc);
   leader.set_warp_companions(others);
   leader.step_in_warp();
   leader.set_warp_companions(0);
@@ -131,9 +133,10 @@ void WarpLockstep::barrier(Thread& leader, std::uint32_t pc) {
 
 void WarpLockstep::split(Thread& leader) {
   split_ = true;
-  running_ = nullptr;
-  for (std::uint32_t m = joined_ & ~(1u << leader_); m; m &= m - 1)
-    leader.runtime().unpark(lanes_[static_cast<std::size_t>(std::countr_zero(m))]->linear());
+  Thread::leave_lockstep(lanes_);
+  lanes_.running = nullptr;
+  for (std::uint32_t m = lanes_.joined & ~(1u << leader_); m; m &= m - 1)
+    leader.runtime().unpark(lanes_.threads[static_cast<std::size_t>(std::countr_zero(m))]->linear());
 }
 
 }  // namespace tcgen::ptx

@@ -31,6 +31,18 @@ struct Opcode;
 // How a warp in lockstep runs an opcode of row `row` of family `family` (Instruction::lane_step).
 LaneStep lane_step(std::string_view row, Family family, const Opcode& op);
 
+// What a warp in lockstep keeps of its lanes while its leader runs them, in place of their Threads'
+// own pc and watchdog count, which it brings up to date when the warp splits (and a watchdog count
+// when one may run out: Thread::settle).
+struct LockstepLanes {
+  std::array<Thread*, 32> threads{};
+  std::uint32_t joined = 0;                 // the lanes that came (threads[l] set)
+  std::array<std::uint32_t, 32> pcs{};      // each lane's pc, ~0 once it exited or if it never runs
+  std::array<std::uint64_t, 32> ran{};      // instructions each ran since its watchdog count was settled
+  std::uint64_t slack = 0;                  // instructions any lane may run before a count could run out
+  const Thread* running = nullptr;          // the lane whose handler runs (WarpLockstep::running)
+};
+
 class WarpLockstep {
  public:
   // `lanes`: the warp's threads that run (those of a partial last warp's padding do not).
@@ -41,7 +53,7 @@ class WarpLockstep {
   void join(Thread& t);
   // The lane the leader's fiber runs now (null once split): where a rule the model raises
   // meanwhile was broken (Thread::where_now).
-  const Thread* running() const { return running_; }
+  const Thread* running() const { return lanes_.running; }
   // The warp splits once the lanes running stop (a lane's livelock watchdog ran out).
   void split_soon() { split_soon_ = true; }
 
@@ -51,13 +63,10 @@ class WarpLockstep {
   // The leader's turn at the bar.sync at `pc` where every lane stopped.
   void barrier(Thread& leader, std::uint32_t pc);
 
-  std::array<Thread*, 32> lanes_{};
-  std::array<std::uint32_t, 32> pcs_{};  // while leading: each lane's pc, ~0 once it exited or if it never runs
+  LockstepLanes lanes_;
   std::uint32_t expected_;
-  std::uint32_t joined_ = 0;
   int leader_;  // its lane
   bool split_ = false, split_soon_ = false;
-  const Thread* running_ = nullptr;
 };
 
 }  // namespace tcgen::ptx

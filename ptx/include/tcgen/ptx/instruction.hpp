@@ -91,9 +91,10 @@ enum class TimingOp : std::uint8_t {
 
 // How a warp in lockstep runs an instruction (ptx/src/warp_lockstep.hpp), set at decode: the lanes
 // at it run it one after another where it acts on each lane's own state and never waits
-// (lane_local; lane_jump where it may also move a lane's pc elsewhere or end the lane); bar.sync
+// (lane_local; lane_jump where it may also move a lane's pc elsewhere or end the lane); a plain
+// branch to ops[0]'s target, the warp's to take for the lanes its guard lets (branch); bar.sync
 // where all lanes stopped is the warp's one arrival (barrier); any other stops the lanes apart.
-enum class LaneStep : std::uint8_t { apart, lane_local, lane_jump, barrier };
+enum class LaneStep : std::uint8_t { apart, lane_local, lane_jump, branch, barrier };
 
 struct Instruction {
   Handler run = nullptr;

@@ -1,0 +1,176 @@
+// A warp in lockstep's instructions (warp_lockstep.hpp), run by its leader's fiber: a group of lanes
+// at one pc runs an instruction through its handler's warp form or its handler lane by lane, the
+// lanes' pcs and watchdog counts kept in the warp's LockstepLanes, not in their Threads, until the
+// warp splits. A plain branch moves the lanes' pcs itself, as a GPU's branch unit would.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "thread.hpp"
+#include "warp_form.hpp"
+
+namespace tcgen::ptx {
+
+namespace {
+
+// The lanes' arrays four or two lanes at a time (GCC's and Clang's vector extensions: SSE2 on
+// x86-64): a lane at a time, a group's three passes over 32 lanes took most of a diverged warp's time.
+using Lanes4 = std::uint32_t __attribute__((vector_size(16)));
+using Lanes2 = std::uint64_t __attribute__((vector_size(16)));
+
+// All ones in each of lanes k .. k + 3 that `lanes` holds.
+Lanes4 select4(std::uint32_t lanes, std::size_t k) {
+  const std::uint32_t b = lanes >> k;
+  return reinterpret_cast<Lanes4>((Lanes4{b, b, b, b} & Lanes4{1, 2, 4, 8}) != 0);
+}
+
+// Lane l of `a` set to `value` for each lane of `lanes`.
+void set_lanes(std::array<std::uint32_t, 32>& a, std::uint32_t lanes, std::uint32_t value) {
+  for (std::size_t k = 0; k < 32; k += 4) {
+    Lanes4 at;
+    std::memcpy(&at, &a[k], sizeof at);
+    const Lanes4 sel = select4(lanes, k);
+    at = (at & ~sel) | ((Lanes4{} + value) & sel);
+    std::memcpy(&a[k], &at, sizeof at);
+  }
+}
+
+// Whether every lane of `lanes` holds `value` in `a`.
+bool all_at(const std::array<std::uint32_t, 32>& a, std::uint32_t lanes, std::uint32_t value) {
+  Lanes4 differ = {};
+  for (std::size_t k = 0; k < 32; k += 4) {
+    Lanes4 at;
+    std::memcpy(&at, &a[k], sizeof at);
+    differ |= reinterpret_cast<Lanes4>(at != Lanes4{} + value) & select4(lanes, k);
+  }
+  return (differ[0] | differ[1] | differ[2] | differ[3]) == 0;
+}
+
+// `n` added to lane l of `a` for each lane of `lanes`.
+void add_lanes(std::array<std::uint64_t, 32>& a, std::uint32_t lanes, std::uint64_t n) {
+  for (std::size_t k = 0; k < 32; k += 2) {
+    Lanes2 at;
+    std::memcpy(&at, &a[k], sizeof at);
+    const std::uint64_t b = lanes >> k;
+    at += (Lanes2{} + n) & reinterpret_cast<Lanes2>((Lanes2{b, b} & Lanes2{1, 2}) != 0);
+    std::memcpy(&a[k], &at, sizeof at);
+  }
+}
+
+}  // namespace
+
+template <bool kCount>
+bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop) {
+  Thread& first = *w.threads[static_cast<std::size_t>(std::countr_zero(group))];
+  const Instruction* code = first.code_;
+  CtaState& cta = first.cta_;
+  const auto n = static_cast<std::uint64_t>(std::popcount(group));
+  const std::uint32_t start = pc;
+  bool jumped = false;
+  w.running = &first;
+  // What step does for one instruction, done once for the group where it is the same for every
+  // lane: the count (the CTA's clock), the profile, the pc and the watchdog's count (at the end).
+  for (; !jumped && pc != stop; ++pc) {
+    const Instruction& in = code[pc];
+    if (in.lane_step != LaneStep::lane_local && in.lane_step != LaneStep::lane_jump && in.lane_step != LaneStep::branch)
+      break;
+    if constexpr (kCount) cta.executed[pc] += n;
+    const std::uint64_t before = cta.instructions;
+    cta.instructions += n;
+    if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] first.beat();
+    jumped = in.lane_step != LaneStep::lane_local;
+    // The handler's warp form, where it has one, for as many lanes as it can; for the rest the handler
+    // for every lane in a row (its indirect call predicted, as a lane's own run of different handlers
+    // was not). A branch's lanes whose guard may be undefined are the handler's.
+    std::uint32_t each = group;
+    if (in.lane_step == LaneStep::branch) {
+      each = group & first.shadowed_lanes();
+      const std::uint32_t plain = group & ~each, taken = guarded(first.warp_registers(), plain, in);
+      set_lanes(w.pcs, taken, static_cast<std::uint32_t>(in.ops[0].ival));
+      set_lanes(w.pcs, plain & ~taken, pc + 1);
+    } else if (in.warp) {
+      each = in.warp(w.threads.data(), group, in);
+    }
+    for (std::uint32_t m = each; m; m &= m - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+      Thread& t = *w.threads[lane];
+      w.running = &t;
+      t.current_ = &in;
+      t.pc_ = pc + 1;  // a branch's handler moves it
+      if (t.undefined_ | t.taint_) [[unlikely]]
+        t.run_shadowed(in);
+      else if (in.guard == Operand::kNoReg || ((t.slot(in.guard) & 1u) != 0) != in.guard_negated)
+        in.run(t, in);
+      if (jumped) w.pcs[lane] = t.exited_ ? ~0u : t.pc_;
+    }
+  }
+  if (pc == start) return false;
+  const std::uint64_t ran = pc - start;
+  if (!jumped) set_lanes(w.pcs, group, pc);
+  add_lanes(w.ran, group, ran);
+  if (ran < w.slack) w.slack -= ran;
+  else settle(w, code[pc - 1]);
+  const std::uint32_t at = w.pcs[static_cast<std::size_t>(std::countr_zero(group))];
+  return at != ~0u && all_at(w.pcs, group, at);
+}
+
+bool Thread::run_group(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop) {
+  try {
+    if (w.threads[static_cast<std::size_t>(std::countr_zero(group))]->cta_.executed.empty())
+      return group_steps<false>(w, group, pc, stop);
+    return group_steps<true>(w, group, pc, stop);
+  } catch (const Error& e) {
+    if (dynamic_cast<const ExecutionError*>(&e)) throw;
+    w.running->report(e, *w.running->current_);
+    return false;
+  }
+}
+
+void Thread::count_for_warp(LockstepLanes& w, Thread& leader, std::uint32_t pc) {
+  const std::uint32_t others = w.joined & ~(1u << leader.lane());
+  CtaState& cta = leader.cta_;
+  const Instruction& in = leader.code_[pc];
+  leader.current_ = &in;  // where a report from the heartbeat points
+  w.running = &leader;
+  const auto n = static_cast<std::uint64_t>(std::popcount(others));
+  if (!cta.executed.empty()) cta.executed[pc] += n;
+  const std::uint64_t before = cta.instructions;
+  cta.instructions += n;
+  if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] leader.reporting([&] { leader.beat(); });
+  add_lanes(w.ran, others, 1);
+  // The leader counts its own step down itself: one less for every lane.
+  if (w.slack > 1) w.slack -= 1;
+  else leader.reporting([&] { settle(w, in); });
+}
+
+void Thread::settle(LockstepLanes& w, const Instruction& last) {
+  std::uint64_t slack = ~std::uint64_t{0};
+  for (std::uint32_t m = w.joined; m; m &= m - 1) {
+    const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+    Thread& t = *w.threads[lane];
+    if (t.exited_) continue;
+    if (t.watchdog_left_ > w.ran[lane]) {
+      t.watchdog_left_ -= w.ran[lane];
+    } else {
+      w.running = &t;
+      t.watchdog(last);
+    }
+    w.ran[lane] = 0;
+    slack = std::min(slack, t.watchdog_left_);
+  }
+  w.slack = slack;
+}
+
+void Thread::leave_lockstep(LockstepLanes& w) {
+  for (std::uint32_t m = w.joined; m; m &= m - 1) {
+    const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+    Thread& t = *w.threads[lane];
+    if (t.exited_) continue;
+    t.pc_ = w.pcs[lane];
+    // A count that ran out since the last settle (none should) runs out at the lane's next step.
+    t.watchdog_left_ = t.watchdog_left_ > w.ran[lane] ? t.watchdog_left_ - w.ran[lane] : 1;
+    w.ran[lane] = 0;
+  }
+}
+
+}  // namespace tcgen::ptx
