@@ -6,6 +6,9 @@
 #include <bit>
 #include <cstdint>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decode.hpp"
 #include "thread.hpp"
@@ -30,13 +33,28 @@ struct LaneRegisters {
 template <class Fast>
 concept RegistersOnly = requires(const LaneRegisters& r, const Instruction& in) { Fast::plain(r, in); };
 
+// Bit l: bit 0 of the predicate register `slot`, lane l.
+inline std::uint32_t predicate_lanes(const std::uint64_t* file, std::uint32_t slot) {
+  const std::uint64_t* p = file + std::size_t{slot} * kWarpLanes;
+  std::uint32_t bits = 0;
+#if defined(__SSE2__)
+  // Two lanes at a time: bit 0 shifted to the sign, then movmskpd (a lane at a time, this loop was a
+  // quarter of a branchy warp's bookkeeping).
+  for (std::size_t l = 0; l < kWarpLanes; l += 2) {
+    const __m128i two = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l));
+    bits |= static_cast<std::uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(_mm_slli_epi64(two, 63)))) << l;
+  }
+#else
+  for (std::size_t l = 0; l < kWarpLanes; ++l) bits |= static_cast<std::uint32_t>(p[l] & 1u) << l;
+#endif
+  return bits;
+}
+
 // The lanes of `mask` whose guard predicate lets `in` run.
 inline std::uint32_t guarded(const std::uint64_t* file, std::uint32_t mask, const Instruction& in) {
   if (in.guard == Operand::kNoReg) return mask;
-  const std::uint64_t* g = file + std::size_t{in.guard} * kWarpLanes;
-  std::uint32_t runs = 0;
-  for (std::size_t l = 0; l < kWarpLanes; ++l) runs |= static_cast<std::uint32_t>(((g[l] & 1u) != 0) != in.guard_negated) << l;
-  return mask & runs;
+  const std::uint32_t set = predicate_lanes(file, in.guard);
+  return mask & (in.guard_negated ? ~set : set);
 }
 
 // The warp form of a form Fast (decode.hpp, add_warp_form): Fast::plain on each lane its guard lets
