@@ -130,6 +130,19 @@ TEST_CASE("two of a row's loads stored in each other's columns: named at the MMA
   CHECK(r.error() > 0.1);
 }
 
+TEST_CASE("two words a converged warp loaded stored in each other's columns: named at the MMA") {
+  // The loads of a warp in lockstep (its ld.global warp form) are remembered as a lone thread's are.
+  Run r(fresh_seed() + 22);
+  r.launch_stored("provenance_a_words_swapped");
+  REQUIRE(r.stats.warnings.count("operand_not_a_tile") >= 1);
+  const std::string w = r.warning();
+  MESSAGE(w);
+  CHECK(w.find("[a-tmem]") != std::string::npos);
+  // Column 0 of row 0 holds A(0, 2 .. 3), 4 bytes past A(0, 0)'s source, and column 1 A(0, 0 .. 1).
+  CHECK(w.find("4 bytes past the source of A(0, 0)") != std::string::npos);
+  CHECK(r.error() > 0.1);
+}
+
 TEST_CASE("a descriptor without the TMA box's 128B swizzle: named at the MMA, with the swizzle that reads the tile") {
   Run r(fresh_seed() + 2);
   r.launch("provenance_swizzle_none");

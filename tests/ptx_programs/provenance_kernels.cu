@@ -114,11 +114,24 @@ __device__ void tile_mma(const CUtensorMap* a_map, const CUtensorMap* b_map, flo
 // A's row m (64 bf16, 128 bytes) loaded by thread m, four 16-byte loads at a time, and stored to
 // lane m with tcgen05.st.32x32b.x16 (two bf16 a column: the TS form's A, PTX
 // #tcgen05-matrix-fragments); `Swapped`: the first two loads of each half stored in each other's columns.
-template <bool Swapped>
+// `Words`: half 0 loaded before tcgen05.alloc, while each warp runs converged, its first 16 bytes last,
+// as four 4-byte loads, and the planted bug its first two words stored in each other's columns.
+template <bool Swapped, bool Words = false>
 __device__ void ts_mma(const uint4* a, const CUtensorMap* b_map, float* d) {
   extern __shared__ __align__(1024) std::uint8_t smem[];
   const int tid = threadIdx.x, warp = tid / 32;
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  uint4 early[4];  // Words: half 0's (asm volatile keeps the loads in this order, before the alloc)
+  if (Words) {
+    for (int q = 1; q < 4; ++q)
+      asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(early[q].x), "=r"(early[q].y), "=r"(early[q].z), "=r"(early[q].w)
+                   : "l"(a + tid * 8 + q));
+    std::uint32_t w[4];
+    for (int i = 0; i < 4; ++i)
+      asm volatile("ld.global.u32 %0, [%1];" : "=r"(w[i]) : "l"(reinterpret_cast<const std::uint32_t*>(a + tid * 8) + i));
+    early[0] = make_uint4(w[1], w[0], w[2], w[3]);  // the planted bug
+  }
   const std::uint32_t tmem = start(base, smem);
   if (tid == 0) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" ::"r"(base + kMbar));
@@ -126,7 +139,7 @@ __device__ void ts_mma(const uint4* a, const CUtensorMap* b_map, float* d) {
   }
   for (int half = 0; half < 2; ++half) {
     uint4 v[4];
-    for (int q = 0; q < 4; ++q) v[q] = a[tid * 8 + half * 4 + q];
+    for (int q = 0; q < 4; ++q) v[q] = Words && half == 0 ? early[q] : a[tid * 8 + half * 4 + q];
     if (Swapped) {  // the planted bug
       const uint4 t = v[0];
       v[0] = v[1];
@@ -163,6 +176,10 @@ extern "C" __global__ void provenance_a_stored(const uint4* a, const __grid_cons
 extern "C" __global__ void provenance_a_stored_swapped(const uint4* a, const __grid_constant__ CUtensorMap b,
                                                        float* d) {
   ts_mma<true>(a, &b, d);
+}
+extern "C" __global__ void provenance_a_words_swapped(const uint4* a, const __grid_constant__ CUtensorMap b,
+                                                      float* d) {
+  ts_mma<false, true>(a, &b, d);
 }
 extern "C" __global__ void provenance_correct(const __grid_constant__ CUtensorMap a, const __grid_constant__ CUtensorMap b,
                                               float* d) {
