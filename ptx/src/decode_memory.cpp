@@ -83,19 +83,12 @@ void ld(Thread& t, const Instruction& in) {
 }
 
 // ld.global of one register of 1, 2, 4 or 8 bytes from [register + offset]: its warp form loads
-// each lane's where the common case holds (Thread::load_global_fast), as ld would.
+// each lane's where the common case holds (Thread::load_global_lanes), as ld would.
 template <std::uint32_t kBytes, bool kSigned>
 struct GlobalLoadRegister {
   static void run(Thread& t, const Instruction& in) { ld(t, in); }
-  static bool plain(Thread& t, const Instruction& in) {
-    const Operand& a = in.ops[1];
-    std::uint8_t bytes[kBytes];
-    if (!t.load_global_fast(t.reg<std::uint64_t>(a.slot) + static_cast<std::uint64_t>(a.ival), bytes, kBytes))
-      return false;
-    std::uint64_t v = little_endian(bytes, kBytes);
-    if constexpr (kSigned) v = sign_extend(v, kBytes);
-    t.put_reg(in.ops[0].slot, v);
-    return true;
+  static std::uint32_t lanes(Thread& first, std::uint32_t runs, const Instruction& in) {
+    return first.load_global_lanes(runs, in, kBytes, kSigned);
   }
 };
 

@@ -245,8 +245,7 @@ void GridRun::run_cluster(std::uint64_t index, exec::UnitPool& pool) {
       ~Ends() { slot.reset(); }
     } ends{slot};
     const std::size_t warp = static_cast<std::size_t>(rank) * warps + arch.thread_index() / kWarpLanes;
-    Thread& t = slot.emplace(grid_, state, c.cta(rank), static_cast<int>(arch.thread_index()),
-                             registers.lane(warp, arch.thread_index() % kWarpLanes), registers.shadowed(warp));
+    Thread& t = slot.emplace(grid_, state, c.cta(rank), static_cast<int>(arch.thread_index()), registers, warp);
     std::optional<WarpRecorder> recorder;
     if (config_.timing && arch.thread_index() % 32 == 0)
       recorder.emplace(state.warp_traces[arch.thread_index() / 32], state.touched, index, static_cast<std::uint32_t>(rank));

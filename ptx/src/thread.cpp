@@ -27,12 +27,11 @@ ExecutionError::ExecutionError(const std::string& position, const std::string& w
   if (message_.ends_with('\n')) message_.pop_back();
 }
 
-Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, std::uint64_t* registers,
-               std::uint32_t* shadowed_lanes)
+Thread::Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, WarpRegisters& warps, std::size_t warp)
     : grid_(grid), cta_(cta), rt_(rt), arch_(rt, linear), linear_(linear), code_(grid.function.code.data()),
-      r_(registers), shadowed_lanes_(shadowed_lanes),
+      r_(warps.lane(warp, static_cast<std::size_t>(lane()))), shadowed_lanes_(warps.shadowed(warp)),
       local_(grid.function.local_bytes, 0), call_params_(grid.function.call_param_bytes, 0),
-      local_written_((grid.function.local_bytes + 63) / 64, 0) {
+      local_written_((grid.function.local_bytes + 63) / 64, 0), recent_(warps.loads(warp, static_cast<std::size_t>(lane()))) {
   if (grid.function.shared_window_slot != Operand::kNoReg)
     slot(grid.function.shared_window_slot) = exec::ClusterRuntime::cluster_address(0, rt.rank());
 }
@@ -309,7 +308,7 @@ void Thread::memory_origin(std::uint32_t origin) {
 
 std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {
   std::uint64_t found = 0;
-  for (const RecentLoad& r : recent_loads_)
+  for (const RecentLoads::Load& r : recent_->ring)
     if (r.n == n && r.addr && std::memcmp(r.bytes, data, n) == 0) {
       if (found && found != r.addr) return 0;  // two loads brought these bytes: which one is not known
       found = r.addr;
@@ -322,7 +321,7 @@ bool Thread::word_origins(const std::uint32_t* words, std::uint32_t n, std::uint
   for (std::uint32_t i = 0; i < n; ++i) {
     std::uint64_t found = 0;
     bool twice = false;
-    for (const RecentLoad& r : recent_loads_)
+    for (const RecentLoads::Load& r : recent_->ring)
       for (std::uint32_t at = 0; r.addr && at + 4 <= r.n; at += 4)
         if (std::memcmp(r.bytes + at, &words[i], 4) == 0) {
           twice = twice || (found && found != r.addr + at);

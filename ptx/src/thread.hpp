@@ -116,9 +116,8 @@ class Thread {
  public:
   static constexpr std::uint64_t kBeat = std::uint64_t{1} << 20;  // instructions of a CTA per heartbeat
 
-  // `registers`: its lane of its warp's file; `shadowed_lanes`: its warp's (WarpRegisters).
-  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, std::uint64_t* registers,
-         std::uint32_t* shadowed_lanes);
+  // Its lane's registers and the rest a warp form reads are those of `warp` in `warps`.
+  Thread(Grid& grid, CtaState& cta, exec::CtaRuntime& rt, int linear, WarpRegisters& warps, std::size_t warp);
   ~Thread();  // its pending marks back to the pool (slot_pool.hpp)
   Thread(const Thread&) = delete;
   Thread& operator=(const Thread&) = delete;
@@ -235,14 +234,11 @@ class Thread {
     const auto begin = reinterpret_cast<std::uint64_t>(a.data);
     return addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin) && (a.writable || !write);
   }
-  // A global load's common case, for a warp form (warp_form.hpp): aligned, in the allocation this
-  // thread's last global access hit, no timing trace. False, nothing done, for the rest.
-  bool load_global_fast(std::uint64_t addr, void* out, std::uint32_t n) {
-    if ((addr & (n - 1)) != 0 || touched_ || !in_last_allocation(addr, n, false)) return false;
-    std::memcpy(out, reinterpret_cast<const void*>(addr), n);
-    note_global_load(addr, out, n);
-    return true;
-  }
+  // A global load's common case for lanes `lanes` of its warp (a warp in lockstep, this thread the
+  // first of them; warp_form.hpp): ld.global of `n` bytes (sign-extended for `sign`) into one
+  // register, aligned, in the allocation this thread's last global access hit, no timing trace.
+  // Returns the lanes left to the handler (nothing done for them).
+  std::uint32_t load_global_lanes(std::uint32_t lanes, const Instruction& in, std::uint32_t n, bool sign);
   // The address an address operand ([reg + off]) names.
   std::uint64_t address(const Operand& o) const {
     if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);
@@ -492,23 +488,10 @@ class Thread {
   TouchedChunks* touched_ = nullptr;                       // under timing
   std::uint64_t last_touched_[2] = {~0ull, ~0ull};         // the chunk last read and written: not noted again
   void touch(std::uint64_t addr, std::uint32_t n, bool write);
-  // Provenance of st.shared: the thread's last global loads (ld.global, cp.async's read). A store of
-  // the bytes one of them brought came from its address; of bytes two of them brought, or none, from
-  // an unknown place.
-  struct RecentLoad {
-    std::uint64_t addr = 0;
-    std::uint32_t n = 0;
-    std::uint8_t bytes[16] = {};
-  };
-  std::array<RecentLoad, 4> recent_loads_{};
-  unsigned next_recent_ = 0;
+  RecentLoads* recent_;  // its lane's in its warp's (WarpRegisters)
   std::uint64_t origin_of(const void* data, std::uint32_t n) const;
   void note_global_load(std::uint64_t addr, const void* data, std::uint32_t n) {
-    if (n > 16 || !grid_.config.options.provenance) return;
-    RecentLoad& r = recent_loads_[next_recent_++ % recent_loads_.size()];
-    r.addr = addr;
-    r.n = n;
-    std::memcpy(r.bytes, data, n);
+    if (n <= 16 && grid_.config.options.provenance) recent_->note(addr, data, n);
   }
 };
 

@@ -6,6 +6,49 @@
 
 namespace tcgen::ptx {
 
+namespace {
+
+// The value of the n (1, 2, 4 or 8) bytes at host address addr, little-endian as PTX's memory and
+// the host: a copy of fixed size each (a copy of n bytes into a zeroed word stalls store forwarding).
+std::uint64_t little_endian_at(std::uint64_t addr, std::uint32_t n) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(addr);
+  switch (n) {
+    case 1: return *p;
+    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+}  // namespace
+
+std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& in, std::uint32_t n, bool sign) {
+  if (touched_) return lanes;  // under timing each access is traced (Thread::load)
+  const Operand& a = in.ops[1];
+  const std::uint64_t* address = warp_registers() + std::size_t{a.slot} * kWarpLanes;
+  std::uint64_t* dest = warp_registers() + std::size_t{in.ops[0].slot} * kWarpLanes;
+  RecentLoads* loads = recent_ - lane();
+  const bool note = n <= 16 && grid_.config.options.provenance;
+  // Every lane tries the allocation this lane's last access hit; a lane outside it, or misaligned,
+  // is the handler's, which searches and reports.
+  const Allocation& in_memory = grid_.memory[last_allocation_];
+  const auto begin = reinterpret_cast<std::uint64_t>(in_memory.data);
+  const unsigned drop = 64 - 8 * n;  // the bits above the value, for the sign extension
+  std::uint32_t left = 0;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+    const std::uint64_t addr = address[lane] + static_cast<std::uint64_t>(a.ival);
+    if ((addr & (n - 1)) != 0 || addr < begin || addr - begin > in_memory.bytes || n > in_memory.bytes - (addr - begin)) {
+      left |= m & (0u - m);
+      continue;
+    }
+    const std::uint64_t v = little_endian_at(addr, n);
+    if (note) loads[lane].note_value(addr, v, n);
+    dest[lane] = sign ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v << drop) >> drop) : v;
+  }
+  return left;
+}
+
 const std::uint8_t* Thread::host_bytes_search(std::uint64_t addr, std::uint64_t n, bool write,
                                               const Instruction& in) const {
   // From the allocation the thread's last access hit: a loop's accesses mostly stay in one (--profile

@@ -1,11 +1,11 @@
 #pragma once
 // A handler's warp form (Instruction::warp) made from the handler's common case: a struct Fast whose
-// run is the handler and whose plain is the case, for a thread holding no register pending or
-// undefined, that needs none of run's checks. The Registers forms (alu.hpp and the decoders') and
-// ld.global of one register (decode_memory.cpp) have one.
+// run is the handler and whose plain (one lane's registers) or lanes (the warp's) is the case, for
+// lanes holding no register pending or undefined, that needs none of run's checks. The Registers
+// forms (alu.hpp and the decoders') and ld.global of one register (decode_memory.cpp) have one.
 #include <bit>
+#include <concepts>
 #include <cstdint>
-#include <type_traits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -32,6 +32,12 @@ struct LaneRegisters {
 // A form whose plain case reads and writes registers only: it runs on the warp's file.
 template <class Fast>
 concept RegistersOnly = requires(const LaneRegisters& r, const Instruction& in) { Fast::plain(r, in); };
+// A form with a warp-wide plain case of its own: Fast::lanes(first, lanes, in) runs the lanes it can
+// (none holding a register pending or undefined, each let by its guard) and returns the rest.
+template <class Fast>
+concept WarpWide = requires(Thread& first, std::uint32_t lanes, const Instruction& in) {
+  { Fast::lanes(first, lanes, in) } -> std::same_as<std::uint32_t>;
+};
 
 // Bit l: bit 0 of the predicate register `slot`, lane l.
 inline std::uint32_t predicate_lanes(const std::uint64_t* file, std::uint32_t slot) {
@@ -57,39 +63,26 @@ inline std::uint32_t guarded(const std::uint64_t* file, std::uint32_t mask, cons
   return mask & (in.guard_negated ? ~set : set);
 }
 
-// The warp form of a form Fast (decode.hpp, add_warp_form): Fast::plain on each lane its guard lets
-// run; a lane holding a register pending or undefined, or whose Fast::plain returns false (having
-// done nothing), is left to Fast::run, the checked way. A RegistersOnly form runs on the warp's
-// register file, all 32 lanes in one loop when the whole warp runs.
+// The warp form of a form Fast (decode.hpp, add_warp_form) for the lanes of `mask`: those holding a
+// register pending or undefined are left to Fast::run, the checked way, as are those a WarpWide
+// form's lanes() leaves; the rest run where their guard lets them. A RegistersOnly form runs
+// Fast::plain on the warp's register file, all 32 lanes in one loop when the whole warp runs.
 template <class Fast>
+  requires WarpWide<Fast> || RegistersOnly<Fast>
 std::uint32_t on_lanes(Thread* const* lanes, std::uint32_t mask, const Instruction& in) {
-  std::uint32_t left = 0;
-  if constexpr (RegistersOnly<Fast>) {
-    const Thread& first = *lanes[std::countr_zero(mask)];
-    std::uint64_t* file = first.warp_registers();
-    left = mask & first.shadowed_lanes();
-    const std::uint32_t runs = guarded(file, mask & ~left, in);
+  Thread& first = *lanes[std::countr_zero(mask)];
+  std::uint64_t* file = first.warp_registers();
+  const std::uint32_t left = mask & first.shadowed_lanes(), runs = guarded(file, mask & ~left, in);
+  if constexpr (WarpWide<Fast>) {
+    return left | Fast::lanes(first, runs, in);
+  } else {
     if (runs == ~0u) {
       for (std::size_t l = 0; l < kWarpLanes; ++l) Fast::plain(LaneRegisters{file + l}, in);
     } else {
       for (std::uint32_t m = runs; m; m &= m - 1) Fast::plain(LaneRegisters{file + std::countr_zero(m)}, in);
     }
-  } else {
-    for (; mask; mask &= mask - 1) {
-      Thread& t = *lanes[std::countr_zero(mask)];
-      if (t.shadowed()) [[unlikely]] {
-        left |= mask & (0u - mask);
-        continue;
-      }
-      if (in.guard != Operand::kNoReg && ((t.reg<std::uint64_t>(in.guard) & 1u) != 0) == in.guard_negated) continue;
-      if constexpr (std::is_same_v<decltype(Fast::plain(t, in)), bool>) {
-        if (!Fast::plain(t, in)) left |= mask & (0u - mask);
-      } else {
-        Fast::plain(t, in);
-      }
-    }
+    return left;
   }
-  return left;
 }
 
 // A Registers form's handler (alu.hpp), Fast::run for a Fast deriving from it: the checked handler
