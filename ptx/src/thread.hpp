@@ -416,6 +416,8 @@ class Thread {
   void step_at(const Instruction& in, std::uint64_t& count);
   template <bool kCount>
   static bool group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop);
+  // `in` at `pc` through its handler for each of `lanes`; `jumps`: their pcs into w as it leaves them.
+  static void lanes_step(LockstepLanes& w, const Instruction& in, std::uint32_t pc, std::uint32_t lanes, bool jumps);
   // Runs f, a tcgen::Error becoming an ExecutionError with this thread's context.
   template <class F>
   void reporting(F f) {

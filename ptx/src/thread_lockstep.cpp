@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <utility>
 
 #include "thread.hpp"
 #include "warp_form.hpp"
@@ -59,25 +60,54 @@ void add_lanes(std::array<std::uint64_t, 32>& a, std::uint32_t lanes, std::uint6
 
 }  // namespace
 
+void Thread::lanes_step(LockstepLanes& w, const Instruction& in, std::uint32_t pc, std::uint32_t lanes, bool jumps) {
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const auto lane = static_cast<std::size_t>(std::countr_zero(m));
+    Thread& t = *w.threads[lane];
+    w.running = &t;
+    t.current_ = &in;
+    t.pc_ = pc + 1;  // a branch's handler moves it
+    if (t.undefined_ | t.taint_) [[unlikely]]
+      t.run_shadowed(in);
+    else if (in.guard == Operand::kNoReg || ((t.slot(in.guard) & 1u) != 0) != in.guard_negated)
+      in.run(t, in);
+    if (jumps) w.pcs[lane] = t.exited_ ? ~0u : t.pc_;
+  }
+}
+
 template <bool kCount>
 bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop) {
   Thread& first = *w.threads[static_cast<std::size_t>(std::countr_zero(group))];
   const Instruction* code = first.code_;
   CtaState& cta = first.cta_;
-  const auto n = static_cast<std::uint64_t>(std::popcount(group));
-  const std::uint32_t start = pc;
+  std::uint64_t ran = 0, segment = 0;  // instructions run: in all, and since `group` last changed
+  const Instruction* last = nullptr;
+  // A forward branch that splits the group before `stop`: the lanes it takes wait at its target
+  // (parked, rejoin) while the others run up to it, then all go on together, as the warp's
+  // reconvergence would have them, without leaving the group (one level deep).
+  std::uint32_t parked = 0, rejoin = ~0u;
   bool jumped = false;
   w.running = &first;
   // What step does for one instruction, done once for the group where it is the same for every
   // lane: the count (the CTA's clock), the profile, the pc and the watchdog's count (at the end).
-  for (; !jumped && pc != stop; ++pc) {
+  while (!jumped) {
+    if (pc == rejoin) {
+      add_lanes(w.ran, group, segment);
+      segment = 0;
+      group |= std::exchange(parked, 0);
+      rejoin = ~0u;
+    }
     const Instruction& in = code[pc];
-    if (in.lane_step != LaneStep::lane_local && in.lane_step != LaneStep::lane_jump && in.lane_step != LaneStep::branch)
+    if (pc == stop || (in.lane_step != LaneStep::lane_local && in.lane_step != LaneStep::lane_jump &&
+                       in.lane_step != LaneStep::branch))
       break;
+    const auto n = static_cast<std::uint64_t>(std::popcount(group));
     if constexpr (kCount) cta.executed[pc] += n;
     const std::uint64_t before = cta.instructions;
     cta.instructions += n;
     if (((before ^ cta.instructions) & ~(kBeat - 1)) != 0) [[unlikely]] first.beat();
+    ++ran, ++segment;
+    last = &in;
     jumped = in.lane_step != LaneStep::lane_local;
     // The handler's warp form, where it has one, for as many lanes as it can; for the rest the handler
     // for every lane in a row (its indirect call predicted, as a lane's own run of different handlers
@@ -86,32 +116,31 @@ bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc
     if (in.lane_step == LaneStep::branch) {
       each = group & first.shadowed_lanes();
       const std::uint32_t plain = group & ~each, taken = guarded(first.warp_registers(), plain, in);
-      set_lanes(w.pcs, taken, static_cast<std::uint32_t>(in.ops[0].ival));
+      const auto target = static_cast<std::uint32_t>(in.ops[0].ival);
+      if (each == 0 && parked == 0 && taken != 0 && taken != plain && target > pc + 1 && target <= stop &&
+          ran < w.slack) {
+        add_lanes(w.ran, group, segment);
+        segment = 0;
+        parked = taken, rejoin = target, group = plain & ~taken, jumped = false;
+        ++pc;
+        continue;
+      }
+      set_lanes(w.pcs, taken, target);
       set_lanes(w.pcs, plain & ~taken, pc + 1);
     } else if (in.warp) {
       each = in.warp(w.threads.data(), group, in);
     }
-    for (std::uint32_t m = each; m; m &= m - 1) {
-      const auto lane = static_cast<std::size_t>(std::countr_zero(m));
-      Thread& t = *w.threads[lane];
-      w.running = &t;
-      t.current_ = &in;
-      t.pc_ = pc + 1;  // a branch's handler moves it
-      if (t.undefined_ | t.taint_) [[unlikely]]
-        t.run_shadowed(in);
-      else if (in.guard == Operand::kNoReg || ((t.slot(in.guard) & 1u) != 0) != in.guard_negated)
-        in.run(t, in);
-      if (jumped) w.pcs[lane] = t.exited_ ? ~0u : t.pc_;
-    }
+    lanes_step(w, in, pc, each, jumped);
+    ++pc;
   }
-  if (pc == start) return false;
-  const std::uint64_t ran = pc - start;
+  if (ran == 0) return false;
   if (!jumped) set_lanes(w.pcs, group, pc);
-  add_lanes(w.ran, group, ran);
+  set_lanes(w.pcs, parked, rejoin);
+  add_lanes(w.ran, group, segment);
   if (ran < w.slack) w.slack -= ran;
-  else settle(w, code[pc - 1]);
-  const std::uint32_t at = w.pcs[static_cast<std::size_t>(std::countr_zero(group))];
-  return at != ~0u && all_at(w.pcs, group, at);
+  else settle(w, *last);
+  const std::uint32_t at = w.pcs[static_cast<std::size_t>(std::countr_zero(group | parked))];
+  return at != ~0u && all_at(w.pcs, group | parked, at);
 }
 
 bool Thread::run_group(LockstepLanes& w, std::uint32_t group, std::uint32_t pc, std::uint32_t stop) {
