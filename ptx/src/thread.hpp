@@ -1,8 +1,8 @@
 #pragma once
 // One PTX thread on the host model: its registers (64-bit slots, two for
-// .b128; a value is read back at its type's width, so whatever lies above it
-// is ignored: ld.sN and cvt to signed types sign-extend, the rest
-// zero-extend), its local memory,
+// .b128, its lane's of its warp's file: warp_registers.hpp; a value is read
+// back at its type's width, so whatever lies above it is ignored: ld.sN and
+// cvt to signed types sign-extend, the rest zero-extend), its local memory,
 // its program counter, and the CTA runtime (exec::HostArch) that carries its
 // warp-collective and tcgen05 instructions to the model. The handlers
 // (decode_*.cpp) read and write operands through get/set.

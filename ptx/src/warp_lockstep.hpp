@@ -7,8 +7,10 @@
 // another on their own Threads (registers, memory, rules and reports as on their own fibers) or at
 // once through the handler's warp form (Instruction::warp, decode.hpp), then the next, until a
 // branch or the pc where other lanes wait; the rest wait where they are. The two sides of a branch
-// thus run in turn and meet where they join or the loop ends, as a GPU's reconvergence has them; a
-// lane that exits leaves the others. When every lane has stopped at the same bar.sync (PTX
+// thus run in turn and meet where they join or the loop ends, as a GPU's reconvergence has them (a
+// forward branch some lanes take waits for the others at its target within the group:
+// thread_lockstep.cpp); a lane that exits leaves the others. Meanwhile the lanes' pcs and
+// instruction counts are the warp's (LockstepLanes), given back to their Threads when it splits. When every lane has stopped at the same bar.sync (PTX
 // #parallel-synchronization-and-communication-instructions-bar) with immediate id and count, that
 // is the warp's arrival: the other lanes count it, the leader's arrival brings theirs, and it
 // waits; then the lanes run on. Any other stop (shfl, vote, mbarrier, tcgen05, ...:
