@@ -4,61 +4,14 @@
 // warp splits. A plain branch moves the lanes' pcs itself, as a GPU's branch unit would.
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <utility>
 
+#include "lane_vectors.hpp"
 #include "thread.hpp"
 #include "warp_form.hpp"
 
 namespace tcgen::ptx {
 
-namespace {
-
-// The lanes' arrays four or two lanes at a time (GCC's and Clang's vector extensions: SSE2 on
-// x86-64): a lane at a time, a group's three passes over 32 lanes took most of a diverged warp's time.
-using Lanes4 = std::uint32_t __attribute__((vector_size(16)));
-using Lanes2 = std::uint64_t __attribute__((vector_size(16)));
-
-// All ones in each of lanes k .. k + 3 that `lanes` holds.
-Lanes4 select4(std::uint32_t lanes, std::size_t k) {
-  const std::uint32_t b = lanes >> k;
-  return reinterpret_cast<Lanes4>((Lanes4{b, b, b, b} & Lanes4{1, 2, 4, 8}) != 0);
-}
-
-// Lane l of `a` set to `value` for each lane of `lanes`.
-void set_lanes(std::array<std::uint32_t, 32>& a, std::uint32_t lanes, std::uint32_t value) {
-  for (std::size_t k = 0; k < 32; k += 4) {
-    Lanes4 at;
-    std::memcpy(&at, &a[k], sizeof at);
-    const Lanes4 sel = select4(lanes, k);
-    at = (at & ~sel) | ((Lanes4{} + value) & sel);
-    std::memcpy(&a[k], &at, sizeof at);
-  }
-}
-
-// Whether every lane of `lanes` holds `value` in `a`.
-bool all_at(const std::array<std::uint32_t, 32>& a, std::uint32_t lanes, std::uint32_t value) {
-  Lanes4 differ = {};
-  for (std::size_t k = 0; k < 32; k += 4) {
-    Lanes4 at;
-    std::memcpy(&at, &a[k], sizeof at);
-    differ |= reinterpret_cast<Lanes4>(at != Lanes4{} + value) & select4(lanes, k);
-  }
-  return (differ[0] | differ[1] | differ[2] | differ[3]) == 0;
-}
-
-// `n` added to lane l of `a` for each lane of `lanes`.
-void add_lanes(std::array<std::uint64_t, 32>& a, std::uint32_t lanes, std::uint64_t n) {
-  for (std::size_t k = 0; k < 32; k += 2) {
-    Lanes2 at;
-    std::memcpy(&at, &a[k], sizeof at);
-    const std::uint64_t b = lanes >> k;
-    at += (Lanes2{} + n) & reinterpret_cast<Lanes2>((Lanes2{b, b} & Lanes2{1, 2}) != 0);
-    std::memcpy(&a[k], &at, sizeof at);
-  }
-}
-
-}  // namespace
 
 void Thread::lanes_step(LockstepLanes& w, const Instruction& in, std::uint32_t pc, std::uint32_t lanes, bool jumps) {
   for (std::uint32_t m = lanes; m; m &= m - 1) {
@@ -81,6 +34,7 @@ bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc
   const Instruction* code = first.code_;
   CtaState& cta = first.cta_;
   std::uint64_t ran = 0, segment = 0;  // instructions run: in all, and since `group` last changed
+  auto n = static_cast<std::uint64_t>(std::popcount(group));  // its lanes
   const Instruction* last = nullptr;
   // A forward branch that splits the group before `stop`: the lanes it takes wait at its target
   // (parked, rejoin) while the others run up to it, then all go on together, as the warp's
@@ -96,12 +50,12 @@ bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc
       segment = 0;
       group |= std::exchange(parked, 0);
       rejoin = ~0u;
+      n = static_cast<std::uint64_t>(std::popcount(group));
     }
     const Instruction& in = code[pc];
     if (pc == stop || (in.lane_step != LaneStep::lane_local && in.lane_step != LaneStep::lane_jump &&
                        in.lane_step != LaneStep::branch))
       break;
-    const auto n = static_cast<std::uint64_t>(std::popcount(group));
     if constexpr (kCount) cta.executed[pc] += n;
     const std::uint64_t before = cta.instructions;
     cta.instructions += n;
@@ -122,6 +76,7 @@ bool Thread::group_steps(LockstepLanes& w, std::uint32_t group, std::uint32_t pc
         add_lanes(w.ran, group, segment);
         segment = 0;
         parked = taken, rejoin = target, group = plain & ~taken, jumped = false;
+        n = static_cast<std::uint64_t>(std::popcount(group));
         ++pc;
         continue;
       }

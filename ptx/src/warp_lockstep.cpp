@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <tuple>
 
 #include "decode.hpp"
+#include "lane_vectors.hpp"
 #include "thread.hpp"
 
 namespace tcgen::ptx {
@@ -37,30 +37,6 @@ LaneStep lane_step(std::string_view row, Family family, const Opcode& op) {
   }
 }
 
-namespace {
-
-// The lowest pc of `pcs`, the lanes there, and the lowest pc of the others (~0 for none), four lanes
-// at a time (GCC's and Clang's vector extensions: SSE2 on x86-64): a warp that diverged looks for
-// them after each branch, and lane by lane that was a tenth of a divergent kernel's time.
-std::tuple<std::uint32_t, std::uint32_t, std::uint32_t> lowest(const std::array<std::uint32_t, 32>& pcs) {
-  using Lanes4 = std::uint32_t __attribute__((vector_size(16)));
-  std::uint32_t pc = ~0u;
-  for (const std::uint32_t at : pcs) pc = std::min(pc, at);
-  const Lanes4 lowest_pc = Lanes4{} + pc, bit = {1, 2, 4, 8};
-  Lanes4 bits = {}, others = ~Lanes4{};
-  for (std::size_t k = 0; k < 32; k += 4) {
-    Lanes4 at;
-    std::memcpy(&at, &pcs[k], sizeof at);
-    const auto here = reinterpret_cast<Lanes4>(at == lowest_pc);  // all ones where at the lowest pc
-    bits |= (here & bit) << static_cast<std::uint32_t>(k);
-    const Lanes4 other = at | here;  // ~0 where at the lowest pc
-    others = other < others ? other : others;
-  }
-  return {pc, bits[0] | bits[1] | bits[2] | bits[3],
-          std::min(std::min(others[0], others[1]), std::min(others[2], others[3]))};
-}
-
-}  // namespace
 
 WarpLockstep::WarpLockstep(std::uint32_t lanes)
     : expected_(lanes), leader_(std::countr_zero(lanes)) {}
@@ -116,7 +92,7 @@ void WarpLockstep::lead(Thread& leader) {
     barrier(leader, pc);
     // Every lane after the bar.sync: the leader too, unless its arrival went elsewhere.
     converged = leader.pc() == pc + 1;
-    for (std::uint32_t m = joined; m; m &= m - 1) pcs[static_cast<std::size_t>(std::countr_zero(m))] = pc + 1;
+    set_lanes(pcs, joined, pc + 1);
     pcs[static_cast<std::size_t>(leader_)] = leader.pc();
     pc = leader.pc();
   }
