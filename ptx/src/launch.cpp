@@ -148,13 +148,17 @@ class GridRun {
         // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
         active_(static_cast<unsigned>(count(config.block))), threads_((active_ + 31) / 32 * 32),
         smem_(static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem)),
-        grid_{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}},
+        grid_{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}, {}},
         cluster_(cluster_shape(entry, config)),
         clusters_{config.grid.x / cluster_.x, config.grid.y / cluster_.y, config.grid.z / cluster_.z},
         units_(count(clusters_)) {
     grid_.memory.push_back({grid_.params.data(), grid_.params.size(), "the kernel's parameters", false});
     for (const Module::Storage& s : module.storage())
       grid_.memory.push_back({reinterpret_cast<const void*>(s.begin), s.end - s.begin, *s.name, s.writable});
+    for (std::size_t i = 0; i < grid_.memory.size(); ++i) grid_.by_start.push_back(i);
+    std::sort(grid_.by_start.begin(), grid_.by_start.end(), [&](std::size_t x, std::size_t y) {
+      return std::less<const void*>()(grid_.memory[x].data, grid_.memory[y].data);
+    });
     grid_.ctas = units_ * count(cluster_);
     // The timing trace: which clusters run (all, or a sample's), and what each left.
     if (config.timing) {

@@ -39,6 +39,7 @@ struct Grid {
   const LaunchConfig& config;
   std::vector<std::uint8_t> params;  // the parameter buffer, laid out by the .param list
   std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
+  std::vector<std::size_t> by_start;  // memory's entries by start address (Thread::host_bytes_search)
   std::mutex atomics;                // held by atom/red outside shared memory: CTAs on other OS threads
   // Moves when a cluster makes progress (a write, a barrier, a thread's end), for the livelock watchdog
   // of threads that spin on what another cluster, on another OS thread, will write.
@@ -239,6 +240,9 @@ class Thread {
   // register, aligned, in the allocation this thread's last global access hit, no timing trace.
   // Returns the lanes left to the handler (nothing done for them).
   std::uint32_t load_global_lanes(std::uint32_t lanes, const Instruction& in, std::uint32_t n, bool sign);
+  // The allocation that starts last at or below addr (Grid::by_start), now the last one hit; the last
+  // one hit where none starts below it.
+  const Allocation* allocation_below(std::uint64_t addr) const;
   // The address an address operand ([reg + off]) names.
   std::uint64_t address(const Operand& o) const {
     if (o.slot == Operand::kNoReg) return static_cast<std::uint64_t>(o.ival);

@@ -2,6 +2,9 @@
 // (PTX #generic-addressing), then the bytes of the caller's allocation, the thread's local memory or
 // the parameter buffer, each access checked against their bounds and writability.
 #include "thread.hpp"
+
+#include <algorithm>
+
 #include "tcgen/core/hex.hpp"
 
 namespace tcgen::ptx {
@@ -22,6 +25,15 @@ std::uint64_t little_endian_at(std::uint64_t addr, std::uint32_t n) {
 
 }  // namespace
 
+const Allocation* Thread::allocation_below(std::uint64_t addr) const {
+  const auto after = std::upper_bound(grid_.by_start.begin(), grid_.by_start.end(), addr, [&](std::uint64_t x, std::size_t i) {
+    return x < reinterpret_cast<std::uint64_t>(grid_.memory[i].data);
+  });
+  if (after == grid_.by_start.begin()) return &grid_.memory[last_allocation_];
+  last_allocation_ = *(after - 1);
+  return &grid_.memory[last_allocation_];
+}
+
 std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& in, std::uint32_t n, bool sign) {
   if (touched_) return lanes;  // under timing each access is traced (Thread::load)
   const Operand& a = in.ops[1];
@@ -29,16 +41,25 @@ std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& 
   std::uint64_t* dest = warp_registers() + std::size_t{in.ops[0].slot} * kWarpLanes;
   RecentLoads* loads = recent_ - lane();
   const bool note = n <= 16 && grid_.config.options.provenance;
-  // Every lane tries the allocation this lane's last access hit; a lane outside it, or misaligned,
-  // is the handler's, which searches and reports.
-  const Allocation& in_memory = grid_.memory[last_allocation_];
-  const auto begin = reinterpret_cast<std::uint64_t>(in_memory.data);
+  // Every lane tries the allocation this lane's last access hit; a lane outside it, the one that
+  // starts last below its address (which becomes the one tried); a lane outside both, or
+  // misaligned, is the handler's, which searches and reports.
+  const Allocation* in_memory = &grid_.memory[last_allocation_];
+  const auto inside = [&](std::uint64_t addr) {
+    const auto begin = reinterpret_cast<std::uint64_t>(in_memory->data);
+    return addr >= begin && addr - begin <= in_memory->bytes && n <= in_memory->bytes - (addr - begin);
+  };
   const unsigned drop = 64 - 8 * n;  // the bits above the value, for the sign extension
   std::uint32_t left = 0;
   for (std::uint32_t m = lanes; m; m &= m - 1) {
     const auto lane = static_cast<std::size_t>(std::countr_zero(m));
     const std::uint64_t addr = address[lane] + static_cast<std::uint64_t>(a.ival);
-    if ((addr & (n - 1)) != 0 || addr < begin || addr - begin > in_memory.bytes || n > in_memory.bytes - (addr - begin)) {
+    bool found = (addr & (n - 1)) == 0 && inside(addr);
+    if (!found && (addr & (n - 1)) == 0) {
+      in_memory = allocation_below(addr);
+      found = inside(addr);
+    }
+    if (!found) {
       left |= m & (0u - m);
       continue;
     }
@@ -54,18 +75,24 @@ const std::uint8_t* Thread::host_bytes_search(std::uint64_t addr, std::uint64_t 
   // From the allocation the thread's last access hit: a loop's accesses mostly stay in one (--profile
   // of CUTLASS's initialisation kernels: half their time in global loads, most of it this search).
   // The search wraps around by a compare, not `%`: a division per access was a tenth of its cost.
-  const std::size_t count = grid_.memory.size();
-  for (std::size_t k = 0, i = last_allocation_; k < count; ++k, i = i + 1 == count ? 0 : i + 1) {
+  const auto holds = [&](std::size_t i) {
     const Allocation& a = grid_.memory[i];
     const auto begin = reinterpret_cast<std::uint64_t>(a.data);
-    if (addr >= begin && addr - begin <= a.bytes && n <= a.bytes - (addr - begin)) {  // no wrap-around
-      if (write && !a.writable)
-        fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
-              "memory the kernel may write: it lies in " + a.name + ", which is read-only", FaultKind::illegal_address);
-      last_allocation_ = i;
-      return reinterpret_cast<const std::uint8_t*>(addr);
-    }
-  }
+    if (addr < begin || addr - begin > a.bytes || n > a.bytes - (addr - begin)) return false;  // no wrap-around
+    if (write && !a.writable)
+      fault("global address", hex(addr) + " (" + in.opcode + ", " + std::to_string(n) + " bytes)",
+            "memory the kernel may write: it lies in " + a.name + ", which is read-only", FaultKind::illegal_address);
+    last_allocation_ = i;
+    return true;
+  };
+  // Then the allocation that starts last at or below addr (Grid::by_start): a reference GEMM's loads
+  // alternate between A and B, and a scan from the last one was a sixth of its time.
+  if (holds(static_cast<std::size_t>(allocation_below(addr) - grid_.memory.data())))
+    return reinterpret_cast<const std::uint8_t*>(addr);
+  // Allocations that overlap (or none that holds it): each in turn.
+  const std::size_t count = grid_.memory.size();
+  for (std::size_t k = 0, i = last_allocation_; k < count; ++k, i = i + 1 == count ? 0 : i + 1)
+    if (holds(i)) return reinterpret_cast<const std::uint8_t*>(addr);
   // The allocation nearest to the access, when it lies within 4 KiB of it.
   std::string near;
   std::uint64_t best = 4096;
