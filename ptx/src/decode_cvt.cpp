@@ -1,6 +1,9 @@
 // cvt: between integer and float types, rounded, saturated and flushed as
 // its modifiers say, and the packed narrow-float forms (PTX
 // #data-movement-and-conversion-instructions-cvt, -cvt-pack).
+#include <array>
+#include <vector>
+
 #include "alu.hpp"
 
 namespace tcgen::ptx {
@@ -214,6 +217,20 @@ void cvt(Thread& t, const Instruction& in) {
   write_value(t, in.ops[0], in.type, v, m, in.type2);
 }
 
+// cvt.f32.f16 d, a with no modifier: each f16's f32, exact, as cvt gives it (an f16 NaN gives
+// 0x7FFFFFFF), made once; CUTLASS's reference kernels widen every f16 and fp8 element they read.
+void cvt_f32_f16(Thread& t, const Instruction& in) {
+  static const std::vector<std::uint32_t> f32 = [] {
+    std::vector<std::uint32_t> table(1u << 16);
+    for (std::uint32_t h = 0; h < table.size(); ++h) {
+      const float x = decode(ElementType::fp16, h);
+      table[h] = std::isnan(x) ? 0x7FFFFFFFu : std::bit_cast<std::uint32_t>(x);
+    }
+    return table;
+  }();
+  t.set<std::uint32_t>(in.ops[0], f32[t.get<std::uint16_t>(in.ops[1])]);
+}
+
 // .relu: negative values and -0 to +0; NaN stays.
 float relu(float x, bool on) { return on && !(x > 0) && !std::isnan(x) ? 0.0f : x; }
 
@@ -251,12 +268,19 @@ void cvt_pack_fp8(Thread& t, const Instruction& in) {
   t.set<std::uint16_t>(in.ops[0], static_cast<std::uint16_t>(one(hi) << 8 | one(lo)));
 }
 // cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a: each byte of a to f16, the low byte to the low half.
+// Each byte's f16, made once (CUTLASS's reference kernels unpack every fp8 element they read).
 template <ElementType E>
 void cvt_unpack_fp8(Thread& t, const Instruction& in) {
+  static const std::array<std::uint16_t, 256> f16 = [] {
+    std::array<std::uint16_t, 256> table{};
+    for (std::uint32_t b = 0; b < 256; ++b) {
+      const float x = decode(E, b);
+      table[b] = static_cast<std::uint16_t>(std::isnan(x) ? 0x7FFFu : encode(ElementType::fp16, x));  // an H200's NaN
+    }
+    return table;
+  }();
   const std::uint16_t a = t.get<std::uint16_t>(in.ops[1]);
-  const auto widen = [](float x) { return std::isnan(x) ? 0x7FFFu : encode(ElementType::fp16, x); };  // an H200's NaN
-  const std::uint32_t lo = widen(decode(E, a & 0xFFu)), hi = widen(decode(E, a >> 8u));
-  t.set<std::uint32_t>(in.ops[0], hi << 16 | lo);
+  t.set<std::uint32_t>(in.ops[0], std::uint32_t{f16[a >> 8u]} << 16 | f16[a & 0xFFu]);
 }
 
 // cvt.rn.bf16x2.ue8m0x2 d, a (sm_100a; block-scale factors to bf16): byte e of
@@ -451,7 +475,7 @@ bool decode_cvt(const Opcode& op, Instruction& in, std::string& why) {
       why = "this packed cvt";
       return false;
     }
-    h = &cvt;
+    h = in.type == Type::f32 && in.type2 == Type::f16 && !m.sat && !m.ftz && !m.relu ? &cvt_f32_f16 : &cvt;
   }
   if (!h) {
     why = "type ." + std::string(name(in.type2)) + " for cvt";
