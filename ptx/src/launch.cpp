@@ -139,6 +139,11 @@ namespace {
 // One launch's run: its grid of clusters, each run as a unit on some OS thread (run_cluster), and
 // each finished in the grid's order (finish_cluster), where what its CTAs counted and printed joins
 // the launch's statistics; then, under timing, the trace replayed (simulate).
+// Whether f issues a tcgen05.mma, the one reader of operand provenance.
+bool has_mma(const Function& f) {
+  return std::any_of(f.code.begin(), f.code.end(), [](const Instruction& in) { return in.opcode.starts_with("tcgen05.mma"); });
+}
+
 class GridRun {
  public:
   GridRun(const Module& module, const Function& entry, const LaunchConfig& config, std::span<const Argument> args,
@@ -148,7 +153,8 @@ class GridRun {
         // A block of any size up to 1024 threads; the runtime pads the last warp (set_active_threads).
         active_(static_cast<unsigned>(count(config.block))), threads_((active_ + 31) / 32 * 32),
         smem_(static_cast<std::uint32_t>(entry.dynamic_shared_base - exec::CtaRuntime::kSmemBase + config.dynamic_smem)),
-        grid_{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {}, {}},
+        grid_{module, entry, config, parameters(entry, args), {memory.begin(), memory.end()}, {},
+              config.options.provenance && has_mma(entry), {}},
         cluster_(cluster_shape(entry, config)),
         clusters_{config.grid.x / cluster_.x, config.grid.y / cluster_.y, config.grid.z / cluster_.z},
         units_(count(clusters_)) {

@@ -317,7 +317,7 @@ std::uint64_t Thread::origin_of(const void* data, std::uint32_t n) const {
 }
 
 bool Thread::word_origins(const std::uint32_t* words, std::uint32_t n, std::uint64_t* out) const {
-  if (!grid_.config.options.provenance) return false;
+  if (!grid_.provenance) return false;
   for (std::uint32_t i = 0; i < n; ++i) {
     std::uint64_t found = 0;
     bool twice = false;
@@ -351,7 +351,7 @@ void Thread::store(Space space, std::uint64_t addr, const void* data, std::uint3
   if (space == Space::shared && !cta_.bulk_reads.empty()) check_bulk_reads(static_cast<std::uint32_t>(addr), n, in);
   if (space == Space::shared) {
     arch_.smem_store(static_cast<std::uint32_t>(addr), {static_cast<const std::uint8_t*>(data), n}, in.opcode.c_str());
-    if (grid_.config.options.provenance)
+    if (grid_.provenance)
       rt_.cta().set_smem_origin(static_cast<std::uint32_t>(addr) & exec::ClusterRuntime::kOffsetMask, n,
                                 origin_of(data, n));
     if (taint_) [[unlikely]]  // the model's write defined the bytes; these are not

@@ -40,6 +40,9 @@ struct Grid {
   std::vector<std::uint8_t> params;  // the parameter buffer, laid out by the .param list
   std::vector<Allocation> memory;    // what global accesses may touch: the caller's, the module's, the parameters
   std::vector<std::size_t> by_start;  // memory's entries by start address (Thread::host_bytes_search)
+  // LaunchOptions::provenance where the kernel has a tcgen05.mma to read it (docs/model.md,
+  // operand_not_a_tile): else the sources of its loads, stores and tcgen05.st are not kept.
+  bool provenance = false;
   std::mutex atomics;                // held by atom/red outside shared memory: CTAs on other OS threads
   // Moves when a cluster makes progress (a write, a barrier, a thread's end), for the livelock watchdog
   // of threads that spin on what another cluster, on another OS thread, will write.
@@ -497,7 +500,7 @@ class Thread {
   RecentLoads* recent_;  // its lane's in its warp's (WarpRegisters)
   std::uint64_t origin_of(const void* data, std::uint32_t n) const;
   void note_global_load(std::uint64_t addr, const void* data, std::uint32_t n) {
-    if (n <= 16 && grid_.config.options.provenance) recent_->note(addr, data, n);
+    if (n <= 16 && grid_.provenance) recent_->note(addr, data, n);
   }
 };
 

@@ -40,7 +40,7 @@ std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& 
   const std::uint64_t* address = warp_registers() + std::size_t{a.slot} * kWarpLanes;
   std::uint64_t* dest = warp_registers() + std::size_t{in.ops[0].slot} * kWarpLanes;
   RecentLoads* loads = recent_ - lane();
-  const bool note = n <= 16 && grid_.config.options.provenance;
+  const bool note = n <= 16 && grid_.provenance;
   // Every lane tries the allocation this lane's last access hit; a lane outside it, the one that
   // starts last below its address (which becomes the one tried); a lane outside both, or
   // misaligned, is the handler's, which searches and reports.
