@@ -1,6 +1,6 @@
 #pragma once
-// A thread's register slots and its pending-load marks, reused across the CTAs
-// an OS thread runs. Each of a CTA's threads allocated its own and gave them
+// Register slots (a cluster's warps' files: WarpRegisters) and a thread's pending-load
+// marks, reused across the CTAs an OS thread runs. Each of a CTA's threads allocated its own and gave them
 // back when it ended (the FMHA's 384 threads, 5,000 slots each, twice): the
 // heap's fresh pages, their faults and the zeroing were a tenth of bench_ptx's
 // interpreter cost beyond HostArch's.
