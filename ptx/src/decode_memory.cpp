@@ -27,25 +27,6 @@ struct LoadStoreModifiers {
   bool sign_extends;  // an .sN load
 };
 
-// The value of n (1, 2, 4 or 8) little-endian bytes: a copy of fixed size each, because a copy of n
-// bytes into a zeroed word read whole stalls store-to-load forwarding (bench_ptx: 16% of a SIMT run).
-std::uint64_t little_endian(const std::uint8_t* p, std::uint32_t n) {
-  switch (n) {
-    case 1: return *p;
-    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case 8: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
-    default: { std::uint64_t v = 0; std::memcpy(&v, p, n); return v; }
-  }
-}
-
-// An .sN load's value, its n bytes sign-extended to 64 bits.
-std::uint64_t sign_extend(std::uint64_t v, std::uint32_t n) {
-  if (n >= 8) return v;
-  const std::uint32_t shift = 64 - 8 * n;
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
-}
-
 void ld(Thread& t, const Instruction& in) {
   const LoadStoreModifiers m = in.modifiers.get<LoadStoreModifiers>();
   const std::uint32_t bytes = m.element_bytes * m.elements;

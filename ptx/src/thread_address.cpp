@@ -9,29 +9,12 @@
 
 namespace tcgen::ptx {
 
-namespace {
-
-// The value of the n (1, 2, 4 or 8) bytes at host address addr, little-endian as PTX's memory and
-// the host: a copy of fixed size each (a copy of n bytes into a zeroed word stalls store forwarding).
-std::uint64_t little_endian_at(std::uint64_t addr, std::uint32_t n) {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(addr);
-  switch (n) {
-    case 1: return *p;
-    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
-}  // namespace
-
-const Allocation* Thread::allocation_below(std::uint64_t addr) const {
+std::size_t Thread::allocation_below(std::uint64_t addr) const {
   const auto after = std::upper_bound(grid_.by_start.begin(), grid_.by_start.end(), addr, [&](std::uint64_t x, std::size_t i) {
     return x < reinterpret_cast<std::uint64_t>(grid_.memory[i].data);
   });
-  if (after == grid_.by_start.begin()) return &grid_.memory[last_allocation_];
-  last_allocation_ = *(after - 1);
-  return &grid_.memory[last_allocation_];
+  if (after != grid_.by_start.begin()) last_allocation_ = *(after - 1);
+  return last_allocation_;
 }
 
 std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& in, std::uint32_t n, bool sign) {
@@ -44,28 +27,23 @@ std::uint32_t Thread::load_global_lanes(std::uint32_t lanes, const Instruction& 
   // Every lane tries the allocation this lane's last access hit; a lane outside it, the one that
   // starts last below its address (which becomes the one tried); a lane outside both, or
   // misaligned, is the handler's, which searches and reports.
-  const Allocation* in_memory = &grid_.memory[last_allocation_];
-  const auto inside = [&](std::uint64_t addr) {
-    const auto begin = reinterpret_cast<std::uint64_t>(in_memory->data);
-    return addr >= begin && addr - begin <= in_memory->bytes && n <= in_memory->bytes - (addr - begin);
-  };
-  const unsigned drop = 64 - 8 * n;  // the bits above the value, for the sign extension
   std::uint32_t left = 0;
   for (std::uint32_t m = lanes; m; m &= m - 1) {
     const auto lane = static_cast<std::size_t>(std::countr_zero(m));
     const std::uint64_t addr = address[lane] + static_cast<std::uint64_t>(a.ival);
-    bool found = (addr & (n - 1)) == 0 && inside(addr);
-    if (!found && (addr & (n - 1)) == 0) {
-      in_memory = allocation_below(addr);
-      found = inside(addr);
+    const bool aligned = (addr & (n - 1)) == 0;
+    bool found = aligned && in_last_allocation(addr, n, false);
+    if (aligned && !found) {
+      allocation_below(addr);
+      found = in_last_allocation(addr, n, false);
     }
     if (!found) {
       left |= m & (0u - m);
       continue;
     }
-    const std::uint64_t v = little_endian_at(addr, n);
+    const std::uint64_t v = little_endian(reinterpret_cast<const std::uint8_t*>(addr), n);
     if (note) loads[lane].note_value(addr, v, n);
-    dest[lane] = sign ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v << drop) >> drop) : v;
+    dest[lane] = sign ? sign_extend(v, n) : v;
   }
   return left;
 }
@@ -87,8 +65,7 @@ const std::uint8_t* Thread::host_bytes_search(std::uint64_t addr, std::uint64_t 
   };
   // Then the allocation that starts last at or below addr (Grid::by_start): a reference GEMM's loads
   // alternate between A and B, and a scan from the last one was a sixth of its time.
-  if (holds(static_cast<std::size_t>(allocation_below(addr) - grid_.memory.data())))
-    return reinterpret_cast<const std::uint8_t*>(addr);
+  if (holds(allocation_below(addr))) return reinterpret_cast<const std::uint8_t*>(addr);
   // Allocations that overlap (or none that holds it): each in turn.
   const std::size_t count = grid_.memory.size();
   for (std::size_t k = 0, i = last_allocation_; k < count; ++k, i = i + 1 == count ? 0 : i + 1)
