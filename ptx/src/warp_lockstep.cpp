@@ -1,6 +1,5 @@
 #include "warp_lockstep.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <tuple>
 
@@ -36,7 +35,6 @@ LaneStep lane_step(std::string_view row, Family family, const Opcode& op) {
     default: return LaneStep::apart;
   }
 }
-
 
 WarpLockstep::WarpLockstep(std::uint32_t lanes)
     : expected_(lanes), leader_(std::countr_zero(lanes)) {}
