@@ -199,7 +199,8 @@ def report(results, path, everything):
             "`missing_after_thread_sync` 512 to 518, 515 under `--threads 1`, where its `st_read_back_unwaited`",
             "are 512 and its `missing_before_thread_sync` 240;",
             "`81_blackwell_gemm_blockwise`'s `missing_before_thread_sync` 0 or 8 from run to run, 16 in each",
-            "run under `--threads 1`); the verdicts do not.", "",
+            "run under `--threads 1`; `92_blackwell_moe_gemm_regular@sms2`'s `missing_before_thread_sync` 592 or",
+            "596, its two persistent CTAs sharing the groups' tiles); the verdicts do not.", "",
             "| program | arguments | verdict | time on the host model | where the time goes | "
             "PTX letters broken (rule: times) | why not |",
             "|---|---|---|---|---|---|---|"]
